@@ -1,0 +1,1 @@
+"""Command-line interface: ``theorycheck <command>`` (see :mod:`theorycheck.cli.main`)."""

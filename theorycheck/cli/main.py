@@ -1,0 +1,57 @@
+"""Entry point of the ``theorycheck`` console script.
+
+Each sub-command lives in its own module of this package and exposes
+``add_parser(subparsers)`` (registering its arguments, with ``func=run``) and
+``run(args) -> int`` (the exit code). Conventions shared by every command:
+
+* exit 0 success / consistent, 1 refuted, 3 inconclusive, 2 bad input;
+* bad input is a :class:`ValueError` raised before any work; it is printed as one
+  line ``theorycheck: error: <message>`` on stderr, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Modules of theorycheck.cli that define a sub-command, in the order of --help.
+COMMANDS: tuple[str, ...] = ("bounds_cmd",)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse parser whose usage errors are one line and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="theorycheck",
+        description="Check scaling laws of learning theory against simulation.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        importlib.import_module(f"theorycheck.cli.{name}").add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "func", None) is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args))
+    except ValueError as exc:
+        print(f"theorycheck: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("theorycheck: interrupted (finished trials are kept in the store)", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
