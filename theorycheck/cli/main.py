@@ -16,7 +16,7 @@ import importlib
 import sys
 
 # Modules of theorycheck.cli that define a sub-command, in the order of --help.
-COMMANDS: tuple[str, ...] = ("bounds_cmd",)
+COMMANDS: tuple[str, ...] = ()
 
 
 class _Parser(argparse.ArgumentParser):
