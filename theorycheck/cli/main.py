@@ -16,7 +16,7 @@ import importlib
 import sys
 
 # Modules of theorycheck.cli that define a sub-command, in the order of --help.
-COMMANDS: tuple[str, ...] = ()
+COMMANDS: tuple[str, ...] = ("simulate_cmd", "bounds_cmd")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,42 @@
+"""Folklore controls: the one-step (Hebbian) outer-product associative memory.
+
+``W = sum_x u_{Pi x} e_x^T`` with random ``N(0, I/d)`` embeddings recalls ``x -> Pi x``
+as ``argmax_y u_y^T W e_x``. The read-out noise has standard deviation
+``~ sqrt(V)/d`` against a signal ``~ 1``; a union bound over ``V**2`` pairs gives exact
+recall when ``d**2 >~ C V log V`` (research/paper.md §3.2, [D]); ``C ~ 10`` measured
+(THEORY §5). This is the ``storage`` term of vural2026 as a stand-alone control.
+"""
+
+from __future__ import annotations
+
+from theorycheck.catalogue import Bound
+from theorycheck.law import Law, Regime
+
+CITATION = """@article{kohonen1972correlation,
+  title   = {Correlation Matrix Memories},
+  author  = {Kohonen, Teuvo},
+  journal = {IEEE Transactions on Computers},
+  volume  = {C-21},
+  number  = {4},
+  pages   = {353--359},
+  year    = {1972},
+  note    = {classical outer-product memory; the d^2 >~ V log V exact-recall condition is derived in theorycheck (THEORY section 5)}
+}"""
+
+BOUNDS = [
+    Bound(
+        id="hebbian",
+        law=Law.parse("d**2 >= C*V*log(V)", resource="d"),
+        kind="upper",
+        directions={"d": "helps", "V": "hurts"},
+        regime=Regime({"V": 1}, "V -> oo"),
+        provenance="derived",
+        citation=CITATION,
+        task="linear-am",
+        criterion="recall accuracy >= 0.99 over the V facts (THEORY §4; the derivation is for exact recall)",
+        simulation={"task": "linear-am", "method": "hebbian"},
+        constants={"C": 10.0},
+        description="one-step outer-product (Hebbian) memory: exact recall needs d^2 >~ C V log V",
+        notes="C ~ 10 measured: at (V, d) = (256, 128) accuracy ~ 0.996-1.00, (512, 128) ~ 0.94.",
+    ),
+]

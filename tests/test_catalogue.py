@@ -1,0 +1,168 @@
+"""The catalogue of bounds: completeness, consistency of declared directions, the
+lower bound against the upper bound, and the Bound/get machinery."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from theorycheck import catalogue
+from theorycheck.catalogue import Bound
+from theorycheck.law import Law, Regime, relation
+
+THEORY_IDS = [
+    "vural2026.counts", "vural2026.regime", "vural2026.storage", "vural2026.trigger_overlap",
+    "vural2026.gradient_noise", "vural2026.mean_bias", "vural2026.headline", "vural2026.lower",
+    "vural2026.orthogonal", "vural2026.mlp_storage", "vural2026.mlp_gradient_noise", "vural2026.mlp_mean_bias",
+    "nichani2025.linear_am", "nichani2025.mlp_am", "giorlandino2026.sharp", "hebbian", "cabannes2024",
+    "kajitsuka2025",
+]
+ALL = catalogue.all_bounds()
+
+
+def test_every_theory_entry_is_present_once():
+    ids = [b.id for b in ALL]
+    assert len(ids) == len(set(ids))
+    assert set(THEORY_IDS) <= set(ids)
+
+
+@pytest.mark.parametrize("bound", ALL, ids=lambda b: b.id)
+def test_entry_is_well_formed_and_serialisable(bound: Bound):
+    assert bound.citation.lstrip().startswith("@") and bound.citation.rstrip().endswith("}")
+    assert bound.task and bound.criterion and bound.description
+    info = json.loads(json.dumps(bound.to_dict()))
+    assert info["id"] == bound.id and set(info["exponents"]) == set(bound.law.variables)
+
+
+@pytest.mark.parametrize("bound", ALL, ids=lambda b: b.id)
+def test_declared_directions_match_elasticity_signs_along_the_regime_ray(bound: Bound):
+    """helps/hurts must agree with the sign of d log(threshold)/d log x at points on the ray.
+
+    For a '>=' law a variable with positive elasticity raises the bar (hurts); for a '<='
+    law (a ceiling) it lifts the ceiling (helps). The resource helps a '>=' law.
+    """
+    law = bound.law
+    t = np.geomspace(2.0**6, 2.0**14, 9)
+    points = {k: v for k, v in bound.regime.points(t).items() if k in law.variables}
+    constants = {c: bound.constants.get(c, 1.0) for c in law.constants}
+    elasticities = law.elasticities(points, constants)
+    sign = 1.0 if law.sense == ">=" else -1.0
+    for var, values in elasticities.items():
+        assert np.all(np.isfinite(values)), var
+        expected = "hurts" if sign * values[0] > 0 else "helps"
+        assert np.all(np.sign(sign * values) == (1 if expected == "hurts" else -1)), (var, values)
+        assert bound.directions[var] == expected, (var, values)
+    assert bound.directions[law.resource] == ("helps" if law.sense == ">=" else "hurts")
+
+
+@pytest.mark.parametrize("bound", ALL, ids=lambda b: b.id)
+def test_regime_exponents_are_the_limits_of_the_elasticities(bound: Bound):
+    """Far out on the ray the local elasticity approaches the declared regime exponent.
+
+    The gap is the polylog part k/log x plus the subdominant terms' share; at t = 2**60
+    both are below 0.15 for every entry (log x >= 10 for growing x, subdominant terms are
+    down by t**-1/4 at least).
+    """
+    law = bound.law
+    t = 2.0**60
+    points = {k: float(v) for k, v in bound.regime.points(t).items() if k in law.variables}
+    constants = {c: bound.constants.get(c, 1.0) for c in law.constants}
+    exps = bound.exponents()
+    logs = bound.log_powers()
+    for var, value in law.elasticities(points, constants).items():
+        corrected = float(value) - (float(logs[var]) / np.log(points[var]) if points[var] > 1 else 0.0)
+        assert abs(corrected - float(exps[var])) < 0.15, (var, value, exps[var])
+
+
+def test_headline_and_gradient_noise_exponents():
+    expected = {"d": -2, "L": 1, "V": 2}
+    for name in ("vural2026.gradient_noise", "vural2026.headline", "vural2026.lower", "vural2026.one_step"):
+        assert catalogue.get(name).exponents() == expected, name
+
+
+def test_lower_and_gradient_noise_are_theta_in_the_lower_regime():
+    lower, upper = catalogue.get("vural2026.lower"), catalogue.get("vural2026.gradient_noise")
+    rel = relation(lower.law, upper.law, lower.regime)
+    assert rel.kind == "Theta"  # same exponents and the same log V power
+    assert rel.exponents_f == rel.exponents_g == {"d": -2, "L": 1, "V": 2}
+    assert len(rel.rays) > 1  # the cone around the ray was tested too
+
+
+def test_lower_bound_never_exceeds_upper_bound_in_the_regime():
+    """Grid in N << L*V, V >> d, d^2 >> V log V, with slack factors 4 on each '>>'.
+
+    Upper bound with its reference constant C3 = 34 (THEORY §5); the lower bound has no
+    free constant.
+    """
+    lower, upper = catalogue.get("vural2026.lower").law, catalogue.get("vural2026.gradient_noise").law
+    V, d, L = np.meshgrid(2.0 ** np.arange(8, 25), 2.0 ** np.arange(3, 20), 2.0 ** np.arange(0, 12), indexing="ij")
+    V, d, L = V.ravel(), d.ravel(), L.ravel()
+    n_upper = upper.evaluate({"V": V, "d": d, "L": L}, {"C3": 34.0})
+    inside = (V >= 4 * d) & (d**2 >= 4 * V * np.log(V)) & (4 * n_upper <= L * V) & (L <= V)
+    assert inside.sum() > 200
+    n_lower = lower.evaluate({"V": V[inside], "d": d[inside], "L": L[inside]})
+    assert np.all(n_lower <= n_upper[inside])
+    # Same order: ratio = (2/34) * (e^x - 1)/x * V/(V + d) with x = 2 V log V / d^2 <= 1/2
+    # and V/(V + d) in [0.8, 1), so it lies in [2/34 * 0.8, 2/34 * (e^0.5 - 1)/0.5] = [0.047, 0.0763].
+    ratio = n_lower / n_upper[inside]
+    assert ratio.min() >= 2 / 34 * 0.8 * (1 - 1e-12)
+    assert ratio.max() <= 2 / 34 * (np.exp(0.5) - 1) / 0.5 * (1 + 1e-12)
+
+
+def test_get_unknown_id_suggests_close_matches():
+    with pytest.raises(ValueError, match="unknown bound 'vural2026.gradient'; known ids: .*did you mean vural2026.gradient_noise"):
+        catalogue.get("vural2026.gradient")
+    with pytest.raises(ValueError, match="unknown bound 'zzz'; known ids"):
+        catalogue.get("zzz")
+
+
+def _bound(**changes) -> Bound:
+    fields = dict(id="test.entry", law=Law.parse("N >= C*V"), kind="upper",
+                  directions={"N": "helps", "V": "hurts"}, regime=Regime({"V": 1}), provenance="derived",
+                  citation="@misc{x}", task="retrieval", criterion="accuracy", simulation={}, constants={"C": 1.0},
+                  description="test")
+    fields.update(changes)
+    return Bound(**fields)
+
+
+@pytest.mark.parametrize(
+    ("changes", "fragment"),
+    [
+        ({"id": "Bad Id"}, "bound id must look like"),
+        ({"kind": "sufficient"}, "kind must be one of"),
+        ({"provenance": "rumour"}, "provenance must be one of"),
+        ({"directions": {"V": "hurts"}}, "directions must name exactly"),
+        ({"directions": {"N": "helps", "V": "worse"}}, "'helps' or 'hurts'"),
+        ({"constants": {"C9": 1.0}}, "not constants of"),
+        ({"constants": {"C": -1.0}}, "positive number"),
+        ({"regime": Regime({"d": 1})}, "no exponent for"),
+        ({"law": "N >= V"}, "must be a theorycheck.law.Law"),
+    ],
+)
+def test_bound_validation(changes, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        _bound(**changes)
+
+
+def test_bound_is_frozen_and_exponents_are_fractions():
+    b = _bound()
+    with pytest.raises(AttributeError):
+        b.kind = "lower"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        b.directions["V"] = "helps"  # type: ignore[index]
+    assert b.exponents() == {"V": Fraction(1)}
+
+
+def test_bounds_and_laws_pickle_for_process_and_dask_executors():
+    import pickle
+
+    for bound in ALL:
+        point = {v: 100.0 for v in bound.law.variables}
+        before = bound.law.evaluate(point)  # fills the caches of lambdified functions
+        copy = pickle.loads(pickle.dumps(bound))
+        assert copy.law == bound.law and copy.regime == bound.regime
+        assert copy.to_dict() == bound.to_dict()
+        np.testing.assert_array_equal(copy.law.evaluate(point), before)

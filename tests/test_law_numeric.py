@@ -1,0 +1,104 @@
+"""Float64 and log-space evaluation against certified mpmath values (50 digits)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sys
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from theorycheck.law import Law, PrecisionLost
+from theorycheck.symbols import symbol
+
+# Float64 evaluation of a product/sum of ~10 elementary operations loses a few ulps each;
+# 1e-12 relative leaves a margin of ~50x over the worst case seen (~2e-14).
+RTOL = 1e-12
+
+exps = st.fractions(min_value=-40, max_value=40, max_denominator=4)
+values = st.floats(min_value=2.0, max_value=1e12, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def laws_and_points(draw):
+    """A sum of two monomial-polylog terms (exponents up to 40, so values overflow float64)."""
+    expr = sp.Integer(0)
+    for _ in range(2):
+        term = sp.Rational(draw(st.integers(1, 99)), draw(st.integers(1, 99)))
+        for name in ("V", "d"):
+            a: Fraction = draw(exps)
+            term *= symbol(name) ** sp.Rational(a.numerator, a.denominator)
+        term *= sp.log(symbol("V")) ** draw(st.integers(-2, 3))
+        expr += term
+    law = Law.from_threshold("N", expr * symbol("C"))
+    point = {name: draw(values) for name in law.variables}
+    return law, point, draw(st.floats(0.1, 10.0))
+
+
+def _check_against_mp(law: Law, point: dict, constants: dict) -> None:
+    exact = law.evaluate_mp(point, constants, dps=50)
+    log_exact = float(mpmath.log(exact))
+    if sys.float_info.min < exact < sys.float_info.max:  # representable in float64
+        assert float(law.evaluate(point, constants)) == pytest.approx(float(exact), rel=RTOL)
+    elif exact > 1:
+        with pytest.raises(OverflowError, match="log_evaluate"):
+            law.evaluate(point, constants)
+    # log space: absolute error ~ ulp(log f) times a few operations
+    assert float(law.log_evaluate(point, constants)) == pytest.approx(log_exact, rel=RTOL, abs=1e-12)
+
+
+@settings(deadline=None, max_examples=30)
+@given(laws_and_points())
+def test_float_and_log_space_agree_with_mpmath(case):
+    law, point, c = case
+    _check_against_mp(law, point, {"C": c})
+
+
+@pytest.mark.parametrize(
+    ("text", "resource", "point"),
+    [
+        ("N >= C3*L*V*(V+d)*log(V)/d**2", None, {"L": 4.0, "V": 1024.0, "d": 256.0}),
+        ("(d**2/2)*log(1 + N/(L*V)) >= V*log(V)", "N", {"L": 3.0, "V": 1000.0, "d": 1e7}),  # expm1 regime
+        ("(d**2/2)*log(1 + N/(L*V)) >= V*log(V)", "N", {"L": 3.0, "V": 1000.0, "d": 20.0}),  # exp large
+        ("N >= Max(C0*V*log(V), C3*L*V**2*log(V)/d**2)", None, {"L": 4.0, "V": 1024.0, "d": 256.0}),
+        ("E >= C1/d + C2/sqrt(T)", None, {"d": 1e6, "T": 3.0}),
+    ],
+)
+def test_catalogue_like_laws_agree_with_mpmath(text, resource, point):
+    law = Law.parse(text, resource=resource)
+    _check_against_mp(law, point, {c: 2.5 for c in law.constants})
+
+
+def test_capacity_with_lambert_w_agrees_with_mpmath():
+    cap = Law.parse("N >= C*L*V**2*log(V)/d**2").solve_for("V")
+    for point in ({"N": 1e5, "d": 100.0, "L": 3.0}, {"N": 1e300, "d": 1e100, "L": 3.0}):
+        _check_against_mp(cap, point, {"C": 34.0})
+    # beyond float64 through logs: N = 10**4000, d = 10**10, L = 1
+    exact = cap.evaluate_mp({"N": "1e4000", "d": "1e10", "L": 1}, {"C": 1})
+    logs = {"N": 4000 * np.log(10), "d": 10 * np.log(10), "L": 0.0}
+    assert float(cap.log_evaluate(logs, {"C": 1.0}, log_values=True)) == pytest.approx(float(mpmath.log(exact)), rel=RTOL)
+
+
+def test_mp_evaluation_is_certified_or_raises():
+    law = Law.from_threshold("N", "V*log(1 + 1/V) - 1 + 1/(2*V)")  # ~ 1/(3 V**2), cancellation
+    value = law.evaluate_mp({"V": "1e200"}, dps=30)
+    with mpmath.workdps(40):
+        assert abs(value / (mpmath.mpf(1) / (3 * mpmath.mpf(10) ** 400)) - 1) < mpmath.mpf(10) ** -30 * 5e171
+        # (the next term is -1/(4 V**3); relative size 3/(4 V) = 7.5e-201, far below 1e-30)
+    with pytest.raises(PrecisionLost, match="cannot certify"):
+        law.evaluate_mp({"V": "1e3000"}, dps=30)
+
+
+def test_mp_digits_are_stable_across_precisions():
+    law = Law.parse("N >= C3*L*V*(V+d)*log(V)/d**2")
+    point = {"L": 4, "V": "1024", "d": 256.0}
+    a = law.evaluate_mp(point, {"C3": 34}, dps=50)
+    b = law.evaluate_mp(point, {"C3": 34}, dps=80)
+    with mpmath.workdps(80):
+        assert abs(a - b) <= abs(b) * mpmath.mpf(10) ** -49
+        assert abs(b - mpmath.mpf(34) * 4 * 1024 * 1280 * mpmath.log(1024) / 256**2) <= abs(b) * mpmath.mpf(10) ** -79

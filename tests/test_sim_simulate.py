@@ -1,0 +1,89 @@
+"""simulate(): seeds, reproducibility, scoring, the algorithm registry."""
+
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+
+from theorycheck.outcome import Outcome, jsonable
+from theorycheck.simulate import ALGORITHMS, resolve_algorithm, simulate
+from theorycheck.tasks.retrieval import RetrievalParams
+
+P = RetrievalParams(V=32, d=32, L=6, N=3000, marker_in_value=False)
+
+
+def _without_time(outcome: Outcome) -> dict:
+    d = outcome.to_dict()
+    d.pop("seconds")
+    return d
+
+
+@pytest.mark.parametrize("algorithm", ["limit", "one-step"])
+def test_same_seed_same_outcome_bit_for_bit(algorithm):
+    a, b = simulate(P, algorithm, seed=5), simulate(P, algorithm, seed=5)
+    assert _without_time(a) == _without_time(b)
+    c = simulate(P, algorithm, seed=6)
+    assert _without_time(c) != _without_time(a)  # another seed, other data
+
+
+def test_seed_sequence_is_not_consumed():
+    ss = np.random.SeedSequence(99, spawn_key=(1, 2))
+    a, b = simulate(P, seed=ss), simulate(P, seed=ss)
+    assert _without_time(a) == _without_time(b)
+    assert a.seed == [99, 1, 2]
+    assert _without_time(simulate(P, seed=np.random.SeedSequence(99, spawn_key=(1, 2)))) == _without_time(a)
+
+
+def test_outcome_fields_and_json():
+    out = simulate(P.replace(contexts=2, target=0.5), "limit", seed=1, beta=math.inf)
+    assert out.params["task"] == "retrieval" and out.params["V"] == 32
+    assert out.extras["n_test"] == 64
+    assert 0.0 <= out.accuracy <= 1.0 and 0.0 <= out.selection_accuracy <= 1.0
+    assert out.success == (out.accuracy >= 0.5)
+    assert out.trigger_coef == out.extras["diagnostics"]["trigger_coef"]
+    assert out.selection_margin is not None and out.seconds > 0
+    text = json.dumps(out.to_dict(), allow_nan=False)  # strict JSON: inf/nan replaced
+    assert json.loads(text)["options"]["beta"] == "inf"
+
+
+def test_one_step_has_no_selection_accuracy():
+    out = simulate(P, "one-step", seed=1)
+    assert math.isnan(out.selection_accuracy) and out.to_dict()["selection_accuracy"] is None
+    assert out.trigger_coef is None and out.selection_margin is None
+
+
+def test_success_uses_the_target():
+    out = simulate(P.replace(target=1.0), "limit", seed=2)
+    assert out.success == (out.accuracy == 1.0)
+
+
+def test_bad_input_is_rejected_before_work():
+    with pytest.raises(ValueError, match="unknown algorithm 'sgd'; valid algorithms: gd, limit"):
+        simulate(P, "sgd")
+    with pytest.raises(ValueError, match="unknown option.*'temperature'.*valid options: beta"):
+        simulate(P, "limit", temperature=3)
+    with pytest.raises(ValueError, match="seed must be an integer >= 0"):
+        simulate(P, seed=-1)
+    with pytest.raises(ValueError, match="seed must be"):
+        simulate(P, seed=1.5)
+    with pytest.raises(ValueError, match="RetrievalParams"):
+        simulate({"V": 3}, "limit")
+
+
+def test_registry_names_and_lazy_wiring():
+    assert {"limit", "one-step", "three-step", "gd"} <= set(ALGORITHMS)
+    root = os.path.join(os.path.dirname(__file__), "..", "theorycheck", "algorithms")
+    wired = {"three-step": ("three_step.py", "run_three_step"), "gd": ("gd.py", "run_gd")}
+    for name, (module, function) in wired.items():
+        if os.path.exists(os.path.join(root, module)):
+            assert resolve_algorithm(name).__name__ == function
+    if os.path.exists(os.path.join(root, "limit_mlp.py")):
+        assert resolve_algorithm("limit", "mlp").__name__ == "run_limit_mlp"
+    assert resolve_algorithm("limit").__name__ == "run_limit"
+
+
+def test_jsonable():
+    assert jsonable({"a": np.float64(math.nan), "b": [np.int32(3), -math.inf], "c": np.arange(2)}) == {
+        "a": None, "b": [3, "-inf"], "c": [0, 1]}

@@ -1,0 +1,63 @@
+"""Step-2 attention of the early-phase limit and the readout ``argmax_y u_yᵀ G o(X)``.
+
+Used by :mod:`theorycheck.algorithms.limit` for training (pass 3) and prediction.  The
+attention logits of position ``i`` are ``a_{x_i} + 1{i=ℓ}·α`` with token scores
+``a_x = e_xᵀ g`` and trigger coefficient ``α = z_trigᵀ g`` (THEORY §3 item 2); hard
+attention (``β = ∞``) takes the argmax (first one on ties), soft attention the weights
+``softmax_i(β·logit_i/scale)`` with ``scale = |α|``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["attend", "predict_labels"]
+
+_PREDICT_ROWS = 4096  # test sequences per prediction block (bounds the (rows, V) logits)
+
+
+def attend(tokens, pos, a: np.ndarray, alpha: float, beta: float, scale: float, out=None):
+    """Step-2 attention on ``(n, L)`` tokens: logits ``a_{x_i} + 1{i=ℓ}·α``.  Returns the
+    argmax position ``(n,)`` and, for finite ``β``, the weights ``softmax(β·logits/scale)``
+    (written into ``out`` when given)."""
+    rows = np.arange(tokens.shape[0])
+    scores = np.take(a, tokens.astype(np.intp, copy=False), mode="clip", out=out)
+    scores[rows, pos] += alpha
+    attended = scores.argmax(axis=1)
+    if math.isinf(beta):
+        return attended, None
+    scores -= scores[rows, attended][:, None]
+    scores *= beta / scale
+    np.exp(scores, out=scores)
+    scores /= scores.sum(axis=1, keepdims=True)
+    return attended, scores
+
+
+def predict_labels(readout: np.ndarray, tokens, pos, a, alpha, beta, scale, marker: np.ndarray | None):
+    """``argmax_y`` of ``Σ_i σ_i T[x_i, y] + σ_ℓ·marker[y]`` in blocks of rows, where
+    ``readout = T`` is ``(V, V)`` with ``T[x, y] = u_yᵀ G e_x`` and ``marker[y] = u_yᵀ G z``
+    (``None`` when the trigger is not in the value path).  Returns (labels, attended)."""
+    n = tokens.shape[0]
+    V = readout.shape[0]
+    labels = np.empty(n, dtype=np.int64)
+    attended_all = np.empty(n, dtype=np.int64)
+    for lo in range(0, n, _PREDICT_ROWS):
+        hi = min(n, lo + _PREDICT_ROWS)
+        t, ps = tokens[lo:hi], pos[lo:hi]
+        attended, sigma = attend(t, ps, a, alpha, beta, scale)
+        rows = np.arange(hi - lo)
+        if sigma is None:
+            logits = readout[t[rows, attended]]
+            if marker is not None:
+                logits = logits + np.outer(attended == ps, marker)
+        else:
+            weights = np.bincount((rows[:, None] * V + t).ravel(), weights=sigma.ravel(),
+                                  minlength=(hi - lo) * V).reshape(hi - lo, V)
+            logits = weights @ readout
+            if marker is not None:
+                logits += np.outer(sigma[rows, ps], marker)
+        labels[lo:hi] = logits.argmax(axis=1)
+        attended_all[lo:hi] = attended
+    return labels, attended_all

@@ -1,0 +1,69 @@
+"""One-step readout (THEORY §3 item 3): what the first gradient alone can recall.
+
+``W_V¹ = η G₁`` with ``G₁ = (1/N) Σ_n w_{y_n} ō_nᵀ`` (uniform attention at initialisation,
+``w_y = u_y − ū``).  The readout predicts, for the informative token ``a = x_ℓ`` of a
+test sequence, ``argmax_y u_yᵀ G₁ e_a``: no context and no attention, as if the
+informative token had been found by an oracle.  THEORY §5 measured
+``N_crit ≈ 6.2·V·ln V + 34·L·V·(V + d)·ln V/d²`` at ``τ = 0.99`` for it.
+
+Selection accuracy is not defined (there is no attention): ``predict`` reports the
+attended position ``-1`` and :func:`theorycheck.simulate.simulate` reports selection
+accuracy ``NaN``; success is decided on recall accuracy only.
+
+``G₁`` comes from the (label, token) counts of the fast path (one pass, ``O(N·L + V²·d)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from theorycheck.algorithms.chunked import TrainingPasses
+from theorycheck.algorithms.limit import _first_gradient, centered_labels
+from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
+
+__all__ = ["OneStepFit", "run_one_step", "NO_ATTENTION"]
+
+NO_ATTENTION = -1
+"""Attended position reported by algorithms without attention."""
+
+
+@dataclass(frozen=True)
+class OneStepFit:
+    """``G1`` (``d×d``, THEORY orientation) and the readout."""
+
+    params: RetrievalParams
+    emb: Embeddings = field(repr=False)
+    G1: np.ndarray = field(repr=False)
+    diagnostics: Mapping[str, float]
+
+    def predict(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+        """``argmax_y u_yᵀ G₁ e_a`` for the informative token ``a`` of each row; attended
+        positions are ``-1`` (no attention)."""
+        n = len(batch)
+        a = batch.tokens[np.arange(n), batch.pos]
+        table = self.emb.E @ (self.emb.U @ self.G1).T  # [x, y] = u_yᵀ G₁ e_x
+        labels = table.argmax(axis=1)[a]
+        return labels, np.full(n, NO_ATTENTION, dtype=np.int64)
+
+
+def run_one_step(
+    params: RetrievalParams,
+    emb: Embeddings,
+    train_seed: np.random.SeedSequence,
+    *,
+    chunk_tokens: int | None = None,
+    threads: int = 1,
+) -> OneStepFit:
+    """``G₁`` from the first gradient, read out token by token (attention-only model)."""
+    if params.model != "attention":
+        raise ValueError(
+            f"the one-step readout is defined for model='attention', got model={params.model!r}"
+        )
+    # a single pass: nothing to keep between passes
+    passes = TrainingPasses(params, emb, train_seed, chunk_tokens=chunk_tokens,
+                            cache_bytes=0, threads=threads)
+    G1 = _first_gradient(passes, centered_labels(emb.U), emb, params.marker_in_value)
+    return OneStepFit(params=params, emb=emb, G1=G1, diagnostics={})

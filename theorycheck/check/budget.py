@@ -1,0 +1,59 @@
+"""Budgets of a check: how wide, how dense and how deep a sweep may go.
+
+=========  ===============================================================  ==========
+budget     design                                                           wall time
+=========  ===============================================================  ==========
+quick      3 values per varied variable over up to 8x, 4 trials a point,   <= 5 min
+           cheap variables first (trial cost capped), no joint points       on 2 cores
+standard   5 values per variable over up to 16x, 2 joint points             <= 30 min
+full       6 values per variable over up to 32x, 4 joint points             unbounded
+=========  ===============================================================  ==========
+
+The cost of one retrieval trial of the fast path grows like ``N*L + V**2*d`` (THEORY §3);
+``max_cost`` caps that product at the predicted threshold so that a quick check never
+wanders into minute-long trials. A check that cannot span enough of a variable inside its
+budget says so in its verdict (``inconclusive``: range too narrow).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+__all__ = ["Budget", "BUDGETS", "get_budget"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Sweep limits of one budget level (see the module table)."""
+
+    name: str
+    points_per_variable: int
+    max_span: float  # largest ratio max/min of a varied variable
+    seeds_per_point: int  # trials per evaluated resource value
+    max_trials_per_cell: int
+    max_cost: float  # cap on N*L + V**2*d at twice the predicted threshold
+    joint_points: int
+    ci_rel_width: float  # stop a cell's search when its threshold CI is this narrow (ratio hi/lo - 1)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+BUDGETS: dict[str, Budget] = {
+    "quick": Budget("quick", 3, 8.0, 4, 64, 4e6, 0, 0.35),
+    "standard": Budget("standard", 5, 16.0, 6, 160, 3e7, 2, 0.2),
+    "full": Budget("full", 6, 32.0, 8, 320, 2e8, 4, 0.12),
+}
+
+
+def get_budget(name: str | Budget) -> Budget:
+    """Look a budget up by name; ``ValueError`` names the valid ones."""
+    if isinstance(name, Budget):
+        return name
+    try:
+        return BUDGETS[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown budget {name!r}: choose one of {', '.join(BUDGETS)} "
+            "(quick <= 5 min, standard <= 30 min on 2 cores, full unbounded)"
+        ) from None

@@ -1,0 +1,154 @@
+"""Design of a check's sweep: which cells, where each threshold search starts.
+
+One-at-a-time lines through a base point, plus a few joint points (DESIGN.md):
+
+* every variable ``x`` of the law that the task can set is varied over a geometric range
+  around the base value, widened by factors of sqrt(2) on each side in turn while
+  (i) the range stays within ``budget.max_span``, (ii) the bound's declared ``ranges``
+  allow it, (iii) the simulator accepts the parameters (e.g. orthogonal needs d >= V+2),
+  and (iv) the predicted trial cost (law threshold with reference constants, times 2)
+  stays under ``budget.max_cost``;
+* ``budget.points_per_variable`` values are spread geometrically over that range;
+* ``budget.joint_points`` cells move two variables at once (to the ends of their ranges),
+  which is what separates a multiplicative law from an additive one.
+
+The search of each cell starts at the law's threshold evaluated with the reference
+constants (1 where none is known).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from theorycheck.check.budget import Budget
+from theorycheck.check.trials import Task
+
+__all__ = ["SweepDesign", "design_sweep"]
+
+_INTEGER = {"N", "d", "L", "V", "m"}
+
+
+@dataclass(frozen=True)
+class SweepDesign:
+    """The cells of a check: law-variable values per cell and where each search starts."""
+
+    resource: str
+    task: str
+    settings: dict[str, Any]  # simulator settings held fixed (algorithm, embeddings, ...)
+    base: dict[str, float]
+    varied: dict[str, list[float]]
+    cells: list[dict[str, float]]
+    starts: list[float]
+    budget: Budget
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "resource": self.resource, "task": self.task, "simulation": dict(self.settings),
+            "base": dict(self.base), "varied": {k: list(v) for k, v in self.varied.items()},
+            "cells": len(self.cells), "budget": self.budget.name, "notes": list(self.notes),
+        }
+
+
+def _round(var: str, x: float) -> float:
+    return float(max(1, round(x))) if var in _INTEGER else float(x)
+
+
+def _feasible(law, task: Task, settings: Mapping[str, Any], point: Mapping[str, float],
+              constants: Mapping[str, float], budget: Budget) -> bool:
+    """Simulator accepts the point and the trial at twice the predicted threshold is affordable."""
+    try:
+        start = float(law.evaluate(point, constants))
+    except ValueError:
+        return False
+    if not (math.isfinite(start) and start > 0):
+        return False
+    full = {**settings, **point, law.resource: _round(law.resource, 2 * start)}
+    try:
+        task.validate(full)
+    except ValueError:
+        return False
+    return task.cost(full) <= budget.max_cost
+
+
+def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
+           limits: tuple[float, float] | None) -> tuple[float, float]:
+    lo = hi = float(base[var])
+    lo_min, hi_max = limits if limits else (0.0, math.inf)
+    step = math.sqrt(2.0)
+    grow_hi = grow_lo = True
+    while (grow_hi or grow_lo) and hi / lo < budget.max_span * (1 + 1e-9):
+        for side in ("hi", "lo"):
+            if side == "hi" and grow_hi:
+                cand = _round(var, hi * step)
+                ok = cand <= hi_max and cand / lo <= budget.max_span * (1 + 1e-9) and _feasible(
+                    law, task, settings, {**base, var: cand}, constants, budget)
+                hi, grow_hi = (cand, True) if ok else (hi, False)
+            if side == "lo" and grow_lo:
+                cand = _round(var, lo / step)
+                ok = cand >= max(lo_min, 1e-12) and cand < lo and hi / cand <= budget.max_span * (1 + 1e-9) \
+                    and _feasible(law, task, settings, {**base, var: cand}, constants, budget)
+                lo, grow_lo = (cand, True) if ok else (lo, False)
+    return lo, hi
+
+
+def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[str, float],
+                 budget: Budget, constants: Mapping[str, float] | None = None,
+                 ranges: Mapping[str, tuple[float, float]] | None = None,
+                 vary: tuple[str, ...] | None = None) -> SweepDesign:
+    """Design the sweep of ``law`` on ``task`` (see the module docstring)."""
+    constants = {c: float(constants.get(c, 1.0)) if constants else 1.0 for c in law.constants}
+    if law.resource not in task.variables:
+        raise ValueError(
+            f"the {task.name} task cannot vary {law.resource!r} (the law's resource); "
+            f"its variables are {', '.join(task.variables)}"
+        )
+    foreign = [v for v in law.variables if v not in task.variables]
+    if foreign:
+        raise ValueError(
+            f"law {law.text!r} depends on {foreign}, which the {task.name} task cannot set "
+            f"(its variables: {', '.join(task.variables)}); pass values for them as constants "
+            "or check the law against another task"
+        )
+    base = {v: float(base.get(v, task.defaults.get(v, 0))) for v in law.variables}
+    missing = [v for v, x in base.items() if not x]
+    if missing:
+        raise ValueError(f"no base value for {missing}; give one with --base {missing[0]}=VALUE")
+    if not _feasible(law, task, settings, base, constants, budget):
+        raise ValueError(
+            f"the base point {base} is not simulable within the {budget.name} budget "
+            f"(invalid parameters or a predicted trial cost above {budget.max_cost:g}); "
+            "choose another base point or a larger budget"
+        )
+    vary = tuple(v for v in (vary or law.variables) if v in law.variables)
+    notes: list[str] = []
+    varied: dict[str, list[float]] = {}
+    for var in vary:
+        lim = tuple(ranges[var]) if ranges and var in ranges else None
+        lo, hi = _range(var, law, task, settings, base, constants, budget, lim)
+        if hi / lo < 1.5:
+            notes.append(f"{var} could not be varied around {base[var]:g} within the budget; held fixed")
+            continue
+        values = sorted({_round(var, x) for x in np.geomspace(lo, hi, budget.points_per_variable)} | {base[var]})
+        varied[var] = values
+        if hi / lo < budget.max_span / 1.01:
+            notes.append(f"{var} spans only {hi / lo:.1f}x ({lo:g}..{hi:g}) within the {budget.name} budget")
+    cells = [dict(base)]
+    for var, values in varied.items():
+        cells += [{**base, var: x} for x in values if x != base[var]]
+    names = list(varied)
+    for i in range(budget.joint_points):
+        if len(names) < 2:
+            break
+        a, b = names[i % len(names)], names[(i + 1) % len(names)]
+        ends = [(-1, -1), (0, 0), (-1, 0), (0, -1)][(i // max(1, len(names))) % 4]
+        cell = {**base, a: varied[a][ends[0]], b: varied[b][ends[1]]}
+        if cell not in cells and _feasible(law, task, settings, cell, constants, budget):
+            cells.append(cell)
+    starts = [_round(law.resource, float(law.evaluate(c, constants))) for c in cells]
+    return SweepDesign(law.resource, task.name, dict(settings), base, varied, cells, starts, budget, notes)

@@ -1,0 +1,142 @@
+"""``check``: one call from a law to a verdict (issue: theorycheck check).
+
+Pipeline (DESIGN.md): resolve the target (catalogue id, :class:`~theorycheck.law.Law` or
+law string) -> :func:`~theorycheck.check.design.design_sweep` -> one
+:class:`~theorycheck.threshold.ThresholdSearch` per cell, all driven by
+:func:`~theorycheck.sweep.run_sweep` through the given executor and store ->
+:func:`~theorycheck.compare.compare` -> :class:`CheckResult`.
+
+Parallelism, storage and progress are passed in with plain defaults (serial, in memory,
+silent); the CLI turns them on. Trial seeds derive from ``entropy`` and each trial's
+identity only, so the result does not depend on the executor.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from theorycheck.check.budget import Budget, get_budget
+from theorycheck.check.design import SweepDesign, design_sweep
+from theorycheck.check.target import Target, resolve_target
+from theorycheck.check.trials import get_task
+from theorycheck.compare import Dataset, compare
+from theorycheck.sweep import CellSpec, code_version, run_sweep
+from theorycheck.threshold import ThresholdSearch
+
+__all__ = ["CheckResult", "check", "plan"]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Everything a check found: target, design, per-cell thresholds, verdict, provenance."""
+
+    target: dict[str, Any]
+    design: dict[str, Any]
+    cells: list[dict[str, Any]]
+    verdict: Any  # theorycheck.compare.Verdict
+    run: dict[str, Any]
+    environment: dict[str, Any]
+    caveats: list[str] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        return self.verdict.status
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "target": self.target, "design": self.design, "cells": self.cells,
+            "verdict": self.verdict.to_dict(), "run": self.run,
+            "environment": self.environment, "caveats": list(self.caveats),
+        }
+
+
+def plan(target: Any, *, budget: str | Budget = "quick", task: str | None = None,
+         settings: Mapping[str, Any] | None = None, base: Mapping[str, float] | None = None,
+         vary: tuple[str, ...] | None = None) -> tuple[Target, SweepDesign]:
+    """Resolve the target and design its sweep, without running anything (all input checks)."""
+    tgt = resolve_target(target, task=task, settings=settings, base=base, vary=vary)
+    design = design_sweep(
+        tgt.law, get_task(tgt.task), settings=tgt.settings, base=tgt.base,
+        budget=get_budget(budget), constants=tgt.constants, ranges=tgt.ranges, vary=tgt.vary,
+    )
+    if not design.varied:
+        raise ValueError(
+            f"nothing to vary for {tgt.id}: none of {list(tgt.law.variables)} can be varied within "
+            f"the {design.budget.name} budget ({'; '.join(design.notes) or 'the law has no variable'})"
+        )
+    return tgt, design
+
+
+def _searches(design: SweepDesign, q: float) -> dict[str, CellSpec]:
+    b = design.budget
+    cells = {}
+    for i, (cell, start) in enumerate(zip(design.cells, design.starts, strict=True)):
+        key = "cell%02d:" % i + ",".join(f"{k}={v:g}" for k, v in sorted(cell.items()))
+        search = ThresholdSearch(
+            start=start, q=q, seeds_per_point=b.seeds_per_point, integer=True,
+            max_trials=b.max_trials_per_cell, rel_width=b.ci_rel_width, resource=design.resource,
+        )
+        cells[key] = CellSpec({**design.settings, **cell}, design.resource, search)
+    return cells
+
+
+def check(target: Any, *, budget: str | Budget = "quick", task: str | None = None,
+          settings: Mapping[str, Any] | None = None, base: Mapping[str, float] | None = None,
+          vary: tuple[str, ...] | None = None, entropy: int = 2026, q: float = 0.5,
+          tolerance: float | None = None, executor=None, store=None, progress=None) -> CheckResult:
+    """Check ``target`` against simulation and return a :class:`CheckResult`.
+
+    Main arguments: ``target`` -- a catalogue id (``"vural2026.one_step"``), a
+    :class:`~theorycheck.catalogue.Bound`, a :class:`~theorycheck.law.Law` or a law string
+    (then ``task`` and ``settings`` say what to simulate); ``budget`` -- ``quick``,
+    ``standard`` or ``full`` (:mod:`theorycheck.check.budget`).
+
+    Other arguments: ``base`` overrides the base point, ``vary`` restricts the varied
+    variables, ``entropy`` seeds every trial, ``q`` the success probability defining the
+    threshold, ``tolerance`` the equivalence margin on exponents (default: the
+    comparator's), ``executor``/``store``/``progress`` as in :func:`theorycheck.sweep.run_sweep`.
+    """
+    tgt, design = plan(target, budget=budget, task=task, settings=settings, base=base, vary=vary)
+    t0 = time.perf_counter()
+    sweep = run_sweep(_searches(design, q), get_task(tgt.task).trial, entropy=entropy,
+                      executor=executor, store=store, progress=progress)
+    data = Dataset.from_thresholds(
+        resource=design.resource,
+        cells=[(spec_params, sweep.results[key]) for key, spec_params in
+               zip(sweep.results, design.cells, strict=True)],
+    )
+    kwargs = {} if tolerance is None else {"tolerance": tolerance}
+    verdict = compare(tgt.law, data, q=q, lower=tgt.lower_law, **kwargs)
+    cells = [{"key": key, "params": params, "threshold": sweep.results[key].to_dict(),
+              "predicted": verdict.predicted(params)}
+             for key, params in zip(sweep.results, design.cells, strict=True)]
+    return CheckResult(
+        target=tgt.to_dict(),
+        design={**design.to_dict(), "q": q, "entropy": entropy},
+        cells=cells, verdict=verdict,
+        run={"trials": sum(len(t) for t in sweep.trials.values()), "computed": sweep.computed,
+             "reused": sweep.reused, "seconds": round(time.perf_counter() - t0, 2)},
+        environment=_environment(entropy),
+        caveats=list(design.notes) + list(tgt.caveats),
+    )
+
+
+def _environment(entropy: int) -> dict[str, Any]:
+    import matplotlib
+    import numpy
+    import scipy
+    import statsmodels
+    import sympy
+
+    import theorycheck
+
+    return {
+        "theorycheck": theorycheck.__version__, "code_version": code_version(),
+        "python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
+        "sympy": sympy.__version__, "statsmodels": statsmodels.__version__,
+        "matplotlib": matplotlib.__version__, "entropy": entropy,
+    }

@@ -1,0 +1,106 @@
+"""Trial functions of a check: ``trial(params, seed) -> {"success": bool, ...}``.
+
+Top-level (picklable) functions, one per task, so that any executor -- a process pool or
+a dask cluster -- can run them. ``params`` holds every setting of the trial: the task
+variables of the cell, the resource value, and the simulator settings (``algorithm``,
+``embeddings``, ...). The seed is the :class:`numpy.random.SeedSequence` the sweep
+derives from (cell, resource value, replicate); the simulator spawns from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from theorycheck.simulate import simulate
+from theorycheck.tasks.linear_am import LinearAMParams, simulate_linear_am
+from theorycheck.tasks.retrieval import RetrievalParams
+
+__all__ = ["TASKS", "Task", "retrieval_trial", "linear_am_trial", "get_task"]
+
+_INTEGER = {"N", "d", "L", "V", "m", "contexts", "steps"}
+
+
+def _typed(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Integers where the simulator wants them (the search proposes floats)."""
+    return {k: int(round(v)) if k in _INTEGER and v is not None else v for k, v in params.items()}
+
+
+def retrieval_params(params: Mapping[str, Any]) -> tuple[RetrievalParams, str, dict[str, Any]]:
+    """Split a flat settings dict into (RetrievalParams, algorithm, algorithm options)."""
+    settings = _typed(params)
+    algorithm = settings.pop("algorithm", "limit")
+    options = dict(settings.pop("options", {}) or {})
+    fields = set(RetrievalParams.__dataclass_fields__)
+    unknown = sorted(set(settings) - fields)
+    if unknown:
+        raise ValueError(
+            f"retrieval task has no parameter(s) {unknown}; known: {sorted(fields)} "
+            "plus 'algorithm' and 'options'"
+        )
+    return RetrievalParams(**settings), algorithm, options
+
+
+def retrieval_trial(params: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]:
+    """One token-retrieval trial (THEORY §1-4) through :func:`theorycheck.simulate.simulate`."""
+    p, algorithm, options = retrieval_params(params)
+    out = simulate(p, algorithm, seed=seed, **options)
+    return {
+        "success": bool(out.success),
+        "accuracy": float(out.accuracy),
+        "selection_accuracy": float(out.selection_accuracy),
+        "seconds": float(out.seconds),
+    }
+
+
+def linear_am_params(params: Mapping[str, Any]) -> LinearAMParams:
+    settings = _typed(params)
+    fields = set(LinearAMParams.__dataclass_fields__)
+    unknown = sorted(set(settings) - fields)
+    if unknown:
+        raise ValueError(f"linear-am task has no parameter(s) {unknown}; known: {sorted(fields)}")
+    return LinearAMParams(**settings)
+
+
+def linear_am_trial(params: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]:
+    """One linear associative memory trial (the control task of THEORY §5)."""
+    out = simulate_linear_am(linear_am_params(params), seed=seed)
+    return {"success": bool(out.success), "accuracy": float(out.accuracy), "seconds": float(out.seconds)}
+
+
+class Task:
+    """What the check needs to know of a task: its trial, variables, validation and cost."""
+
+    def __init__(self, name: str, trial: Callable, variables: tuple[str, ...],
+                 validate: Callable[[Mapping[str, Any]], Any], cost: Callable[[Mapping[str, float]], float],
+                 defaults: Mapping[str, Any]) -> None:
+        self.name, self.trial, self.variables = name, trial, variables
+        self.validate, self.cost, self.defaults = validate, cost, dict(defaults)
+
+
+def _retrieval_cost(p: Mapping[str, float]) -> float:
+    """Work of one fast-path trial: N*L token visits plus V^2*d products (THEORY §3)."""
+    dense = p.get("algorithm") in ("three-step", "gd")
+    nl = p["N"] * p["L"] * (p["d"] if dense else 1.0)
+    return float(nl + p["V"] ** 2 * p["d"] + p.get("m", 0) * p["d"] * p["N"] * 0.05)
+
+
+TASKS: dict[str, Task] = {
+    "retrieval": Task(
+        "retrieval", retrieval_trial, ("N", "d", "L", "V", "m", "zeta"),
+        retrieval_params, _retrieval_cost, {"V": 128, "d": 128, "L": 16, "N": 10000},
+    ),
+    "linear-am": Task(
+        "linear-am", linear_am_trial, ("V", "d"),
+        linear_am_params, lambda p: float(p["V"] * p["d"] ** 2), {"V": 256, "d": 64},
+    ),
+}
+
+
+def get_task(name: str) -> Task:
+    try:
+        return TASKS[name]
+    except KeyError:
+        raise ValueError(f"unknown task {name!r}; choose one of {', '.join(TASKS)}") from None

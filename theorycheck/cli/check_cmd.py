@@ -1,0 +1,85 @@
+"""``theorycheck check [ID | --law LAW]``: one command from a law to a verdict.
+
+Exit codes: 0 consistent, 1 refuted, 3 inconclusive, 2 bad input (before any work).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from theorycheck.check import check, plan
+from theorycheck.check.budget import get_budget
+from theorycheck.cli.options import add_run_options, default_out, parse_assignments, prepare_out
+
+DEFAULT_TARGET = "vural2026.one_step"
+EXIT = {"consistent": 0, "refuted": 1, "inconclusive": 3}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "check", help="check a bound against simulation and print a verdict",
+        description=(f"Design a sweep inside the law's regime, measure the threshold in every cell, "
+                     f"compare exponents and write a report. Default target: {DEFAULT_TARGET} "
+                     "(the multiplicative law N d^2 ~ L V (V+d) log V with the coupon-collector term)."),
+    )
+    p.add_argument("target", nargs="?", default=None, metavar="ID", help=f"catalogue id (default {DEFAULT_TARGET})")
+    p.add_argument("--law", default=None, help='your own law, e.g. "N >= C*L*V**2*log(V)/d**2"')
+    p.add_argument("--task", default=None, help="task to simulate for --law: retrieval (default) or linear-am")
+    add_run_options(p)
+    p.set_defaults(func=run)
+
+
+def resolve_common(args: argparse.Namespace, target):
+    """Parse and validate everything (raises ValueError) and return the keyword arguments of check."""
+    get_budget(args.budget)
+    if not 0 < args.q < 1:
+        raise ValueError(f"--q must be in (0, 1), got {args.q}")
+    if args.tolerance is not None and not args.tolerance > 0:
+        raise ValueError(f"--tolerance must be positive, got {args.tolerance}")
+    vary = tuple(v.strip() for v in args.vary.split(",") if v.strip()) if args.vary else None
+    return dict(budget=args.budget, task=getattr(args, "task", None),
+                settings=parse_assignments(args.settings, "--set"),
+                base=parse_assignments(args.base, "--base", numeric=True), vary=vary)
+
+
+def run_checks(args: argparse.Namespace, jobs: list[tuple[str, object, dict]], out: Path):
+    """Run several checks with one executor; returns the CheckResults in order."""
+    from theorycheck.sweep import TerminalProgress, make_executor, open_store
+
+    results = []
+    with make_executor(args.workers, args.scheduler, args.dask_local) as executor:
+        for name, target, kw in jobs:
+            store = open_store(out / name if len(jobs) > 1 else out, force_new=args.force_new)
+            progress = TerminalProgress(quiet=args.quiet)
+            results.append(check(target, entropy=args.seed, q=args.q, tolerance=args.tolerance,
+                                 executor=executor, store=store, progress=progress, **kw))
+    return results
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.target and args.law:
+        raise ValueError("give either a catalogue ID or --law, not both")
+    if args.task and not args.law:
+        raise ValueError("--task applies to --law; a catalogue bound names its own task")
+    target = args.law if args.law else (args.target or DEFAULT_TARGET)
+    kw = resolve_common(args, target)
+    tgt, design = plan(target, **kw)  # every input check, before any work
+    out = prepare_out(Path(args.out) if args.out else default_out(tgt.id))
+    if not args.quiet and not args.json:
+        print(f"checking {tgt.id}: {tgt.law.text}  ({len(design.cells)} cells, budget {design.budget.name}; "
+              f"output {out})", file=sys.stderr)
+    (result,) = run_checks(args, [("check", target, kw)], out)
+    from theorycheck.report import write_report
+    from theorycheck.report.markdown import verdict_table
+
+    data = result.to_dict()
+    write_report(data, out)
+    if args.json:
+        print(json.dumps({**data["verdict"], "out": str(out)}, indent=2, default=str))
+    else:
+        print(verdict_table(data))
+        print(f"\nreport: {out / 'report.md'}  (verdict.json, thresholds.csv, plots)")
+    return EXIT.get(result.status, 3)

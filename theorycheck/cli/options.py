@@ -1,0 +1,84 @@
+"""Argument helpers shared by the sub-commands that run sweeps (check, compare-embeddings)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_run_options", "parse_assignments", "prepare_out", "default_out"]
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    """Budget, parallelism, output and seeding options."""
+    p.add_argument("--budget", default="quick", help="quick (<= 5 min), standard (<= 30 min) or full")
+    p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
+                   help="simulator setting, e.g. algorithm=limit, embeddings=orthogonal, marker_in_value=false")
+    p.add_argument("--base", action="append", default=[], metavar="VAR=VALUE",
+                   help="base point of the sweep, e.g. --base V=256 --base d=64")
+    p.add_argument("--vary", default=None, metavar="VARS", help="comma-separated variables to vary (default: all)")
+    par = p.add_mutually_exclusive_group()
+    par.add_argument("--workers", type=int, default=None, metavar="K", help="K local worker processes")
+    par.add_argument("--scheduler", default=None, metavar="ADDRESS", help="a dask.distributed scheduler address")
+    par.add_argument("--dask-local", action="store_true", help="start a dask LocalCluster on this machine")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="output directory (default ./theorycheck-out/<id>-<timestamp>); "
+                        "run again with the same --out to resume an interrupted sweep")
+    p.add_argument("--force-new", action="store_true", help="discard an existing store in --out")
+    p.add_argument("--seed", type=int, default=2026, help="entropy of every trial seed (default 2026)")
+    p.add_argument("--tolerance", type=float, default=None, help="equivalence margin on exponents")
+    p.add_argument("--q", type=float, default=0.5, help="success probability defining the threshold")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+
+
+def _value(text: str) -> Any:
+    low = text.strip().lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_assignments(items: list[str], what: str, numeric: bool = False) -> dict[str, Any]:
+    """``["a=1", "b=x"]`` -> ``{"a": 1, "b": "x"}``; ValueError says the expected form."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, val = item.partition("=")
+        if not sep or not key.strip() or not val.strip():
+            raise ValueError(f"{what} expects KEY=VALUE, got {item!r}")
+        v = _value(val)
+        if numeric and (isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0):
+            raise ValueError(f"{what} {key}= must be a positive number, got {val!r}")
+        out[key.strip()] = v
+    return out
+
+
+def default_out(ident: str) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path("theorycheck-out") / f"{ident}-{stamp}"
+
+
+def prepare_out(path: Path) -> Path:
+    """Create the output directory and prove it is writable, before any work."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".write-test"
+        probe.write_text("ok")
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(
+            f"cannot write to output directory {str(path)!r} ({exc.strerror or exc}); "
+            "choose another with --out DIR"
+        ) from None
+    if not os.access(path, os.W_OK):
+        raise ValueError(f"output directory {str(path)!r} is not writable; choose another with --out DIR")
+    return path

@@ -1,0 +1,124 @@
+"""``theorycheck simulate``: run trials of one task cell and print their outcomes.
+
+Examples::
+
+    theorycheck simulate                                   # a small retrieval example
+    theorycheck simulate --V 256 --d 64 --L 16 --N 20000 --seeds 4 --json
+    theorycheck simulate --embeddings orthogonal --V 64 --d 66 --L 64 --N 3000
+    theorycheck simulate --algorithm one-step --no-marker-in-value
+    theorycheck simulate --task linear-am --V 256 --d 128 --method hebbian
+    theorycheck simulate --algorithm gd --steps 300 --optimizer adam --lr 0.05
+
+Trials use seeds ``S, S+1, …, S+K-1`` (``--seed S --seeds K``).  ``--json`` prints one
+object: ``task``, ``params`` (echo), ``algorithm``, ``options``, ``seeds`` and per-seed
+lists ``accuracy``, ``selection_accuracy`` (``null`` where undefined), ``success``,
+``trigger_coef``, ``seconds``, plus ``outcomes`` (every :class:`Outcome` as a dict).
+Exit 0 after the trials ran (whatever their success), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from theorycheck.outcome import jsonable
+
+DEFAULTS = {"V": 128, "d": 64, "L": 16, "N": 20000}  # runs in about a second
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "simulate",
+        help="run simulation trials of the retrieval task or the linear associative memory",
+        description="Run K seeded trials of one cell (THEORY §1-4) and report recall "
+        "accuracy, selection accuracy and success (accuracy >= tau).",
+    )
+    p.add_argument("--task", choices=["retrieval", "linear-am"], default="retrieval")
+    p.add_argument("--V", type=int, default=DEFAULTS["V"], help="vocabulary size / number of facts")
+    p.add_argument("--d", type=int, default=DEFAULTS["d"], help="embedding dimension")
+    p.add_argument("--L", type=int, default=DEFAULTS["L"], help="sequence length (retrieval)")
+    p.add_argument("--N", type=int, default=DEFAULTS["N"], help="training sequences (retrieval)")
+    p.add_argument("--model", choices=["attention", "mlp"], default="attention")
+    p.add_argument("--m", type=int, default=None, help="MLP width (needed with --model mlp)")
+    p.add_argument("--center-features", action="store_true", help="MLP: subtract the features' mean")
+    p.add_argument("--embeddings", choices=["random", "orthogonal"], default="random")
+    p.add_argument("--zeta", type=float, default=1.0, help="trigger norm (default 1)")
+    p.add_argument("--no-marker-in-value", dest="marker_in_value", action="store_false",
+                   help="values v_i = e_{x_i} (the trigger only marks keys)")
+    p.add_argument("--algorithm", choices=["limit", "three-step", "one-step", "gd"], default="limit")
+    p.add_argument("--beta", type=float, default=None,
+                   help="limit: scale-free inverse temperature of step-2 attention (default inf, "
+                   "hard); three-step: trigger logit advantage")
+    p.add_argument("--threads", type=int, default=None, help="limit/one-step: worker threads")
+    p.add_argument("--seeds", type=int, default=1, help="number of trials K (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="first seed S (default 0)")
+    p.add_argument("--target", type=float, default=0.99, help="tau: success iff accuracy >= tau")
+    p.add_argument("--contexts", type=int, default=1, help="test contexts per token (default 1)")
+    p.add_argument("--method", choices=["hebbian", "gd"], default="hebbian", help="linear-am memory")
+    p.add_argument("--optimizer", choices=["gd", "adam"], default=None,
+                   help="gradient descent flavour (linear-am --method gd, or --algorithm gd)")
+    p.add_argument("--steps", type=int, default=None, help="gradient steps (linear-am gd, --algorithm gd)")
+    p.add_argument("--lr", type=float, default=None, help="learning rate (linear-am gd, --algorithm gd)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+def _trials(args) -> tuple[dict, str, dict, object]:
+    """Validate everything, then return (params echo, algorithm, options, runner)."""
+    from theorycheck.tasks.retrieval import check_int
+
+    check_int("--seeds", args.seeds, 1)
+    check_int("--seed", args.seed, 0)
+    if args.task == "linear-am":
+        from theorycheck.tasks.linear_am import LinearAMParams, simulate_linear_am
+
+        extra = {k: v for k, v in (("steps", args.steps), ("lr", args.lr),
+                                   ("optimizer", args.optimizer)) if v is not None}
+        params = LinearAMParams(V=args.V, d=args.d, method=args.method, target=args.target, **extra)
+        return params.to_dict(), args.method, {}, lambda s: simulate_linear_am(params, s)
+
+    from theorycheck.simulate import check_options, resolve_algorithm, simulate
+    from theorycheck.tasks.retrieval import RetrievalParams
+
+    params = RetrievalParams(
+        V=args.V, d=args.d, L=args.L, N=args.N, embeddings=args.embeddings, zeta=args.zeta,
+        marker_in_value=args.marker_in_value, model=args.model, m=args.m,
+        center_features=args.center_features, contexts=args.contexts, target=args.target,
+    )
+    given = {"beta": args.beta, "threads": args.threads, "steps": args.steps, "lr": args.lr,
+             "optimizer": args.optimizer}
+    options = {k: v for k, v in given.items() if v is not None}
+    check_options(resolve_algorithm(args.algorithm, params.model), args.algorithm, options)
+    return params.to_dict(), args.algorithm, options, lambda s: simulate(params, args.algorithm, s, **options)
+
+
+def run(args) -> int:
+    params, algorithm, options, trial = _trials(args)
+    seeds = list(range(args.seed, args.seed + args.seeds))
+    outcomes = [trial(s) for s in seeds]
+    if args.json:
+        report = {
+            "task": args.task,
+            "params": params,
+            "algorithm": algorithm,
+            "options": options,
+            "seeds": seeds,
+            "accuracy": [o.accuracy for o in outcomes],
+            "selection_accuracy": [o.selection_accuracy for o in outcomes],
+            "success": [o.success for o in outcomes],
+            "trigger_coef": [o.trigger_coef for o in outcomes],
+            "seconds": [o.seconds for o in outcomes],
+            "outcomes": [o.to_dict() for o in outcomes],
+        }
+        print(json.dumps(jsonable(report)))
+        return 0
+    cell = ", ".join(f"{k}={v}" for k, v in params.items() if v is not None)
+    print(f"{args.task} [{cell}] algorithm={algorithm} {options or ''}".rstrip())
+    for s, o in zip(seeds, outcomes):
+        sel = "n/a" if math.isnan(o.selection_accuracy) else f"{o.selection_accuracy:.4f}"
+        trig = "" if o.trigger_coef is None else f"  trigger_coef={o.trigger_coef:.3g}"
+        print(f"seed {s}: accuracy={o.accuracy:.4f} selection={sel} "
+              f"success={'yes' if o.success else 'no'}{trig}  ({o.seconds:.2f} s)")
+    wins = sum(o.success for o in outcomes)
+    print(f"success {wins}/{len(outcomes)} at tau={args.target}")
+    return 0

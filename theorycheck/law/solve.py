@@ -1,0 +1,180 @@
+"""Normalise a law's relational and solve it for its resource.
+
+``lhs OP rhs`` with ``OP`` in ``>= > <= <`` is read as ``F >= 0`` where ``F = lhs - rhs``
+(or ``rhs - lhs`` for ``<=``; strict and non-strict are the same law). Solving ``F = 0``
+for the resource ``R`` uses ``sympy.solve`` over positive symbols, then ``solveset`` on
+``Interval.open(0, oo)`` (``solveset`` ignores assumptions, research/ecosystem.md §1.4
+pitfall 3). The **sense** is ``'>='`` if ``F`` increases in ``R`` at the threshold,
+``'<='`` if it decreases: decided symbolically when SymPy can, otherwise at fixed
+pseudo-random points (seeded; variables in ``[e, 1e4]``, constants in ``[0.5, 20]``),
+where the threshold must also be positive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import sympy as sp
+
+from theorycheck.symbols import symbol
+
+__all__ = ["normalise_condition", "solve_condition", "ALLOWED_FUNCTIONS"]
+
+#: Function classes a law may contain (LambertW appears when SymPy solves ``x log x = y``).
+ALLOWED_FUNCTIONS = (sp.log, sp.exp, sp.Max, sp.Min, sp.LambertW)
+_RELATIONS = {sp.GreaterThan: ">=", sp.StrictGreaterThan: ">=", sp.LessThan: "<=", sp.StrictLessThan: "<="}
+_CHECK_SEED = 20260517
+_CHECK_POINTS = 12
+
+
+def normalise_condition(condition: object) -> sp.core.relational.Relational:
+    """Check a SymPy relational and rebuild it on the canonical positive symbols."""
+    if isinstance(condition, (bool, sp.logic.boolalg.BooleanAtom)):
+        raise ValueError(f"the law evaluated to {condition}; it must compare expressions in variables")
+    if type(condition) not in _RELATIONS:
+        raise ValueError(
+            f"a law must be a relational with >=, >, <= or <, got {type(condition).__name__} ({condition}); "
+            "e.g. Law.parse('N >= C*V*log(V)')"
+        )
+    for node in sp.preorder_traversal(condition):
+        if isinstance(node, sp.Symbol) and not isinstance(node, sp.Dummy):
+            symbol(node.name)  # validates the name
+        elif isinstance(node, sp.Dummy):
+            raise ValueError(f"law contains the dummy symbol {node}; use named symbols")
+        elif isinstance(node, sp.Function) and not isinstance(node, ALLOWED_FUNCTIONS):
+            raise ValueError(
+                f"law contains the function {type(node).__name__}; accepted: log, exp, sqrt, Max, Min"
+            )
+        elif node.is_number and (node.has(sp.I) or node in (sp.oo, -sp.oo, sp.zoo, sp.nan)):
+            raise ValueError(f"law contains the number {node}; only finite real numbers are accepted")
+    mapping = {s: symbol(s.name) for s in condition.free_symbols}
+    mapping.update({f: sp.Rational(str(f)) for f in condition.atoms(sp.Float)})
+    sides = [side.xreplace(mapping) for side in (condition.lhs, condition.rhs)]
+    return type(condition)(*sides, evaluate=False)
+
+
+def _sense_symbolic(derivative: sp.Expr) -> str | None:
+    if derivative.is_positive:
+        return ">="
+    if derivative.is_negative:
+        return "<="
+    return None
+
+
+def _sample_points(symbols: Sequence[sp.Symbol], constants: Sequence[sp.Symbol]) -> list[dict]:
+    rng = np.random.default_rng(np.random.SeedSequence(_CHECK_SEED))
+    points = []
+    for _ in range(_CHECK_POINTS):
+        point = {s: float(np.exp(rng.uniform(1.0, np.log(1e4)))) for s in symbols}
+        point.update({c: float(rng.uniform(0.5, 20.0)) for c in constants})
+        points.append(point)
+    return points
+
+
+def _numeric_sense(F: sp.Expr, R: sp.Symbol, threshold: sp.Expr, constants: Sequence[sp.Symbol], law: str) -> str:
+    others = sorted((threshold.free_symbols | F.free_symbols) - {R} - set(constants), key=lambda s: s.name)
+    senses = set()
+    valid = 0
+    for point in _sample_points(others, [c for c in constants if c in F.free_symbols]):
+        g = threshold.evalf(30, subs=point)
+        if not (g.is_real and g.is_finite) or g <= 0:
+            continue
+        valid += 1
+        above = F.evalf(30, subs={**point, R: g * sp.Float("1.001", 30)})
+        below = F.evalf(30, subs={**point, R: g / sp.Float("1.001", 30)})
+        if not (above.is_real and below.is_real):
+            continue
+        if above > 0 > below:
+            senses.add(">=")
+        elif above < 0 < below:
+            senses.add("<=")
+        else:
+            senses.add("?")
+    if valid < _CHECK_POINTS // 2:
+        raise ValueError(f"the threshold of {law!r} for {R} is not positive at typical values (e.g. all variables in [e, 1e4])")
+    if len(senses) != 1 or "?" in senses:
+        raise ValueError(f"{law!r} is not monotone in {R} near its threshold; cannot state it as {R} >= f or {R} <= f")
+    return senses.pop()
+
+
+def _candidates(F: sp.Expr, R: sp.Symbol, law: str) -> list[sp.Expr]:
+    try:
+        sols = sp.solve(F, R, simplify=False)
+    except NotImplementedError:
+        sols = []
+    sols = [s for s in sols if R not in s.free_symbols and not s.has(sp.I)]
+    if sols:
+        return sols
+    result = sp.solveset(F, R, sp.Interval.open(0, sp.oo))
+    if isinstance(result, sp.FiniteSet):
+        return [s for s in result if R not in s.free_symbols]
+    raise ValueError(
+        f"SymPy cannot solve {law!r} for {R} in closed form (got {type(result).__name__}); "
+        f"state the law with {R} alone on one side, or solve for another variable"
+    )
+
+
+def solve_condition(rel: sp.core.relational.Relational, R: sp.Symbol,
+                    constants: Sequence[sp.Symbol]) -> tuple[sp.Expr, str]:
+    """``(threshold, sense)`` with the law equivalent to ``R >= threshold`` or ``R <= threshold``."""
+    op = _RELATIONS[type(rel)]
+    law = sp.sstr(rel)
+    flip = {">=": "<=", "<=": ">="}
+    monomial = _monomial_side(rel, R)
+    if monomial is not None:  # A * R**p  OP  B  <=>  R >= (B/A)**(1/p) (sense flips when p < 0 or R is on the right)
+        coeff, p, other, on_left = monomial
+        threshold = (other / coeff) ** (1 / p)
+        sense = op if on_left else flip[op]
+        sense = sense if p > 0 else flip[sense]
+    else:
+        F = rel.lhs - rel.rhs if op == ">=" else rel.rhs - rel.lhs
+        sols = _candidates(F, R, law)
+        positive = [s for s in sols if s.is_positive is not False]
+        if len(positive) > 1:
+            positive = [s for s in positive if _positive_at_points(s, constants)]
+        if len(positive) != 1:
+            raise ValueError(
+                f"{law!r} has {len(positive)} positive solutions for {R} ({positive}); cannot pick a threshold"
+            )
+        threshold = positive[0]
+        sense = _sense_symbolic(sp.diff(F, R).subs(R, threshold)) or _numeric_sense(F, R, threshold, constants, law)
+    if R in threshold.free_symbols:
+        raise ValueError(f"{law!r}: the threshold for {R} depends on {R}")
+    _check_positive(threshold, constants, law, R)
+    return threshold, sense
+
+
+def _monomial_side(rel: sp.Basic, R: sp.Symbol) -> tuple[sp.Expr, sp.Rational, sp.Expr, bool] | None:
+    """``(A, p, B, on_left)`` if one side is ``A * R**p`` (``A > 0`` free of ``R``) and the other is free of ``R``."""
+    for side, other, on_left in ((rel.lhs, rel.rhs, True), (rel.rhs, rel.lhs, False)):
+        if R not in side.free_symbols or R in other.free_symbols:
+            continue
+        with_r = [f for f in sp.Mul.make_args(side) if R in f.free_symbols]
+        if len(with_r) != 1:
+            return None
+        factor = with_r[0]
+        p = sp.Integer(1) if factor == R else (factor.exp if factor.is_Pow and factor.base == R else None)
+        if p is None or not p.is_Rational or p == 0:
+            return None
+        coeff = sp.Mul(*[f for f in sp.Mul.make_args(side) if R not in f.free_symbols])
+        if not coeff.is_positive:
+            return None
+        return coeff, p, other, on_left
+    return None
+
+
+def _positive_at_points(expr: sp.Expr, constants: Sequence[sp.Symbol]) -> bool:
+    syms = sorted(expr.free_symbols - set(constants), key=lambda s: s.name)
+    for point in _sample_points(syms, [c for c in constants if c in expr.free_symbols]):
+        value = expr.evalf(30, subs=point)
+        if not (value.is_real and value > 0):
+            return False
+    return True
+
+
+def _check_positive(threshold: sp.Expr, constants: Sequence[sp.Symbol], law: str, R: sp.Symbol) -> None:
+    if threshold.is_positive:
+        return
+    if not _positive_at_points(threshold, constants):
+        raise ValueError(f"the threshold of {law!r} for {R} is not positive at typical values (variables in [e, 1e4])")

@@ -1,0 +1,5 @@
+"""Dense reference models of THEORY §2 (forward pass, loss, analytic gradients)."""
+
+from theorycheck.models.attention import DenseModel, Forward, LossGradients, dense_model, softmax_rows
+
+__all__ = ["DenseModel", "Forward", "LossGradients", "dense_model", "softmax_rows"]

@@ -1,0 +1,186 @@
+"""Dense forward pass, cross-entropy loss and analytic gradients (THEORY §2-3).
+
+The two models of THEORY §2 on explicit ``(n, L, d)`` keys ``k_i`` and values ``v_i``
+(arrays use ROWS: ``U[y] = u_y``):
+
+* attention-only: ``σ = softmax_i(k_iᵀ W_KQ z_EOS)``, ``o = Σ_i σ_i v_i``,
+  logits ``f = Uᵀ W_V o`` (``U @ W_V @ o`` in row convention), ``W_V ∈ R^{d×d}``;
+* attention-MLP: ``f = Uᵀ W_V φ(o)``, ``φ(o) = relu(A o) − μ`` with ``A ∈ R^{m×d}``
+  fixed, ``W_V ∈ R^{d×m}``; ``μ = 0`` unless ``center_features`` (then ``μ`` is the
+  features' mean over the training sequences, held constant in the gradient, see
+  :func:`feature_sums`).
+
+Per-sequence loss ``ℓ = −log softmax(f)_y`` with ``p = softmax(f)`` and gradients
+
+* ``∇_{W_V} ℓ = U(p − e_y) φ(o)ᵀ``;
+* ``∇_{W_KQ} ℓ = Σ_i σ_i [(v_i − o)ᵀ J] k_i z_EOSᵀ`` with ``J = ∂ℓ/∂o``:
+  ``J = W_Vᵀ U(p − e_y)`` (attention-only), ``J = Aᵀ[1{A o > 0} ⊙ W_Vᵀ U(p − e_y)]`` (MLP).
+
+Everything returns SUMS over the sequences of a chunk, so that an algorithm streaming
+over chunks adds them up and divides by ``N`` once. Float64 throughout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["DenseModel", "Forward", "LossGradients", "dense_model", "softmax_rows"]
+
+Array = NDArray[np.float64]
+
+
+def softmax_rows(scores: Array) -> Array:
+    """Softmax along the last axis, shifted by the row maximum (no overflow)."""
+    shifted = scores - scores.max(axis=-1, keepdims=True)
+    weights = np.exp(shifted)
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return weights
+
+
+@dataclass(frozen=True)
+class Forward:
+    """Intermediate quantities of one forward pass on ``n`` sequences."""
+
+    sigma: Array  # (n, L) attention weights
+    o: Array  # (n, d) attended vector
+    pre: Array | None  # (n, m) pre-activations A o (MLP only)
+    phi: Array  # (n, d) or (n, m) features fed to W_V (o itself for attention-only)
+    logits: Array  # (n, V)
+
+
+@dataclass(frozen=True)
+class LossGradients:
+    """Sums over a chunk: loss, gradients, correct predictions, sequences whose largest
+    attention weight is on the informative position (``-1`` if ``pos`` was not given),
+    number of sequences.  ``grad_kq`` is ``None`` when it was not asked for."""
+
+    loss: float
+    grad_v: Array  # same shape as W_V
+    grad_kq: Array | None  # (d, d)
+    correct: int
+    selected: int
+    count: int
+
+
+@dataclass(frozen=True)
+class DenseModel:
+    """The fixed (untrained) part of a model: label embeddings, query, MLP features.
+
+    ``A is None`` means attention-only. ``feature_mean`` (shape ``(m,)``) is subtracted
+    from ``relu(A o)`` and treated as a constant by the gradients.
+    """
+
+    U: Array  # (V, d)
+    z_eos: Array  # (d,)
+    A: Array | None = None  # (m, d)
+
+    @property
+    def is_mlp(self) -> bool:
+        return self.A is not None
+
+    @property
+    def value_shape(self) -> tuple[int, int]:
+        """Shape of ``W_V``: ``(d, d)`` attention-only, ``(d, m)`` MLP."""
+        d = self.U.shape[1]
+        return (d, d) if self.A is None else (d, self.A.shape[0])
+
+    def zeros(self) -> tuple[Array, Array]:
+        """The initialisation ``W_V = 0, W_KQ = 0``."""
+        d = self.U.shape[1]
+        return np.zeros(self.value_shape), np.zeros((d, d))
+
+    def attention(self, keys: Array, w_kq: Array) -> Array:
+        """``σ_n = softmax_i(k_iᵀ W_KQ z_EOS)``, shape ``(n, L)``."""
+        return softmax_rows(keys @ (w_kq @ self.z_eos))
+
+    def features(self, o: Array, feature_mean: Array | None = None) -> tuple[Array | None, Array]:
+        """``(A o, relu(A o) − μ)`` for the MLP, ``(None, o)`` for attention-only."""
+        if self.A is None:
+            return None, o
+        pre = o @ self.A.T
+        phi = np.maximum(pre, 0.0)
+        if feature_mean is not None:
+            phi = phi - feature_mean
+        return pre, phi
+
+    def forward(
+        self,
+        keys: Array,
+        values: Array,
+        w_v: Array,
+        w_kq: Array,
+        feature_mean: Array | None = None,
+        sigma: Array | None = None,
+    ) -> Forward:
+        """Forward pass; ``sigma`` overrides the attention (e.g. hard attention)."""
+        if sigma is None:
+            sigma = self.attention(keys, w_kq)
+        o = np.einsum("nl,nld->nd", sigma, values)
+        pre, phi = self.features(o, feature_mean)
+        logits = (phi @ w_v.T) @ self.U.T
+        return Forward(sigma=sigma, o=o, pre=pre, phi=phi, logits=logits)
+
+    def loss_and_gradients(
+        self,
+        keys: Array,
+        values: Array,
+        labels: NDArray[np.integer],
+        w_v: Array,
+        w_kq: Array,
+        feature_mean: Array | None = None,
+        *,
+        pos: NDArray[np.integer] | None = None,
+        with_kq: bool = True,
+    ) -> LossGradients:
+        """Summed cross-entropy and its analytic gradients on one chunk (THEORY §3).
+
+        ``pos`` (informative positions) only feeds the ``selected`` count; ``with_kq=False``
+        skips the ``W_KQ`` gradient (returned as ``None``)."""
+        fwd = self.forward(keys, values, w_v, w_kq, feature_mean)
+        n = labels.shape[0]
+        rows = np.arange(n)
+        logits = fwd.logits
+        top = logits.max(axis=1, keepdims=True)
+        log_norm = top[:, 0] + np.log(np.exp(logits - top).sum(axis=1))
+        loss = float(np.sum(log_norm - logits[rows, labels]))
+        delta = np.exp(logits - log_norm[:, None])  # p
+        delta[rows, labels] -= 1.0  # p − e_y
+        back = delta @ self.U  # (n, d): U(p − e_y) per sequence
+        grad_v = back.T @ fwd.phi
+        grad_kq = None
+        if with_kq:
+            dphi = back @ w_v  # ∂ℓ/∂φ = W_Vᵀ U(p − e_y)
+            if self.A is None:
+                jac = dphi
+            else:
+                jac = (dphi * (fwd.pre > 0.0)) @ self.A  # ∂ℓ/∂o
+            # ∂ℓ/∂s_i = σ_i (v_i − o)ᵀ J ; ∂ℓ/∂(W_KQ z_EOS) = Σ_i ∂ℓ/∂s_i k_i
+            inner = np.einsum("nld,nd->nl", values, jac) - np.sum(fwd.o * jac, axis=1)[:, None]
+            dquery = np.einsum("nl,nld->d", fwd.sigma * inner, keys)
+            grad_kq = np.outer(dquery, self.z_eos)
+        correct = int(np.sum(np.argmax(logits, axis=1) == labels))
+        selected = -1 if pos is None else int(np.sum(np.argmax(fwd.sigma, axis=1) == pos))
+        return LossGradients(loss=loss, grad_v=grad_v, grad_kq=grad_kq, correct=correct,
+                             selected=selected, count=n)
+
+    def feature_sums(self, keys: Array, values: Array, w_kq: Array) -> tuple[Array, int]:
+        """``(Σ_n relu(A o_n), n)`` on a chunk: the pieces of the centring mean ``μ``."""
+        if self.A is None:
+            raise ValueError("feature_sums needs the attention-MLP model (A is None)")
+        sigma = self.attention(keys, w_kq)
+        o = np.einsum("nl,nld->nd", sigma, values)
+        return np.maximum(o @ self.A.T, 0.0).sum(axis=0), keys.shape[0]
+
+
+def dense_model(params, emb) -> DenseModel:
+    """The :class:`DenseModel` of ``params.model`` (``"attention"`` or ``"mlp"``)."""
+    if params.model == "attention":
+        return DenseModel(U=emb.U, z_eos=emb.z_eos, A=None)
+    if params.model == "mlp":
+        if emb.A is None:
+            raise ValueError("model='mlp' needs embeddings with MLP features A; got A=None")
+        return DenseModel(U=emb.U, z_eos=emb.z_eos, A=emb.A)
+    raise ValueError(f"model must be 'attention' or 'mlp', got {params.model!r}")

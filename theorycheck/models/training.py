@@ -1,0 +1,182 @@
+"""Shared pieces of the dense training algorithms (three steps, GD, MLP limit).
+
+* :class:`DenseTrainingData`: the ``N`` training sequences of a seed as dense
+  ``(keys, values, labels, pos)`` sub-chunks of at most ``chunk`` sequences, so memory is
+  bounded by ``O(chunk·L·d)``; the same data as :func:`theorycheck.tasks.retrieval.iter_chunks`
+  (via SIM-CORE's :class:`~theorycheck.algorithms.chunked.TrainingPasses`), replayable for
+  every pass; the dense arrays are kept between passes when they fit in ``dense_cache_bytes``.
+* :class:`DenseFit`: a trained ``(W_V, W_KQ)`` pair with the Fitted protocol
+  (``predict``, ``diagnostics``).
+* :func:`check_positive`, :func:`check_count`: boundary checks raising ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from theorycheck.algorithms.chunked import DEFAULT_CACHE_BYTES, TrainingPasses
+from theorycheck.models.attention import DenseModel, dense_model
+from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
+
+__all__ = [
+    "DenseTrainingData",
+    "DenseFit",
+    "DEFAULT_DENSE_CACHE_BYTES",
+    "default_chunk",
+    "check_positive",
+    "check_count",
+    "feature_mean",
+    "dense_keys_values",
+]
+
+DEFAULT_DENSE_CACHE_BYTES = 256 * 2**20
+"""Keep the dense training keys and values between passes up to this many bytes."""
+
+
+def default_chunk(L: int, d: int) -> int:
+    """Sequences per dense sub-chunk: about ``2**20`` floats (8 MiB) per ``(n, L, d)`` array."""
+    return max(1, (1 << 20) // (L * d))
+
+
+def check_positive(name: str, value, hint: str = "") -> float:
+    """``value`` as a float; ValueError unless it is a finite number ``> 0``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a positive finite number, got {value!r}{hint}")
+    value = float(value)
+    if not (math.isfinite(value) and value > 0.0):
+        raise ValueError(f"{name} must be a positive finite number, got {value}{hint}")
+    return value
+
+
+def check_count(name: str, value, minimum: int = 1, hint: str = "") -> int:
+    """``value`` as an int; ValueError unless it is an integer ``>= minimum``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}{hint}")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}{hint}")
+    return int(value)
+
+
+def dense_keys_values(params: RetrievalParams, emb: Embeddings,
+                      batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+    """Keys ``k_i = e_{x_i} + 1{i=ℓ} z_trig`` and values ``v_i`` (``(n, L, d)`` float64),
+    as :func:`theorycheck.tasks.retrieval.keys_values` but read-only and with
+    ``values is keys`` when ``marker_in_value`` (no copy: half the memory and time)."""
+    n = len(batch)
+    keys = emb.E[batch.tokens]
+    values = None if params.marker_in_value else keys.copy()
+    keys[np.arange(n), batch.pos] += emb.z_trig
+    keys.setflags(write=False)
+    if values is None:
+        return keys, keys
+    values.setflags(write=False)
+    return keys, values
+
+
+class DenseTrainingData:
+    """The ``params.N`` training sequences of ``train_seed`` as dense sub-chunks.
+
+    Iterating yields ``(keys, values, labels, pos)`` with ``keys``/``values`` of shape
+    ``(n, L, d)``, ``n <= chunk``, always in the same order (sums over chunks are
+    reproducible bit for bit).  ``chunk``: sequences per sub-chunk (default
+    :func:`default_chunk`); ``dense_cache_bytes``: keep the dense arrays between passes
+    when they fit (``N·L·d·8`` bytes, twice that without ``marker_in_value``; ``0`` never
+    keeps them).
+    """
+
+    def __init__(self, params: RetrievalParams, emb: Embeddings, train_seed: np.random.SeedSequence,
+                 *, chunk: int | None = None, dense_cache_bytes: int = DEFAULT_DENSE_CACHE_BYTES):
+        if not isinstance(train_seed, np.random.SeedSequence):
+            raise ValueError(
+                f"train_seed must be a numpy.random.SeedSequence, got {type(train_seed).__name__}")
+        self.params, self.emb = params, emb
+        self.chunk = default_chunk(params.L, params.d) if chunk is None else check_count("chunk", chunk)
+        cache = check_count("dense_cache_bytes", dense_cache_bytes, 0)
+        self._passes = TrainingPasses(params, emb, train_seed, cache_bytes=DEFAULT_CACHE_BYTES)
+        arrays = 1 if params.marker_in_value else 2
+        self._keep = arrays * params.N * params.L * params.d * 8 <= cache
+        self._kept: list[tuple[np.ndarray, ...]] | None = None
+
+    def __iter__(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        if self._kept is not None:
+            yield from self._kept
+            return
+        kept: list[tuple[np.ndarray, ...]] = []
+        for batch in self._passes.map(lambda b: b):
+            for lo in range(0, len(batch), self.chunk):
+                part = Batch(batch.tokens[lo:lo + self.chunk], batch.pos[lo:lo + self.chunk],
+                             batch.labels[lo:lo + self.chunk])
+                keys, values = dense_keys_values(self.params, self.emb, part)
+                item = (keys, values, part.labels, part.pos)
+                if self._keep:
+                    kept.append(item)
+                yield item
+        if self._keep:
+            self._kept = kept
+
+
+def feature_mean(model: DenseModel, data: DenseTrainingData, w_kq: np.ndarray) -> np.ndarray:
+    """``μ = (1/N) Σ_n relu(A o_n)`` over the training sequences, attention from ``W_KQ``
+    (the mean that ``center_features`` subtracts; one pass over the data)."""
+    total = np.zeros(model.value_shape[1])
+    count = 0
+    for keys, values, _, _ in data:
+        sums, n = model.feature_sums(keys, values, w_kq)
+        total += sums
+        count += n
+    return total / count
+
+
+@dataclass(frozen=True)
+class DenseFit:
+    """Trained weights ``W_V`` (``d×d`` or ``d×m``), ``W_KQ`` (``d×d``) and the features'
+    mean ``μ`` (MLP with ``center_features``; else ``None``).
+
+    ``predict(batch)``: labels ``argmax_y f(X)_y`` and attended positions
+    ``argmax_i σ_i``; ``history``: records taken during training (GD), each a dict.
+    """
+
+    params: RetrievalParams
+    emb: Embeddings = field(repr=False)
+    w_v: np.ndarray = field(repr=False)
+    w_kq: np.ndarray = field(repr=False)
+    feature_mean: np.ndarray | None = field(repr=False)
+    diagnostics: Mapping[str, float]
+    history: tuple[Mapping[str, float], ...] = ()
+    chunk: int = 4096
+
+    @property
+    def model(self) -> DenseModel:
+        return dense_model(self.params, self.emb)
+
+    def scores(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+        """Logits ``(n, V)`` and attention weights ``(n, L)`` (dense, in sub-chunks)."""
+        model = self.model
+        logits, sigmas = [], []
+        for lo in range(0, len(batch), self.chunk):
+            part = Batch(batch.tokens[lo:lo + self.chunk], batch.pos[lo:lo + self.chunk],
+                         batch.labels[lo:lo + self.chunk])
+            keys, values = dense_keys_values(self.params, self.emb, part)
+            fwd = model.forward(keys, values, self.w_v, self.w_kq, self.feature_mean)
+            logits.append(fwd.logits)
+            sigmas.append(fwd.sigma)
+        V, L = self.params.V, self.params.L
+        return (np.concatenate(logits) if logits else np.zeros((0, V)),
+                np.concatenate(sigmas) if sigmas else np.zeros((0, L)))
+
+    def predict(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+        logits, sigma = self.scores(batch)
+        return logits.argmax(axis=1), sigma.argmax(axis=1)
+
+    def to_dict(self) -> dict:
+        """JSON-able summary: params, diagnostics, history (not the weight matrices)."""
+        return {
+            "params": self.params.to_dict(),
+            "diagnostics": {k: float(v) for k, v in self.diagnostics.items()},
+            "history": [{k: float(v) for k, v in rec.items()} for rec in self.history],
+        }

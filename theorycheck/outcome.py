@@ -1,0 +1,70 @@
+"""The result of one simulation trial (THEORY §4).
+
+>>> o = Outcome(params={"V": 4}, algorithm="limit", seed=0, options={}, accuracy=1.0,
+...             selection_accuracy=float("nan"), success=True, trigger_coef=None,
+...             selection_margin=None, seconds=0.1, extras={"beta": float("inf")})
+>>> o.to_dict()["selection_accuracy"] is None, o.to_dict()["extras"]["beta"]
+(True, 'inf')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+__all__ = ["Outcome", "jsonable"]
+
+
+def jsonable(value):
+    """``value`` with NumPy scalars/arrays made plain, ``NaN`` → ``None`` and ``±inf`` →
+    ``"inf"``/``"-inf"`` (strict JSON has neither)."""
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return jsonable(value.tolist())
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if math.isnan(value):
+            return None
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return value
+    return value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One trial: recall ``accuracy`` over the ``V·contexts`` test sequences,
+    ``selection_accuracy`` (fraction whose informative position got the largest
+    attention weight; ``NaN`` where there is no attention), ``success`` (``accuracy >=
+    target``), trigger coefficient and selection margin (``None`` where undefined), wall
+    time ``seconds`` of the whole trial, and algorithm diagnostics in ``extras``.
+
+    ``seed`` is the int given to :func:`~theorycheck.simulate.simulate`, or for a
+    ``SeedSequence`` the list ``[entropy, *spawn_key]``.
+    """
+
+    params: dict
+    algorithm: str
+    seed: int | list
+    options: dict
+    accuracy: float
+    selection_accuracy: float
+    success: bool
+    trigger_coef: float | None
+    selection_margin: float | None
+    seconds: float
+    extras: dict
+
+    def to_dict(self) -> dict:
+        """Strict-JSON-able dict (see :func:`jsonable`)."""
+        return {f.name: jsonable(getattr(self, f.name)) for f in fields(self)}

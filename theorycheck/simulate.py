@@ -1,0 +1,158 @@
+"""One simulation trial: ``(params, algorithm, seed) -> Outcome`` (THEORY §4).
+
+The seed becomes a :class:`numpy.random.SeedSequence` ``S``; three children
+``SeedSequence(S.entropy, spawn_key=S.spawn_key + (i,))`` (``i = 0, 1, 2``) draw the
+embeddings, the training data and the test data.  They are built explicitly (not with
+``S.spawn``, which counts calls), so the same seed gives the same outcome bit for bit,
+however often and wherever it runs.  Only ``seconds`` (wall time) differs between runs.
+
+The test set (THEORY §4): every token ``a`` at a uniform random position of a fresh
+random context, ``params.contexts`` times; recall accuracy is the fraction of these
+``V·contexts`` sequences whose label is predicted, selection accuracy the fraction whose
+informative position gets the largest attention weight (``NaN`` for algorithms without
+attention), success is ``accuracy >= params.target``.
+
+>>> from theorycheck.tasks.retrieval import RetrievalParams
+>>> out = simulate(RetrievalParams(V=32, d=48, L=4, N=2000), "limit", seed=1)
+>>> out.accuracy == simulate(RetrievalParams(V=32, d=48, L=4, N=2000), "limit", seed=1).accuracy
+True
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from theorycheck.algorithms.limit import run_limit
+from theorycheck.algorithms.one_step import run_one_step
+from theorycheck.outcome import Outcome
+from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings, test_batch
+
+__all__ = ["simulate", "ALGORITHMS", "resolve_algorithm", "check_options", "seed_sequence", "seed_record"]
+
+
+def _limit_any(params, emb, train_seed, **options):
+    """``limit``: the attention-only fast path, or the MLP limit for ``model='mlp'``."""
+    return resolve_algorithm("limit", params.model)(params, emb, train_seed, **options)
+
+
+def _three_step(params, emb, train_seed, **options):
+    """``three-step``: three finite gradient steps (SIM-DENSE, imported on first use)."""
+    return resolve_algorithm("three-step", params.model)(params, emb, train_seed, **options)
+
+
+def _gd(params, emb, train_seed, **options):
+    """``gd``: full gradient descent / Adam (SIM-DENSE, imported on first use)."""
+    return resolve_algorithm("gd", params.model)(params, emb, train_seed, **options)
+
+
+ALGORITHMS: dict[str, Callable] = {
+    "limit": _limit_any,
+    "one-step": run_one_step,
+    "three-step": _three_step,
+    "gd": _gd,
+}
+"""Algorithm names of THEORY §3 → ``run(params, emb, train_seed, **options) -> Fitted``."""
+
+
+def resolve_algorithm(name: str, model: str = "attention") -> Callable:
+    """The function that runs algorithm ``name`` for ``model`` (imports lazily the
+    dense algorithms, so this module works without them)."""
+    if name not in ALGORITHMS:
+        raise ValueError(
+            f"unknown algorithm {name!r}; valid algorithms: {', '.join(sorted(ALGORITHMS))}"
+        )
+    if name == "limit":
+        if model == "mlp":
+            from theorycheck.algorithms.limit_mlp import run_limit_mlp
+
+            return run_limit_mlp
+        return run_limit
+    if name == "three-step":
+        from theorycheck.algorithms.three_step import run_three_step
+
+        return run_three_step
+    if name == "gd":
+        from theorycheck.algorithms.gd import run_gd
+
+        return run_gd
+    return ALGORITHMS[name]
+
+
+def seed_sequence(seed) -> np.random.SeedSequence:
+    """An int ``>= 0`` or a ``SeedSequence`` → ``SeedSequence``."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0 or a numpy SeedSequence, got {seed!r}")
+    return np.random.SeedSequence(int(seed))
+
+
+def seed_record(seed) -> int | list:
+    """JSON form of a seed: the int, or ``[entropy, *spawn_key]`` of a SeedSequence."""
+    if isinstance(seed, np.random.SeedSequence):
+        return [int(seed.entropy), *map(int, seed.spawn_key)]
+    return int(seed)
+
+
+def _child(ss: np.random.SeedSequence, i: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (i,))
+
+
+def check_options(fn: Callable, algorithm: str, options: dict) -> None:
+    """ValueError naming the options ``fn`` does not take (and those it does)."""
+    params = list(inspect.signature(fn).parameters.values())
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return
+    valid = [p.name for p in params[3:] if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    unknown = sorted(set(options) - set(valid))
+    if unknown:
+        raise ValueError(
+            f"unknown option(s) {', '.join(map(repr, unknown))} for algorithm {algorithm!r}; "
+            f"valid options: {', '.join(valid) or '(none)'}"
+        )
+
+
+def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **options) -> Outcome:
+    """Run one trial of ``algorithm`` on the task ``params`` and score it (THEORY §4).
+
+    ``options`` go to the algorithm (e.g. ``beta`` for ``limit``).  Raises ValueError
+    before any work for a bad algorithm name, seed or option.
+    """
+    if not isinstance(params, RetrievalParams):
+        raise ValueError(f"params must be a RetrievalParams, got {type(params).__name__}")
+    fn = resolve_algorithm(algorithm, params.model)
+    check_options(fn, algorithm, options)
+    ss = seed_sequence(seed)
+    start = time.perf_counter()
+    emb = make_embeddings(params, np.random.default_rng(_child(ss, 0)))
+    fitted = fn(params, emb, _child(ss, 1), **options)
+    test = test_batch(params, emb, np.random.default_rng(_child(ss, 2)))
+    predicted, attended = fitted.predict(test)
+    accuracy = float(np.mean(predicted == test.labels))
+    attended = np.asarray(attended)
+    selection = math.nan if (attended < 0).any() else float(np.mean(attended == test.pos))
+    diagnostics = dict(getattr(fitted, "diagnostics", {}) or {})
+    seconds = time.perf_counter() - start
+
+    def optional(key):
+        value = diagnostics.get(key)
+        return None if value is None else float(value)
+
+    return Outcome(
+        params={"task": "retrieval", **params.to_dict()},
+        algorithm=algorithm,
+        seed=seed_record(seed),
+        options=dict(options),
+        accuracy=accuracy,
+        selection_accuracy=selection,
+        success=bool(accuracy >= params.target),
+        trigger_coef=optional("trigger_coef"),
+        selection_margin=optional("selection_margin"),
+        seconds=seconds,
+        extras={"diagnostics": diagnostics, "n_test": len(test)},
+    )

@@ -1,0 +1,349 @@
+"""Drive many ask/tell searches (one per cell) through any executor, with a trial store.
+
+Usage (the ``check`` command does this for every cell of a bound's grid)::
+
+    from theorycheck.sweep import CellSpec, SqliteStore, TerminalProgress, make_executor, run_sweep
+    from theorycheck.threshold import ThresholdSearch
+
+    cells = {
+        f"V={V},d={d}": CellSpec(params={"V": V, "d": d, "L": 8}, resource="N",
+                                 search=ThresholdSearch(start=64))
+        for V in (64, 128) for d in (16, 32)
+    }
+    with make_executor(workers=2) as executor:          # None -> serial, in process
+        sweep = run_sweep(cells, my_trial, entropy=1, executor=executor,
+                          store=SqliteStore("runs/exp1"), progress=TerminalProgress())
+    sweep.results["V=64,d=16"]        # that cell's search.result() (a Threshold)
+
+``my_trial(params, seed) -> dict`` must be a picklable top-level function (for process
+pools and dask) returning at least ``{"success": bool}``; ``params`` is the cell's
+params plus ``{resource: value}``, ``seed`` a ``numpy.random.SeedSequence``. The whole
+returned dict is stored (after a JSON round trip). It should not contain wall-clock
+times if you want runs to compare equal; the engine records trial time separately.
+
+How it runs. Every cell advances in its own rounds: ``ask()`` gives
+``[(resource, n_new), ...]``; each requested trial gets the next replicate indices at
+that resource value (asking the same value again continues the numbering); trials
+already in the store are reused, the others submitted to the executor; each finished
+trial is written to the store at once; when the cell's whole batch is in, the engine
+calls ``tell(resource, successes, n_new)`` once per requested entry, in the order
+asked, and asks again, until ``ask()`` returns ``[]``. Cells do not wait for each other
+(no global barrier), which keeps a pool busy; a cell's searcher only ever sees its own
+trials, whose seeds come from (entropy, cell key, resource, replicate) alone
+(:mod:`theorycheck.sweep.seeding`), so every executor gives identical results.
+
+Interruption: on Ctrl-C or a failing trial, trials that already finished are stored,
+the others are cancelled, and the exception propagates (a trial's exception is wrapped
+in :class:`TrialError` naming the cell, parameters and seed). Running again with the
+same store recomputes nothing already stored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import numbers
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+import queue
+from concurrent.futures import BrokenExecutor, Executor, Future
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from theorycheck.sweep.cells import CellSpec, check_cells, describe_trial
+from theorycheck.sweep.progress import NullProgress, ProgressReporter, SweepState
+from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
+from theorycheck.sweep.seeding import (
+    SeedIdentity,
+    check_entropy,
+    normalise_resource,
+    trial_seed,
+)
+from theorycheck.sweep.store import MemoryStore, SqliteStore
+from theorycheck.sweep.trial import execute_trial
+from theorycheck.sweep.version import code_version as default_code_version
+
+
+class TrialError(RuntimeError):
+    """A trial function raised (the message names the cell, parameters and seed), or the
+    executor's workers died."""
+
+
+_BROKEN_HINT = (
+    "the executor's worker processes died: a crash or out-of-memory in a trial, or the "
+    "workers could not import the trial function (define it at the top level of an "
+    "importable module, not in an interactive session or stdin, and guard scripts with "
+    "if __name__ == '__main__':); finished trials are kept in the store"
+)
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """``results``: cell key -> ``search.result()``; ``trials``: cell key -> its trials in
+    the order asked; ``computed``/``reused``: trials run now / taken from the store."""
+
+    results: dict[str, Any]
+    trials: dict[str, tuple[TrialRecord, ...]]
+    identity: SweepIdentity
+    computed: int
+    reused: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        def plain(value: Any) -> Any:
+            return value.to_dict() if hasattr(value, "to_dict") else value
+
+        return {
+            "identity": self.identity.to_dict(),
+            "results": {k: plain(v) for k, v in self.results.items()},
+            "trials": {k: [r.to_dict() for r in v] for k, v in self.trials.items()},
+            "computed": self.computed,
+            "reused": self.reused,
+            "seconds": self.seconds,
+        }
+
+
+@dataclass(eq=False)
+class _Task:
+    cell: _Cell
+    resource: int | float
+    replicate: int
+    params: dict[str, Any]
+    order: int
+    seed: SeedIdentity
+    key: str
+    record: TrialRecord | None = None
+
+    def make_record(self, result: dict[str, Any]) -> TrialRecord:
+        return TrialRecord(
+            key=self.key,
+            cell=self.cell.key,
+            resource=self.resource,
+            replicate=self.replicate,
+            params=self.params,
+            seed=self.seed,
+            result=result,
+        )
+
+
+@dataclass(eq=False)
+class _Cell:
+    key: str
+    spec: CellSpec
+    next_replicate: dict[str, int] = field(default_factory=dict)
+    batch: list[tuple[Any, list[_Task]]] = field(default_factory=list)
+    outstanding: int = 0
+    records: list[TrialRecord] = field(default_factory=list)
+    done: bool = False
+
+
+def run_sweep(
+    cells: Mapping[str, CellSpec],
+    trial: Callable[[dict[str, Any], np.random.SeedSequence], Mapping[str, Any]],
+    *,
+    entropy: int,
+    executor: Executor | None = None,
+    store: MemoryStore | SqliteStore | None = None,
+    progress: ProgressReporter | None = None,
+    code_version: str | None = None,
+    trial_id: str | None = None,
+) -> SweepResult:
+    """Run every cell's search to completion (see module docstring).
+
+    ``executor``: any ``concurrent.futures.Executor`` (None: serial in this process);
+    ``store``: a :class:`SqliteStore` to persist and resume (None: a fresh
+    :class:`MemoryStore`); ``progress``: e.g. :class:`TerminalProgress` (None: silent);
+    ``code_version``: defaults to :func:`theorycheck.sweep.version.code_version`;
+    ``trial_id``: defaults to :func:`describe_trial`. Entropy, code version and trial id
+    form the sweep identity a store is bound to.
+    """
+    specs = check_cells(cells)
+    if not callable(trial):
+        raise ValueError(f"trial must be callable trial(params, seed) -> dict, got {trial!r}")
+    if executor is not None and not isinstance(executor, Executor):
+        raise ValueError(
+            f"executor must be a concurrent.futures.Executor or None, got {type(executor).__name__}"
+        )
+    identity = SweepIdentity(
+        entropy=check_entropy(entropy),
+        code_version=default_code_version() if code_version is None else str(code_version),
+        trial=describe_trial(trial) if trial_id is None else str(trial_id),
+    )
+    store = MemoryStore() if store is None else store
+    store.bind(identity)
+    run = _SweepRun(specs, trial, identity, executor, store, progress or NullProgress())
+    try:
+        return run.run()
+    finally:
+        run.progress.close()
+
+
+class _SweepRun:
+    def __init__(
+        self,
+        specs: dict[str, CellSpec],
+        trial: Callable[..., Any],
+        identity: SweepIdentity,
+        executor: Executor | None,
+        store: MemoryStore | SqliteStore,
+        progress: ProgressReporter,
+    ) -> None:
+        self.cells = [_Cell(key, spec) for key, spec in specs.items()]
+        self.trial, self.identity, self.executor = trial, identity, executor
+        self.store, self.progress = store, progress
+        self.ready: deque[_Cell] = deque(self.cells)
+        self.pending: dict[Future[Any], _Task] = {}
+        self.finished: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
+        self.computed = self.reused = self.order = 0
+        self.cells_done = self.trials_in_done_cells = 0
+        self.start = time.monotonic()
+
+    def run(self) -> SweepResult:
+        try:
+            while self.ready or self.pending:
+                while self.ready:
+                    self._start_batch(self.ready.popleft())
+                if self.pending:
+                    # futures announce themselves when done: O(1) per trial, unlike
+                    # concurrent.futures.wait, which re-registers on every pending future
+                    future = self.finished.get()
+                    self._finish(self.pending.pop(future), future)
+        except BaseException:
+            self._salvage()
+            raise
+        return SweepResult(
+            results={c.key: c.spec.search.result() for c in self.cells},
+            trials={c.key: tuple(c.records) for c in self.cells},
+            identity=self.identity,
+            computed=self.computed,
+            reused=self.reused,
+            seconds=time.monotonic() - self.start,
+        )
+
+    def _asked(self, cell: _Cell) -> list[tuple[Any, int]]:
+        if getattr(cell.spec.search, "done", False):
+            return []
+        requests = cell.spec.search.ask()
+        checked = []
+        for item in requests:
+            try:
+                resource, n_new = item
+                normalise_resource(resource)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(
+                    f"cell {cell.key!r}: ask() must return [(resource, n_new_trials), ...]; "
+                    f"got item {item!r} ({exc})"
+                ) from None
+            if isinstance(n_new, bool) or not isinstance(n_new, numbers.Integral) or n_new < 1:
+                raise ValueError(
+                    f"cell {cell.key!r}: ask() requested {n_new!r} trials at {resource!r}; "
+                    "the number of new trials must be an integer >= 1"
+                )
+            checked.append((resource, int(n_new)))
+        return checked
+
+    def _start_batch(self, cell: _Cell) -> None:
+        requests = self._asked(cell)
+        if not requests:
+            cell.done = True
+            self.cells_done += 1
+            self.trials_in_done_cells += len(cell.records)
+            self._report()
+            return
+        tasks: list[_Task] = []
+        for resource, n_new in requests:
+            value = normalise_resource(resource)
+            token = repr(value)
+            first = cell.next_replicate.get(token, 0)
+            cell.next_replicate[token] = first + n_new
+            entry = []
+            for replicate in range(first, first + n_new):
+                params = {**cell.spec.params, cell.spec.resource: value}
+                seed = trial_seed(self.identity.entropy, cell.key, value, replicate)
+                key = trial_key(self.identity, cell.key, params, seed)
+                entry.append(_Task(cell, value, replicate, params, self.order, seed, key))
+                self.order += 1
+            cell.batch.append((resource, entry))
+            tasks.extend(entry)
+        cell.outstanding = len(tasks)
+        for task in tasks:
+            self._launch(task)
+
+    def _launch(self, task: _Task) -> None:
+        stored = self.store.get(task.key)
+        if stored is not None:
+            self.reused += 1
+            self._complete(task, stored)
+            return
+        args = (self.trial, task.params, task.seed.entropy, task.seed.spawn_key)
+        if self.executor is None:
+            future: Future[Any] = Future()
+            try:
+                future.set_result(execute_trial(*args))
+            except Exception as exc:
+                future.set_exception(exc)
+            self._finish(task, future)
+        else:
+            try:
+                future = self.executor.submit(execute_trial, *args)
+            except BrokenExecutor as exc:
+                raise TrialError(f"{_BROKEN_HINT} ({exc})") from exc
+            self.pending[future] = task
+            future.add_done_callback(self.finished.put)
+
+    def _finish(self, task: _Task, future: Future[Any]) -> None:
+        error = future.exception()
+        if isinstance(error, BrokenExecutor):
+            raise TrialError(f"{_BROKEN_HINT} ({error})") from error
+        if error is not None:
+            raise TrialError(
+                f"trial failed in cell {task.cell.key!r} with params {task.params!r}, "
+                f"seed SeedSequence({task.seed.entropy}, spawn_key={task.seed.spawn_key}): "
+                f"{type(error).__name__}: {error}"
+            ) from error
+        result, elapsed = future.result()
+        record = task.make_record(result)
+        self.store.put(record, elapsed)
+        self.computed += 1
+        self._complete(task, record)
+
+    def _complete(self, task: _Task, record: TrialRecord) -> None:
+        task.record = record
+        cell = task.cell
+        cell.outstanding -= 1
+        if cell.outstanding == 0:
+            for resource, entry in cell.batch:
+                records = [t.record for t in entry if t.record is not None]
+                successes = sum(r.success for r in records)
+                cell.spec.search.tell(resource, int(successes), len(records))
+                cell.records.extend(records)
+            cell.batch = []
+            self.ready.append(cell)
+        self._report()
+
+    def _report(self) -> None:
+        self.progress.update(
+            SweepState(
+                cells_total=len(self.cells),
+                cells_done=self.cells_done,
+                computed=self.computed,
+                reused=self.reused,
+                running=len(self.pending),
+                trials_in_done_cells=self.trials_in_done_cells,
+                elapsed=time.monotonic() - self.start,
+            )
+        )
+
+    def _salvage(self) -> None:
+        """After an error or Ctrl-C: store trials that finished, cancel the rest."""
+        for future, task in sorted(self.pending.items(), key=lambda item: item[1].order):
+            if future.done() and not future.cancelled() and future.exception() is None:
+                result, elapsed = future.result()
+                with contextlib.suppress(Exception):  # best effort while unwinding
+                    self.store.put(task.make_record(result), elapsed)
+            else:
+                future.cancel()
+        self.pending.clear()
+

@@ -1,0 +1,138 @@
+"""Progress of a sweep: a plain-text one-liner on a terminal, nothing otherwise.
+
+The engine calls ``progress.update(state)`` after every finished trial and every
+finished cell, and ``progress.close()`` once at the end (also on error or Ctrl-C).
+Any object with these two methods will do; :class:`NullProgress` (the library default)
+ignores them, :class:`TerminalProgress` (what the CLI uses) draws
+
+    sweep: 3/10 cells done | 240 trials (120 computed, 120 stored) | 1m05s elapsed | ~2m30s left
+
+refreshed in place with ``\\r`` on stderr when stderr is a TTY, and stays silent when
+``quiet=True`` or the stream is not a terminal (pipes, CI logs, pytest capture).
+No tqdm dependency (the emcee null-progress pattern, DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from typing import Protocol, TextIO
+
+
+@dataclass(frozen=True)
+class SweepState:
+    """Counts the engine reports. ``computed`` trials ran now; ``reused`` came from the
+    store; ``trials_in_done_cells`` (computed + reused) belong to cells already finished."""
+
+    cells_total: int
+    cells_done: int
+    computed: int
+    reused: int
+    running: int
+    trials_in_done_cells: int
+    elapsed: float
+
+    @property
+    def trials_done(self) -> int:
+        return self.computed + self.reused
+
+
+class ProgressReporter(Protocol):
+    def update(self, state: SweepState) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class NullProgress:
+    """Reports nothing (library default)."""
+
+    def update(self, state: SweepState) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def estimate_seconds_left(state: SweepState) -> float | None:
+    """Rough time left, or None before any cell has finished or any trial was computed.
+
+    Searches are adaptive, so the total trial count is unknown; it is extrapolated from
+    the finished cells: expected = trials_in_done_cells / cells_done * cells_total.
+    The remaining trials are assumed to run at the wall-clock rate seen so far,
+    computed / elapsed (reused trials cost nothing and are left out of the rate).
+    """
+    if state.cells_done >= state.cells_total:
+        return 0.0
+    if state.cells_done == 0 or state.computed == 0 or state.elapsed <= 0:
+        return None
+    expected_total = state.trials_in_done_cells / state.cells_done * state.cells_total
+    remaining = max(expected_total - state.trials_done, 0.0)
+    return remaining * state.elapsed / state.computed
+
+
+def format_duration(seconds: float) -> str:
+    """``5s``, ``1m05s``, ``2h03m`` (whole seconds, rounded)."""
+    total = round(max(seconds, 0.0))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m"
+    if minutes:
+        return f"{minutes}m{secs:02d}s"
+    return f"{secs}s"
+
+
+def format_progress(state: SweepState) -> str:
+    """The one-line summary shown by :class:`TerminalProgress` (pure function)."""
+    left = estimate_seconds_left(state)
+    left_text = "time left unknown" if left is None else f"~{format_duration(left)} left"
+    running = f", {state.running} running" if state.running else ""
+    return (
+        f"sweep: {state.cells_done}/{state.cells_total} cells done | "
+        f"{state.trials_done} trials ({state.computed} computed, {state.reused} stored{running}) | "
+        f"{format_duration(state.elapsed)} elapsed | {left_text}"
+    )
+
+
+class TerminalProgress:
+    """One line on ``stream`` (default stderr), redrawn at most every ``min_interval`` s."""
+
+    def __init__(
+        self, stream: TextIO | None = None, *, quiet: bool = False, min_interval: float = 0.2
+    ) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = (not quiet) and bool(isatty is not None and isatty())
+        self.min_interval = float(min_interval)
+        self._last_draw = float("-inf")
+        self._last_len = 0
+        self._last_state: SweepState | None = None
+        self._drawn_state: SweepState | None = None
+
+    def update(self, state: SweepState) -> None:
+        self._last_state = state
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self._last_draw < self.min_interval and state.cells_done < state.cells_total:
+            return
+        self._last_draw = now
+        self._draw(state)
+
+    def _draw(self, state: SweepState) -> None:
+        line = format_progress(state)
+        pad = " " * max(self._last_len - len(line), 0)
+        self.stream.write("\r" + line + pad)
+        self.stream.flush()
+        self._last_len = len(line)
+        self._drawn_state = state
+
+    def close(self) -> None:
+        if not self.enabled:
+            return
+        if self._last_state is not None and self._last_state != self._drawn_state:
+            self._draw(self._last_state)  # the last update may have been throttled
+        if self._drawn_state is not None:
+            self.stream.write("\n")
+            self.stream.flush()

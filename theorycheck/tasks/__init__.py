@@ -1,0 +1,24 @@
+"""Tasks of theorycheck: the token-retrieval task (THEORY §1) and the linear
+associative memory control (THEORY §5, ``linear-am``)."""
+
+from theorycheck.tasks.retrieval import (
+    Batch,
+    Embeddings,
+    RetrievalParams,
+    iter_chunks,
+    keys_values,
+    make_embeddings,
+    sample_batch,
+    test_batch,
+)
+
+__all__ = [
+    "Batch",
+    "Embeddings",
+    "RetrievalParams",
+    "iter_chunks",
+    "keys_values",
+    "make_embeddings",
+    "sample_batch",
+    "test_batch",
+]

@@ -1,0 +1,151 @@
+"""Linear associative memory: the control task with a known law (THEORY §5).
+
+``V`` facts ``x → Π(x)`` with random embeddings ``e_x, u_y`` i.i.d. ``N(0, I_d/d)`` and a
+``d×d`` memory ``W``; recall of fact ``x`` is ``argmax_y u_yᵀ W e_x``.
+
+* ``method="hebbian"``: the one-step outer-product memory ``W = Σ_x u_{Π(x)} e_xᵀ``.
+  Exact recall needs ``d² ≳ C·V·ln V`` (THEORY ``hebbian``; ``C ≈ 10`` measured, paper §3.2).
+* ``method="gd"``: ``steps`` of full-batch gradient descent (or Adam) from ``W = 0`` on
+  the cross-entropy ``(1/V) Σ_x −log softmax_y(u_yᵀ W e_x)_{Π(x)}``, gradient
+  ``(1/V) Σ_x Σ_y (p_x − e_{Π(x)})_y u_y e_xᵀ``.  Nichani, Lee, Bietti (ICLR 2025):
+  the trained memory stores the facts once ``d² ≳ V·ln V`` (their fit ``≈ 1.3·V·ln V``).
+
+Rows: ``E[x] = e_x``, ``U[y] = u_y``; the logits of all facts are ``E Wᵀ Uᵀ`` (``V×V``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from theorycheck.outcome import Outcome
+from theorycheck.tasks.retrieval import check_choice, check_fraction, check_int
+
+__all__ = ["LinearAMParams", "LinearAMMemory", "make_memory", "train_memory", "simulate_linear_am"]
+
+METHODS = ("hebbian", "gd")
+OPTIMIZERS = ("gd", "adam")
+
+
+@dataclass(frozen=True)
+class LinearAMParams:
+    """``V`` facts, dimension ``d``, ``method`` ``"hebbian"`` | ``"gd"``; for ``gd``:
+    ``steps``, learning rate ``lr`` (default 1 for plain GD — the loss is a mean over
+    facts, so ``lr·V`` is the step of one fact —, 0.1 for Adam) and ``optimizer``
+    ``"gd"`` | ``"adam"``; ``target`` ``τ``: success iff recall accuracy ``>= τ``."""
+
+    V: int
+    d: int
+    method: str = "hebbian"
+    steps: int = 500
+    lr: float | None = None
+    target: float = 0.99
+    optimizer: str = "gd"
+
+    def __post_init__(self) -> None:
+        put = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 (frozen)
+        put("V", check_int("V", self.V, 2, " (at least 2 facts)"))
+        put("d", check_int("d", self.d, 1))
+        check_choice("method", self.method, METHODS)
+        check_choice("optimizer", self.optimizer, OPTIMIZERS)
+        put("steps", check_int("steps", self.steps, 1))
+        if self.lr is None:
+            put("lr", 0.1 if self.optimizer == "adam" else float(self.V))
+        elif isinstance(self.lr, bool) or not isinstance(self.lr, (int, float)) or not (
+            math.isfinite(self.lr) and self.lr > 0
+        ):
+            raise ValueError(f"lr must be a positive finite number, got {self.lr!r}")
+        put("lr", float(self.lr))
+        put("target", check_fraction("target (tau)", self.target))
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class LinearAMMemory:
+    """Embeddings (rows), permutation and the trained memory ``W`` (``d×d``)."""
+
+    E: np.ndarray
+    U: np.ndarray
+    perm: np.ndarray
+    W: np.ndarray
+
+    def recall(self) -> np.ndarray:
+        """``argmax_y u_yᵀ W e_x`` for every fact ``x``."""
+        return (self.E @ self.W.T @ self.U.T).argmax(axis=1)
+
+    def accuracy(self) -> float:
+        return float(np.mean(self.recall() == self.perm))
+
+
+def _draw(params: LinearAMParams, rng: np.random.Generator):
+    scale = 1.0 / math.sqrt(params.d)
+    E = rng.standard_normal((params.V, params.d)) * scale
+    U = rng.standard_normal((params.V, params.d)) * scale
+    return E, U, rng.permutation(params.V)
+
+
+def train_memory(E: np.ndarray, U: np.ndarray, perm: np.ndarray, params: LinearAMParams) -> tuple[np.ndarray, list[float]]:
+    """``(W, losses)``: the Hebbian memory (no losses), or ``steps`` of GD/Adam."""
+    if params.method == "hebbian":
+        return U[perm].T @ E, []
+    V, d = E.shape
+    W = np.zeros((d, d))
+    m = np.zeros_like(W)
+    v = np.zeros_like(W)
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    rows = np.arange(V)
+    losses = []
+    for t in range(1, params.steps + 1):
+        logits = E @ W.T @ U.T  # [x, y]
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        losses.append(float(-np.mean(np.log(p[rows, perm]))))
+        p[rows, perm] -= 1.0
+        grad = U.T @ p.T @ E / V
+        if params.optimizer == "adam":
+            m = b1 * m + (1 - b1) * grad
+            v = b2 * v + (1 - b2) * grad * grad
+            W -= params.lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+        else:
+            W -= params.lr * grad
+    return W, losses
+
+
+def make_memory(params: LinearAMParams, rng: np.random.Generator) -> tuple[LinearAMMemory, list[float]]:
+    """Draw the facts and embeddings from ``rng`` and build the memory."""
+    E, U, perm = _draw(params, rng)
+    W, losses = train_memory(E, U, perm, params)
+    return LinearAMMemory(E=E, U=U, perm=perm, W=W), losses
+
+
+def simulate_linear_am(params: LinearAMParams, seed=0) -> Outcome:
+    """One trial of the linear associative memory: recall accuracy over the ``V`` facts."""
+    from theorycheck.simulate import seed_record, seed_sequence
+
+    if not isinstance(params, LinearAMParams):
+        raise ValueError(f"params must be a LinearAMParams, got {type(params).__name__}")
+    ss = seed_sequence(seed)
+    start = time.perf_counter()
+    memory, losses = make_memory(params, np.random.default_rng(ss))
+    accuracy = memory.accuracy()
+    extras = {"final_loss": losses[-1]} if losses else {}
+    return Outcome(
+        params={"task": "linear-am", **params.to_dict()},
+        algorithm=params.method,
+        seed=seed_record(seed),
+        options={},
+        accuracy=accuracy,
+        selection_accuracy=math.nan,
+        success=bool(accuracy >= params.target),
+        trigger_coef=None,
+        selection_margin=None,
+        seconds=time.perf_counter() - start,
+        extras=extras,
+    )

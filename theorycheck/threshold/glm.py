@@ -1,0 +1,197 @@
+"""Binomial probit regression of success on log resource, and the threshold it implies.
+
+Model (THEORY §4; research/ecosystem.md §3): with ``t = log r`` (``-log r`` when
+success decreases with the resource),
+
+    P(success | r) = Phi(b0 + b1 * t),        t*_q = (Phi^-1(q) - b0) / b1,
+
+fitted by ``statsmodels`` GLM (Binomial family, probit link, two-column endog
+``[successes, failures]``). The CI of ``t*_q`` is Fieller's interval: the set of
+``theta`` where ``g(theta) = b0 + b1*theta - z_q`` is not rejected,
+``g(theta)^2 <= z^2 Var(g(theta))`` with ``Var(g) = v00 + 2 theta v01 + theta^2 v11``.
+Unlike the delta method it is exact for a normally distributed ``(b0, b1)`` and turns
+honestly unbounded when the slope is not significantly positive; it is then replaced
+by the model-free binomial bracket (:func:`bracket_interval`). The MLE does not
+exist under (quasi-)perfect separation (no failure above a success): the bracket is
+used too, with a note.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import statsmodels.api as sm
+from scipy.stats import norm
+
+from theorycheck.threshold.isotonic import (
+    bracket_interval,
+    isotonic_crossing,
+    monotonicity_violation,
+)
+from theorycheck.threshold.points import PooledPoints, pool_points
+from theorycheck.threshold.result import Threshold
+
+
+@dataclass(frozen=True)
+class ProbitFit:
+    """``P = Phi(b0 + b1 t)``: coefficients, covariance, log-likelihood."""
+
+    b0: float
+    b1: float
+    cov: np.ndarray
+    llf: float
+
+
+def check_q_level(q: object, level: object) -> tuple[float, float]:
+    """Validate the success probability ``q`` and the confidence ``level``."""
+    for name, value in (("q", q), ("level", level)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{name} must be a number strictly between 0 and 1, got {value!r}")
+        if not 0.0 < float(value) < 1.0:
+            raise ValueError(f"{name} must lie strictly between 0 and 1, got {value!r}")
+    return float(q), float(level)  # type: ignore[arg-type]
+
+
+def overlaps(pts: PooledPoints) -> bool:
+    """Whether some failure lies strictly above some success in ``t`` (MLE exists)."""
+    fail_t = pts.t[pts.k < pts.n]
+    succ_t = pts.t[pts.k > 0]
+    return bool(fail_t.size and succ_t.size and fail_t.max() > succ_t.min())
+
+
+def fit_probit(t: np.ndarray, k: np.ndarray, n: np.ndarray) -> ProbitFit | None:
+    """Probit GLM of ``k`` successes out of ``n`` on ``[1, t]``; ``None`` if it fails."""
+    endog = np.column_stack([k, n - k]).astype(float)
+    exog = sm.add_constant(np.asarray(t, dtype=float), has_constant="add")
+    link = sm.families.links.Probit()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            res = sm.GLM(endog, exog, family=sm.families.Binomial(link=link)).fit()
+        except (ValueError, np.linalg.LinAlgError, FloatingPointError):
+            return None
+    if any("separation" in str(w.message).lower() for w in caught):
+        return None
+    params = np.asarray(res.params, dtype=float)
+    cov = np.asarray(res.cov_params(), dtype=float)
+    if not (np.all(np.isfinite(params)) and np.all(np.isfinite(cov))):
+        return None
+    return ProbitFit(b0=float(params[0]), b1=float(params[1]), cov=cov, llf=float(res.llf))
+
+
+def fieller_interval(fit: ProbitFit, q: float, level: float) -> tuple[float, float] | None:
+    """Fieller CI of ``(z_q - b0)/b1`` in ``t``; ``None`` when it is unbounded."""
+    z = float(norm.ppf(0.5 + level / 2.0))
+    zq = float(norm.ppf(q))
+    c0 = fit.b0 - zq
+    v00, v01, v11 = fit.cov[0, 0], fit.cov[0, 1], fit.cov[1, 1]
+    a = fit.b1**2 - z**2 * v11
+    if fit.b1 <= 0 or a <= 0:
+        return None
+    b = 2.0 * (c0 * fit.b1 - z**2 * v01)
+    c = c0**2 - z**2 * v00
+    disc = b * b - 4.0 * a * c
+    if disc < 0:  # cannot happen for a > 0 up to rounding; treat as degenerate
+        disc = 0.0
+    root = math.sqrt(disc)
+    return (-b - root) / (2.0 * a), (-b + root) / (2.0 * a)
+
+
+def glm_threshold_t(
+    pts: PooledPoints, q: float, level: float
+) -> tuple[float, tuple[float, float], ProbitFit] | None:
+    """(estimate, Fieller CI, fit) in ``t``, or ``None`` if the GLM is not usable."""
+    if not overlaps(pts):
+        return None
+    fit = fit_probit(pts.t, pts.k, pts.n)
+    if fit is None:
+        return None
+    ci = fieller_interval(fit, q, level)
+    if ci is None:
+        return None
+    est = (float(norm.ppf(q)) - fit.b0) / fit.b1
+    return est, ci, fit
+
+
+def _to_resource(t: float, increasing: bool) -> float:
+    if math.isinf(t):
+        return (math.inf if t > 0 else 0.0) if increasing else (0.0 if t > 0 else math.inf)
+    return math.exp(t) if increasing else math.exp(-t)
+
+
+def _ci_to_resource(lo_t: float, hi_t: float, increasing: bool) -> tuple[float, float]:
+    a, b = _to_resource(lo_t, increasing), _to_resource(hi_t, increasing)
+    return (min(a, b), max(a, b))
+
+
+def fit_threshold(
+    points: Iterable[object],
+    *,
+    q: float = 0.5,
+    level: float = 0.95,
+    increasing: bool = True,
+    resource: str = "N",
+    notes: Iterable[str] = (),
+) -> Threshold:
+    """Threshold at success probability ``q`` from binomial points (see module doc).
+
+    >>> th = fit_threshold([(10, 0, 4), (20, 1, 4), (30, 3, 4), (40, 4, 4)])
+    >>> th.method, 20 < th.estimate < 30
+    ('glm', True)
+    """
+    q, level = check_q_level(q, level)
+    pts = pool_points(points, increasing=increasing)
+    warns: list[str] = []
+    note_list = list(notes)
+    violation = monotonicity_violation(pts)
+    if violation:
+        warns.append(violation)
+    iso_t = isotonic_crossing(pts, q)
+    iso = None if iso_t is None else _to_resource(iso_t, increasing)
+    common = dict(
+        q=q, level=level, points=pts.as_tuples(), isotonic_estimate=iso,
+        monotone=violation is None, resource=resource, increasing=increasing,
+    )
+    glm = glm_threshold_t(pts, q, level)
+    if glm is not None:
+        est_t, (lo_t, hi_t), fit = glm
+        return Threshold(
+            estimate=_to_resource(est_t, increasing),
+            ci=_ci_to_resource(lo_t, hi_t, increasing),
+            method="glm", slope=fit.b1, slope_se=math.sqrt(fit.cov[1, 1]),
+            warnings=tuple(warns), notes=tuple(note_list), **common,
+        )
+    lo_t, hi_t = bracket_interval(pts, q, level)
+    if not (pts.k > 0).any() or not (pts.k < pts.n).any():
+        all_success = bool((pts.k > 0).any())
+        censored = "below" if all_success == increasing else "above"
+        note_list.append(
+            f"{'every' if all_success else 'no'} trial succeeded: the threshold lies "
+            f"{censored} the explored range"
+        )
+        return Threshold(
+            estimate=None, ci=_ci_to_resource(lo_t, hi_t, increasing), method="censored",
+            censored=censored, warnings=tuple(warns), notes=tuple(note_list), **common,
+        )
+    if overlaps(pts):
+        note_list.append(
+            "probit GLM gave no bounded CI (slope not significantly positive): "
+            "model-free binomial bracket used"
+        )
+    else:
+        note_list.append(
+            "perfect separation (no failure above a success): GLM not identified, "
+            "model-free binomial bracket used"
+        )
+    fail_t = pts.t[pts.k < pts.n].max()
+    succ_t = pts.t[pts.k > 0].min()
+    est_t = iso_t if iso_t is not None else (fail_t + succ_t) / 2.0
+    return Threshold(
+        estimate=_to_resource(est_t, increasing),
+        ci=_ci_to_resource(lo_t, hi_t, increasing), method="bracket",
+        warnings=tuple(warns), notes=tuple(note_list), **common,
+    )

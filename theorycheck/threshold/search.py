@@ -1,0 +1,366 @@
+"""Adaptive search for the resource at which success probability crosses ``q``.
+
+The search works on ``t = log r`` (``-log r`` if success decreases with ``r``) in
+three phases, each answered through ask/tell so that a sweep engine can run many
+searches in parallel (``ask`` returns ``[(resource, n_new_trials), ...]``; ``tell``
+gives the outcome of each):
+
+1. **Bracket.** Evaluate ``start``; step outwards geometrically (factor ``growth``,
+   the log step doubling each time) until the isotonic fit of the success rates has
+   a point below ``q`` and one above ``q``.
+2. **Enter the transition.** While the data are perfectly separated (no failure
+   above a success: the GLM has no MLE) bisect in ``t`` between the last failure and
+   the first success, so that points land inside the transition instead of ending
+   in separation. If the grid runs out (integers) first, add trials at the two
+   bracketing points until each alone excludes the crossing by an exact binomial
+   test: the result is then an honest model-free bracket.
+3. **Refine.** Fit the probit GLM ``P = Phi(b0 + b1 t)`` to every point; put the
+   next points at ``t*_q +- spread/b1``, where the success probability is
+   ``Phi(z_q +- spread)``. The Fisher information about ``t*_q`` per trial is
+   ``b1^2 phi(u)^2 / (Phi(u)(1-Phi(u)))``, maximal at the crossing (``u = z_q``) and
+   still 85 % of it at ``|u - z_q| = 0.67``; a symmetric pair at ``spread ~ 0.7-1``
+   also pins down the slope, which Fieller's CI needs. Stop when the CI of
+   ``log r*`` is narrower than ``rel_width`` (``hi/lo <= exp(rel_width)``) or after
+   ``max_trials`` trials.
+
+All points, including the bracketing ones, feed the final fit
+(:func:`theorycheck.threshold.glm.fit_threshold`).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+
+import numpy as np
+from scipy.optimize import isotonic_regression
+
+from theorycheck.threshold.glm import check_q_level, fit_threshold, glm_threshold_t, overlaps
+from theorycheck.threshold.isotonic import trials_to_certify
+from theorycheck.threshold.points import PooledPoints, check_point, pool_points
+from theorycheck.threshold.result import Threshold
+
+
+def _positive(name: str, value: object, *, allow_none: bool = False) -> float | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a positive number, got {value!r}")
+    v = float(value)
+    if not v > 0 or math.isnan(v):
+        raise ValueError(f"{name} must be a positive number, got {value!r}")
+    return v
+
+
+def _count(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+class ThresholdSearch:
+    """Ask/tell search for the threshold of one cell (see module docstring).
+
+    Parameters
+    ----------
+    start : first resource value to try (a guess of the threshold).
+    lower, upper : hard limits of the resource (default: 1 for integer resources, else
+        none; no upper limit).
+    q : success probability that defines the threshold (default 1/2).
+    seeds_per_point : trials per requested point.
+    integer : round requested resources to integers (N, d, V).
+    max_trials : budget; the search stops when it is spent.
+    rel_width : target width of the CI of ``log r*``.
+    level : confidence level of the CI.
+    growth : initial bracketing factor.
+    increasing : success grows with the resource (``False`` for e.g. the capacity in V).
+    resource : name of the resource, recorded in the result.
+    points_per_round : points asked per round in the refine phase.
+    spread : refine points sit at ``u = z_q +- spread`` on the fitted probit scale.
+
+    >>> import numpy as np
+    >>> from scipy.stats import norm
+    >>> rng = np.random.default_rng(0)
+    >>> s = ThresholdSearch(start=100)
+    >>> while (req := s.ask()):
+    ...     for r, n in req:
+    ...         s.tell(r, int(rng.binomial(n, norm.cdf(np.log(r / 300) / 0.1))), n)
+    >>> th = s.result(); th.ci[0] < 300 < th.ci[1]
+    True
+    """
+
+    def __init__(
+        self,
+        *,
+        start: float,
+        lower: float | None = None,
+        upper: float | None = None,
+        q: float = 0.5,
+        seeds_per_point: int = 4,
+        integer: bool = True,
+        max_trials: int = 400,
+        rel_width: float = 0.1,
+        level: float = 0.95,
+        growth: float = 2.0,
+        increasing: bool = True,
+        resource: str = "N",
+        points_per_round: int = 2,
+        spread: float = 0.8,
+        bracket_seeds: int | None = None,
+    ) -> None:
+        self.q, self.level = check_q_level(q, level)
+        start_v = _positive("start", start)
+        self.integer = bool(integer)
+        lo = _positive("lower", lower, allow_none=True)
+        hi = _positive("upper", upper, allow_none=True)
+        self.lower = (1.0 if self.integer else 0.0) if lo is None else lo
+        self.upper = math.inf if hi is None else hi
+        if self.lower >= self.upper:
+            raise ValueError(f"lower ({self.lower:g}) must be below upper ({self.upper:g})")
+        if not self.lower <= start_v <= self.upper:
+            raise ValueError(
+                f"start={start_v:g} lies outside [lower, upper] = [{self.lower:g}, {self.upper:g}]"
+            )
+        self.seeds_per_point = _count("seeds_per_point", seeds_per_point, 1)
+        self.max_trials = _count("max_trials", max_trials, 1)
+        self.points_per_round = _count("points_per_round", points_per_round, 1)
+        self.bracket_seeds = (
+            self.seeds_per_point if bracket_seeds is None
+            else _count("bracket_seeds", bracket_seeds, 1)
+        )
+        self.rel_width = float(_positive("rel_width", rel_width))
+        self.growth = float(_positive("growth", growth))
+        if self.growth <= 1.0:
+            raise ValueError(f"growth must be > 1, got {growth!r}")
+        self.spread = float(_positive("spread", spread))
+        if not isinstance(resource, str) or not resource:
+            raise ValueError(f"resource must be a variable name such as 'N', got {resource!r}")
+        self.increasing = bool(increasing)
+        self.resource = resource
+        self.start = self._snap(start_v)
+        self._points: dict[float, list[int]] = {}
+        self._pending: list[tuple[float, int]] = []
+        self._owed: dict[float, int] = {}
+        self._steps = {"down": 0, "up": 0}
+        self._done = False
+        self._notes: list[str] = []
+
+    # ----------------------------------------------------------------- protocol
+    @property
+    def done(self) -> bool:
+        """True once the search has stopped (``ask()`` then returns ``[]``)."""
+        return self._done
+
+    @property
+    def trials(self) -> int:
+        """Trials told so far."""
+        return sum(n for _, n in self._points.values())
+
+    def ask(self) -> list[tuple[float, int]]:
+        """Next requests ``[(resource, n_new_trials), ...]``; ``[]`` when done.
+
+        Asking again before every request has been told returns the outstanding
+        requests (asking is idempotent until ``tell``).
+        """
+        if self._done:
+            return []
+        if self._pending:
+            return [(r, self._owed[r]) for r, _ in self._pending if self._owed.get(r, 0) > 0]
+        requests = self._plan()
+        if not requests:
+            self._done = True
+            return []
+        merged: dict[float, int] = {}
+        for r, n in requests:
+            merged[r] = merged.get(r, 0) + n
+        self._pending = list(merged.items())
+        self._owed = dict(merged)
+        return list(self._pending)
+
+    def tell(self, resource: float, successes: int, trials: int) -> None:
+        """Record ``successes`` out of ``trials`` at ``resource``.
+
+        Results at resources that were not asked for are accepted too (e.g. trials
+        already in a store); they count towards the budget.
+        """
+        r, k, n = check_point(resource, successes, trials)
+        slot = self._points.setdefault(r, [0, 0])
+        slot[0] += k
+        slot[1] += n
+        if r in self._owed:
+            self._owed[r] = max(0, self._owed[r] - n)
+        if all(v == 0 for v in self._owed.values()):
+            self._pending, self._owed = [], {}
+
+    def result(self) -> Threshold:
+        """The threshold from every point told so far (may be called at any time)."""
+        if not self._points or self.trials == 0:
+            raise ValueError("no trials told yet: call ask() and tell() before result()")
+        notes = list(self._notes)
+        th = fit_threshold(
+            self._point_list(), q=self.q, level=self.level, increasing=self.increasing,
+            resource=self.resource, notes=notes,
+        )
+        if th.log_ci_width > self.rel_width and th.method != "censored":
+            extra = (
+                f"CI of log {self.resource}* has width {th.log_ci_width:.3g} > target "
+                f"{self.rel_width:g}"
+            )
+            if self.trials >= self.max_trials:
+                extra += f" (budget max_trials={self.max_trials} spent)"
+            return Threshold(**{**th.__dict__, "warnings": th.warnings + (extra,)})
+        return th
+
+    # ----------------------------------------------------------------- planning
+    def _point_list(self) -> list[tuple[float, int, int]]:
+        return [(r, k, n) for r, (k, n) in sorted(self._points.items())]
+
+    def _snap(self, r: float) -> float:
+        r = min(max(r, self.lower), self.upper)
+        if self.integer:
+            r = float(max(round(r), math.ceil(self.lower)))
+            if math.isfinite(self.upper):
+                r = min(r, float(math.floor(self.upper)))
+        return r
+
+    def _r(self, t: float) -> float:
+        return self._snap(math.exp(t) if self.increasing else math.exp(-t))
+
+    def _t(self, r: float) -> float:
+        return math.log(r) if self.increasing else -math.log(r)
+
+    def _budgeted(self, wanted: list[float], per: int | None = None) -> list[tuple[float, int]]:
+        left = self.max_trials - self.trials
+        if left <= 0:
+            self._notes.append(f"stopped: budget of {self.max_trials} trials spent")
+            return []
+        out, per = [], self.seeds_per_point if per is None else per
+        for r in wanted:
+            n = min(per, left)
+            if n <= 0:
+                break
+            out.append((r, n))
+            left -= n
+        return out
+
+    def _plan(self) -> list[tuple[float, int]]:
+        if not self._points:
+            return self._budgeted([self.start], self.bracket_seeds)
+        pts = pool_points(self._point_list(), increasing=self.increasing)
+        rate = pts.k / pts.n
+        fit = isotonic_regression(rate, weights=pts.n.astype(float), increasing=True).x
+        wanted: list[float] = []
+        if not (fit < self.q).any():
+            r = self._extend(pts.t.min(), "down")
+            if r is None:
+                return []
+            wanted.append(r)
+        if not (fit > self.q).any():
+            r = self._extend(pts.t.max(), "up")
+            if r is None:
+                return []
+            wanted.append(r)
+        if wanted:
+            return self._budgeted(wanted, self.bracket_seeds)
+        glm = glm_threshold_t(pts, self.q, self.level)
+        if glm is not None:
+            est, (lo, hi), probit = glm
+            if hi - lo <= self.rel_width:
+                self._notes.append(f"stopped: CI of log {self.resource}* narrower than {self.rel_width:g}")
+                return []
+            return self._budgeted(self._refine(pts, est, probit.b1))
+        return self._narrow(pts)
+
+    def _extend(self, t_edge: float, side: str) -> float | None:
+        step = math.log(self.growth) * 2 ** self._steps[side]
+        self._steps[side] += 1
+        going_down_in_r = (side == "down") == self.increasing
+        t_new = t_edge - step if side == "down" else t_edge + step
+        if self._r(t_new) == self._r(t_edge):
+            limit = "lower" if going_down_in_r else "upper"
+            self._notes.append(
+                f"stopped: the crossing lies beyond the {limit} limit of {self.resource}"
+            )
+            return None
+        return self._r(t_new)
+
+    def _refine(self, pts: PooledPoints, est: float, slope: float) -> list[float]:
+        t = pts.t
+        span = float(t.max() - t.min())
+        half = min(self.spread / slope, max(span / 2.0, 1e-9))
+        centre = min(max(est, float(t.min())), float(t.max()))
+        m = self.points_per_round
+        offsets = [0.0] if m == 1 else list(np.linspace(-half, half, m))
+        return [self._r(centre + o) for o in offsets]
+
+    def _narrow(self, pts: PooledPoints) -> list[tuple[float, int]]:
+        """No usable GLM yet: sample inside the zone between pure failures and successes."""
+        t, k, n = pts.t, pts.k, pts.n
+        fail_t = float(t[k < n].max())  # highest point with a failure
+        succ_t = float(t[k > 0].min())  # lowest point with a success
+        pure_fail = t[(k == 0) & (t < succ_t)]
+        pure_succ = t[(k == n) & (t > fail_t)]
+        a_t = float(pure_fail.max()) if pure_fail.size else succ_t
+        b_t = float(pure_succ.min()) if pure_succ.size else fail_t
+        if overlaps(pts):
+            # the GLM fits but its slope is not significant: spread points over the zone
+            cands = [a_t + (b_t - a_t) * f for f in (1 / 3, 2 / 3)]
+        elif fail_t < succ_t:  # strict separation: bisect the gap
+            cands = [(fail_t + succ_t) / 2.0]
+        else:  # quasi-separation: one mixed point m, bisect the gaps on both sides
+            cands = [(a_t + fail_t) / 2.0, (succ_t + b_t) / 2.0]
+        known = {round(self._t(r), 12) for r in self._points}
+        fresh = sorted({self._r(c) for c in cands} - {r for r in self._points})
+        fresh = [r for r in fresh if round(self._t(r), 12) not in known]
+        if fresh and b_t - a_t > self.rel_width:
+            return self._budgeted(fresh, self.bracket_seeds)
+        return self._certify(pts, a_t, b_t)
+
+    def _certify(self, pts: PooledPoints, a_t: float, b_t: float) -> list[tuple[float, int]]:
+        """Grid exhausted: add trials at the pure-failure and pure-success ends of the
+        zone until each alone excludes the crossing (exact binomial, one-sided)."""
+        t, k, n = pts.t, pts.k, pts.n
+        res = pts.resources
+        wanted: list[tuple[float, int]] = []
+        for side, t_end in (("low", a_t), ("high", b_t)):
+            idx = np.flatnonzero(np.isclose(t, t_end, rtol=0, atol=1e-12))
+            if idx.size == 0:
+                continue
+            i = int(idx[0])
+            pure = k[i] == 0 if side == "low" else k[i] == n[i]
+            need = trials_to_certify(self.q, self.level, side)
+            if pure and n[i] < need:
+                wanted.append((float(res[i]), int(need - n[i])))
+        left = self.max_trials - self.trials
+        out = []
+        for r, c in wanted:
+            c = min(c, left)
+            if c > 0:
+                out.append((r, c))
+                left -= c
+        if not out:
+            self._notes.append(
+                f"stopped: the resolution of the {self.resource} grid is reached inside the "
+                "transition; the CI is the model-free binomial bracket"
+            )
+        return out
+
+
+def find_threshold(trial: Callable[[float, int], bool], **search_kwargs: object) -> Threshold:
+    """Serial driver: run a :class:`ThresholdSearch` with ``trial(resource, replicate)``.
+
+    ``replicate`` counts the trials already run at that resource (0, 1, ...), so a
+    deterministic ``trial`` gives reproducible searches.
+    """
+    if not callable(trial):
+        raise ValueError(f"trial must be callable trial(resource, replicate) -> bool, got {trial!r}")
+    search = ThresholdSearch(**search_kwargs)
+    counts: dict[float, int] = {}
+    while requests := search.ask():
+        for resource, n_new in requests:
+            first = counts.get(resource, 0)
+            outcome = [bool(trial(resource, first + i)) for i in range(n_new)]
+            counts[resource] = first + n_new
+            search.tell(resource, sum(outcome), n_new)
+    return search.result()
