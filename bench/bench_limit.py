@@ -9,7 +9,8 @@
     N·L tokens (target <= 5x) and peak memory (target <= 2 GB);
 (c) time and peak memory as N, L, V, d double from V=256, d=64, L=64, N=65536.
 
-Times are the minimum over ``--repeats`` runs of wall time and of process CPU time (on
+BLAS runs single-threaded unless ``--blas-threads`` says otherwise (set before NumPy
+loads).  Times are the minimum over ``--repeats`` runs of wall time and of process CPU time (on
 a shared machine the CPU time is the steadier figure; ratios in (c) use it).  Peak memory
 is the high-water resident set (``VmHWM``) of a fresh subprocess running one trial, next
 to that of a subprocess that only imports (baseline).
@@ -19,12 +20,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
 import time
 
-import numpy as np
+if __name__ == "__main__":  # BLAS threads must be fixed before NumPy loads OpenBLAS
+    _pre = argparse.ArgumentParser(add_help=False)
+    _pre.add_argument("--blas-threads", default="1")
+    _blas = _pre.parse_known_args()[0].blas_threads
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[_var] = _blas  # inherited by the memory subprocesses too
+
+import numpy as np  # noqa: E402
 
 from theorycheck.algorithms.dense_reference import run_dense_limit
 from theorycheck.algorithms.chunked import DEFAULT_CACHE_BYTES
@@ -148,7 +157,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--part", choices=["a", "b", "c", "all"], default="all")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1, help="worker threads of run_limit")
+    ap.add_argument("--blas-threads", default="1",
+                    help="OpenBLAS/OpenMP threads (default 1: on a shared 2-core machine threaded "
+                    "BLAS made the small V×V products slow and erratic)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:

@@ -7,7 +7,11 @@ profile without deadlines (SymPy's first-call caching makes timings erratic).
 
 import os
 
-import matplotlib
+# Before numpy is imported: one BLAS thread (small products; see theorycheck/cli/main.py).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 

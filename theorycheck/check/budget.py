@@ -4,9 +4,9 @@
 budget     design                                                           wall time
 =========  ===============================================================  ==========
 quick      3 values per varied variable over up to 8x, 4 trials a point,   <= 5 min
-           cheap variables first (trial cost capped), no joint points       on 2 cores
+           the first 2 variables only, trial cost capped, no joint points   on 2 cores
 standard   5 values per variable over up to 16x, 2 joint points             <= 30 min
-full       6 values per variable over up to 32x, 4 joint points             unbounded
+full       7 values per variable over up to 32x, 4 joint points             unbounded
 =========  ===============================================================  ==========
 
 The cost of one retrieval trial of the fast path grows like ``N*L + V**2*d`` (THEORY §3);
@@ -34,15 +34,16 @@ class Budget:
     max_cost: float  # cap on N*L + V**2*d at twice the predicted threshold
     joint_points: int
     ci_rel_width: float  # stop a cell's search when its threshold CI is this narrow (ratio hi/lo - 1)
+    max_variables: int  # vary at most this many variables (in the bound's order); the rest held fixed
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
 BUDGETS: dict[str, Budget] = {
-    "quick": Budget("quick", 3, 8.0, 4, 64, 4e6, 0, 0.35),
-    "standard": Budget("standard", 5, 16.0, 6, 160, 3e7, 2, 0.2),
-    "full": Budget("full", 6, 32.0, 8, 320, 2e8, 4, 0.12),
+    "quick": Budget("quick", 3, 8.0, 4, 64, 4e6, 0, 0.35, 2),
+    "standard": Budget("standard", 5, 16.0, 6, 160, 3e7, 2, 0.2, 6),
+    "full": Budget("full", 7, 32.0, 8, 320, 2e8, 4, 0.12, 6),
 }
 
 

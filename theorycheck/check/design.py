@@ -28,7 +28,7 @@ import numpy as np
 from theorycheck.check.budget import Budget
 from theorycheck.check.trials import Task
 
-__all__ = ["SweepDesign", "design_sweep"]
+__all__ = ["SweepDesign", "design_sweep", "predicted"]
 
 _INTEGER = {"N", "d", "L", "V", "m"}
 
@@ -59,11 +59,16 @@ def _round(var: str, x: float) -> float:
     return float(max(1, round(x))) if var in _INTEGER else float(x)
 
 
+def predicted(law, point: Mapping[str, float], constants: Mapping[str, float]) -> float:
+    """The law's threshold at ``point`` (variables the law does not have are ignored)."""
+    return float(law.evaluate({v: point[v] for v in law.variables}, constants))
+
+
 def _feasible(law, task: Task, settings: Mapping[str, Any], point: Mapping[str, float],
               constants: Mapping[str, float], budget: Budget) -> bool:
     """Simulator accepts the point and the trial at twice the predicted threshold is affordable."""
     try:
-        start = float(law.evaluate(point, constants))
+        start = predicted(law, point, constants)
     except ValueError:
         return False
     if not (math.isfinite(start) and start > 0):
@@ -97,6 +102,14 @@ def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
     return lo, hi
 
 
+def _spread(var: str, base: float, lo: float, hi: float, n: int) -> list[float]:
+    """``n`` values on the sqrt(2)-lattice through ``base`` between ``lo`` and ``hi``, base included."""
+    a = round(2 * math.log2(base / lo))
+    b = round(2 * math.log2(hi / base))
+    steps = sorted({int(round(k)) for k in np.linspace(-a, b, n)} | {0})
+    return sorted({_round(var, base * math.sqrt(2.0) ** k) for k in steps})
+
+
 def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[str, float],
                  budget: Budget, constants: Mapping[str, float] | None = None,
                  ranges: Mapping[str, tuple[float, float]] | None = None,
@@ -115,18 +128,32 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
             f"(its variables: {', '.join(task.variables)}); pass values for them as constants "
             "or check the law against another task"
         )
-    base = {v: float(base.get(v, task.defaults.get(v, 0))) for v in law.variables}
-    missing = [v for v, x in base.items() if not x]
+    extra = [v for v in (vary or ()) if v not in law.variables]
+    unknown = [v for v in extra if v not in task.variables or v == law.resource]
+    if unknown:
+        raise ValueError(
+            f"cannot vary {unknown}: the {task.name} task's variables are "
+            f"{', '.join(v for v in task.variables if v != law.resource)}"
+        )
+    # Every task variable gets a value: the law's, the varied ones, and the task's defaults.
+    fixed = {k: float(v) for k, v in {**task.defaults, **dict(base)}.items() if k != law.resource}
+    missing = [v for v in (*law.variables, *extra) if v not in fixed]
     if missing:
         raise ValueError(f"no base value for {missing}; give one with --base {missing[0]}=VALUE")
+    base = fixed
+    start = predicted(law, base, constants)
+    task.validate({**settings, **base, law.resource: _round(law.resource, start)})  # the real reason
     if not _feasible(law, task, settings, base, constants, budget):
         raise ValueError(
             f"the base point {base} is not simulable within the {budget.name} budget "
             f"(invalid parameters or a predicted trial cost above {budget.max_cost:g}); "
             "choose another base point or a larger budget"
         )
-    vary = tuple(v for v in (vary or law.variables) if v in law.variables)
+    # A varied variable the law does not contain is predicted to have exponent 0
+    # (e.g. L for orthogonal embeddings, THEORY §6).
+    vary = tuple(vary or law.variables)[: budget.max_variables]
     notes: list[str] = []
+    skipped = [v for v in (vary or law.variables) if v not in vary]
     varied: dict[str, list[float]] = {}
     for var in vary:
         lim = tuple(ranges[var]) if ranges and var in ranges else None
@@ -134,10 +161,13 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         if hi / lo < 1.5:
             notes.append(f"{var} could not be varied around {base[var]:g} within the budget; held fixed")
             continue
-        values = sorted({_round(var, x) for x in np.geomspace(lo, hi, budget.points_per_variable)} | {base[var]})
-        varied[var] = values
+        varied[var] = _spread(var, base[var], lo, hi, budget.points_per_variable)
         if hi / lo < budget.max_span / 1.01:
             notes.append(f"{var} spans only {hi / lo:.1f}x ({lo:g}..{hi:g}) within the {budget.name} budget")
+    untested = [v for v in law.variables if v not in varied]
+    if untested:
+        notes.append(f"{', '.join(untested)} held fixed in this design: exponent(s) untested"
+                     + (" (use a larger budget to vary them)" if skipped else ""))
     cells = [dict(base)]
     for var, values in varied.items():
         cells += [{**base, var: x} for x in values if x != base[var]]
@@ -150,5 +180,5 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         cell = {**base, a: varied[a][ends[0]], b: varied[b][ends[1]]}
         if cell not in cells and _feasible(law, task, settings, cell, constants, budget):
             cells.append(cell)
-    starts = [_round(law.resource, float(law.evaluate(c, constants))) for c in cells]
+    starts = [_round(law.resource, predicted(law, c, constants)) for c in cells]
     return SweepDesign(law.resource, task.name, dict(settings), base, varied, cells, starts, budget, notes)

@@ -23,7 +23,6 @@ from theorycheck.check.budget import Budget, get_budget
 from theorycheck.check.design import SweepDesign, design_sweep
 from theorycheck.check.target import Target, resolve_target
 from theorycheck.check.trials import get_task
-from theorycheck.compare import Dataset, compare
 from theorycheck.sweep import CellSpec, code_version, run_sweep
 from theorycheck.threshold import ThresholdSearch
 
@@ -100,6 +99,8 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | None = Non
     threshold, ``tolerance`` the equivalence margin on exponents (default: the
     comparator's), ``executor``/``store``/``progress`` as in :func:`theorycheck.sweep.run_sweep`.
     """
+    from theorycheck.compare import Dataset, compare
+
     tgt, design = plan(target, budget=budget, task=task, settings=settings, base=base, vary=vary)
     t0 = time.perf_counter()
     sweep = run_sweep(_searches(design, q), get_task(tgt.task).trial, entropy=entropy,

@@ -13,10 +13,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
+# Small matrix products dominate the simulator; a BLAS thread pool per process makes them
+# slower, not faster, on a few cores (measured ~50x on the 2-core CI machine). Users may
+# override by setting the variable themselves.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 # Modules of theorycheck.cli that define a sub-command, in the order of --help.
-COMMANDS: tuple[str, ...] = ("simulate_cmd", "bounds_cmd")
+COMMANDS: tuple[str, ...] = ("check_cmd", "compare_embeddings_cmd", "simulate_cmd", "bounds_cmd")
 
 
 class _Parser(argparse.ArgumentParser):

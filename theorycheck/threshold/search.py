@@ -313,7 +313,7 @@ class ThresholdSearch:
         known = {round(self._t(r), 12) for r in self._points}
         fresh = sorted({self._r(c) for c in cands} - {r for r in self._points})
         fresh = [r for r in fresh if round(self._t(r), 12) not in known]
-        if fresh and b_t - a_t > self.rel_width:
+        if fresh and b_t - a_t > self.rel_width / 4.0:
             return self._budgeted(fresh, self.bracket_seeds)
         return self._certify(pts, a_t, b_t)
 

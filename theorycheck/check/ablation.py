@@ -1,0 +1,35 @@
+"""The paper's ablation: the same sweep with ``random`` and ``orthogonal`` embeddings.
+
+With random embeddings the threshold grows with the sequence length ``L`` (the
+multiplicative law, ``vural2026.one_step``/``gradient_noise``); with orthogonal embeddings
+(``d >= V + 2``) the ``L`` dependence disappears while ``L <= V`` (``vural2026.orthogonal``,
+THEORY §5-6). Both arms use the same ``V``, the same ``d = V + 2`` (so that orthogonal
+embeddings exist), the same algorithm, and vary ``L`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["ablation_jobs", "RANDOM_TARGET", "ORTHOGONAL_TARGET"]
+
+RANDOM_TARGET = "vural2026.one_step"
+ORTHOGONAL_TARGET = "vural2026.orthogonal"
+
+
+def ablation_jobs(*, V: int = 64, algorithm: str = "one-step", budget: str = "quick",
+                  settings: Mapping[str, Any] | None = None,
+                  random_target: str = RANDOM_TARGET) -> list[tuple[str, str, dict[str, Any]]]:
+    """The two checks of the ablation as ``(name, target, check kwargs)``."""
+    if isinstance(V, bool) or not isinstance(V, int) or V < 4:
+        raise ValueError(f"V must be an integer >= 4 for the ablation, got {V!r}")
+    base = {"V": V, "d": V + 2, "L": max(2, V // 8)}
+    common = {"algorithm": algorithm, **dict(settings or {})}
+    jobs = []
+    for name, target, emb in (("random", random_target, "random"), ("orthogonal", ORTHOGONAL_TARGET, "orthogonal")):
+        jobs.append((name, target, {
+            "budget": budget, "settings": {**common, "embeddings": emb},
+            "base": base, "vary": ("L",),
+        }))
+    return jobs
