@@ -32,7 +32,7 @@ def test_seed_sequence_is_not_consumed():
     ss = np.random.SeedSequence(99, spawn_key=(1, 2))
     a, b = simulate(P, seed=ss), simulate(P, seed=ss)
     assert _without_time(a) == _without_time(b)
-    assert a.seed == [99, 1, 2]
+    assert a.seed == {"entropy": 99, "spawn_key": [1, 2]}
     assert _without_time(simulate(P, seed=np.random.SeedSequence(99, spawn_key=(1, 2)))) == _without_time(a)
 
 
@@ -87,3 +87,17 @@ def test_registry_names_and_lazy_wiring():
 def test_jsonable():
     assert jsonable({"a": np.float64(math.nan), "b": [np.int32(3), -math.inf], "c": np.arange(2)}) == {
         "a": None, "b": [3, "-inf"], "c": [0, 1]}
+
+
+def test_seed_sequences_with_list_entropy_are_accepted_and_recorded():
+    """SeedSequence([a, b]) is a common way to seed from several integers."""
+    import numpy as np
+
+    from theorycheck.simulate import simulate
+    from theorycheck.tasks.retrieval import RetrievalParams
+
+    p = RetrievalParams(V=16, d=8, L=4, N=200)
+    a = simulate(p, "one-step", seed=np.random.SeedSequence([3, 4], spawn_key=(1,)))
+    b = simulate(p, "one-step", seed=np.random.SeedSequence([3, 4], spawn_key=(1,)))
+    assert a.accuracy == b.accuracy
+    assert a.seed == {"entropy": [3, 4], "spawn_key": [1]}

@@ -92,10 +92,13 @@ def seed_sequence(seed) -> np.random.SeedSequence:
     return np.random.SeedSequence(int(seed))
 
 
-def seed_record(seed) -> int | list:
-    """JSON form of a seed: the int, or ``[entropy, *spawn_key]`` of a SeedSequence."""
+def seed_record(seed) -> int | dict:
+    """JSON form of a seed: the int, or ``{"entropy": ..., "spawn_key": [...]}`` of a SeedSequence
+    (entropy an int or, for ``SeedSequence([a, b, ...])``, a list of ints)."""
     if isinstance(seed, np.random.SeedSequence):
-        return [int(seed.entropy), *map(int, seed.spawn_key)]
+        ent = seed.entropy
+        entropy = [int(e) for e in ent] if isinstance(ent, (list, tuple, np.ndarray)) else int(ent)
+        return {"entropy": entropy, "spawn_key": [int(k) for k in seed.spawn_key]}
     return int(seed)
 
 
