@@ -95,14 +95,20 @@ def _retrieval_cost(p: Mapping[str, float]) -> float:
     return float(nl + 0.1 * p["V"] ** 2 * p["d"])
 
 
+def _linear_am_cost(p: Mapping[str, float]) -> float:
+    """BLAS work of the memory and its read-out, (V d^2 + V^2 d) per pass, in token-visit units."""
+    passes = 1 + (3 * p.get("steps", 500) if p.get("method") == "gd" else 0)
+    return 0.02 * passes * float(p["V"] * p["d"] ** 2 + p["V"] ** 2 * p["d"])
+
+
 TASKS: dict[str, Task] = {
     "retrieval": Task(
         "retrieval", retrieval_trial, ("N", "d", "L", "V", "m", "zeta"),
-        retrieval_params, _retrieval_cost, {"V": 128, "d": 128, "L": 16, "N": 10000},
+        retrieval_params, _retrieval_cost, {"V": 128, "d": 128, "L": 16, "N": 10000, "zeta": 1.0},
     ),
     "linear-am": Task(
         "linear-am", linear_am_trial, ("V", "d"),
-        linear_am_params, lambda p: float(p["V"] * p["d"] ** 2), {"V": 256, "d": 64},
+        linear_am_params, lambda p: _linear_am_cost(p), {"V": 256, "d": 64},
     ),
 }
 
