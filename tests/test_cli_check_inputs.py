@@ -1,0 +1,53 @@
+"""``theorycheck check`` / ``compare-embeddings``: bad input exits 2 with one line, before any work."""
+
+import pytest
+
+from theorycheck.cli.main import main
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["check", "vural2026.nope"], "unknown bound"),
+        (["check", "--budget", "huge"], "unknown budget 'huge'"),
+        (["check", "--law", "N >= C*T*log(V)"], "cannot set"),
+        (["check", "--law", "N >= C*(V"], "law"),
+        (["check", "vural2026.one_step", "--law", "N >= V"], "not both"),
+        (["check", "--task", "linear-am"], "--task applies to --law"),
+        (["check", "--base", "V=-3"], "positive number"),
+        (["check", "--set", "algorithm"], "KEY=VALUE"),
+        (["check", "--set", "algorithm=magic"], "magic"),
+        (["check", "--q", "1.5"], "--q"),
+        (["check", "--workers", "0"], "workers"),
+        (["compare-embeddings", "--V", "2"], "V must be an integer >= 4"),
+        (["compare-embeddings", "--vary", "d"], "fixed by the ablation"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(argv, fragment, capsys, tmp_path):
+    code = main([*argv, "--out", str(tmp_path / "out"), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_unwritable_output_directory_exits_2(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    code = main(["check", "--out", str(blocker / "sub"), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot write to output directory" in err
+
+
+def test_unreachable_scheduler_exits_2_before_any_trial(capsys, tmp_path):
+    code = main(["check", "--scheduler", "tcp://127.0.0.1:1", "--out", str(tmp_path / "o"), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot reach dask scheduler" in err
+    assert not (tmp_path / "o" / "trials.sqlite").exists()  # nothing was stored: no work started
+
+
+def test_argparse_errors_are_one_line_exit_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["check", "--workers", "two"])
+    assert exc.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
