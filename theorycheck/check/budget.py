@@ -41,9 +41,9 @@ class Budget:
 
 
 BUDGETS: dict[str, Budget] = {
-    "quick": Budget("quick", 3, 8.0, 4, 64, 4e6, 0, 0.35, 2),
-    "standard": Budget("standard", 5, 16.0, 6, 160, 3e7, 2, 0.2, 6),
-    "full": Budget("full", 7, 32.0, 8, 320, 2e8, 4, 0.12, 6),
+    "quick": Budget("quick", 3, 8.0, 4, 200, 4e6, 0, 0.12, 2),
+    "standard": Budget("standard", 5, 16.0, 6, 400, 3e7, 2, 0.08, 6),
+    "full": Budget("full", 7, 32.0, 8, 800, 2e8, 4, 0.05, 6),
 }
 
 

@@ -103,10 +103,14 @@ def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
 
 
 def _spread(var: str, base: float, lo: float, hi: float, n: int) -> list[float]:
-    """``n`` values on the sqrt(2)-lattice through ``base`` between ``lo`` and ``hi``, base included."""
+    """``n`` values evenly spread on the sqrt(2)-lattice through ``base`` from ``lo`` to ``hi``.
+
+    The base value itself need not be one of them: each one-at-a-time line holds the
+    other variables at their base values, which is all the design needs.
+    """
     a = round(2 * math.log2(base / lo))
     b = round(2 * math.log2(hi / base))
-    steps = sorted({int(round(k)) for k in np.linspace(-a, b, n)} | {0})
+    steps = sorted({int(round(k)) for k in np.linspace(-a, b, n)})
     return sorted({_round(var, base * math.sqrt(2.0) ** k) for k in steps})
 
 
@@ -168,9 +172,9 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
     if untested:
         notes.append(f"{', '.join(untested)} held fixed in this design: exponent(s) untested"
                      + (" (use a larger budget to vary them)" if skipped else ""))
-    cells = [dict(base)]
+    cells: list[dict[str, float]] = []
     for var, values in varied.items():
-        cells += [{**base, var: x} for x in values if x != base[var]]
+        cells += [c for c in ({**base, var: x} for x in values) if c not in cells]
     names = list(varied)
     for i in range(budget.joint_points):
         if len(names) < 2:

@@ -105,16 +105,16 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | None = Non
     t0 = time.perf_counter()
     sweep = run_sweep(_searches(design, q), get_task(tgt.task).trial, entropy=entropy,
                       executor=executor, store=store, progress=progress)
-    data = Dataset.from_thresholds(
-        resource=design.resource,
-        cells=[(spec_params, sweep.results[key]) for key, spec_params in
-               zip(sweep.results, design.cells, strict=True)],
-    )
+    columns = (*tgt.law.variables, *(v for v in design.varied if v not in tgt.law.variables))
+    keys = list(sweep.results)
+    params = [{v: cell[v] for v in columns} for cell in design.cells]
+    data = Dataset.from_thresholds([(p, sweep.results[k]) for k, p in zip(keys, params, strict=True)])
     kwargs = {} if tolerance is None else {"tolerance": tolerance}
-    verdict = compare(tgt.law, data, q=q, lower=tgt.lower_law, **kwargs)
-    cells = [{"key": key, "params": params, "threshold": sweep.results[key].to_dict(),
-              "predicted": verdict.predicted(params)}
-             for key, params in zip(sweep.results, design.cells, strict=True)]
+    verdict = compare(tgt.law, data, q=q, lower_bound=tgt.lower_law, **kwargs)
+    predicted = {_cell_id(c.params): c.predicted for c in verdict.cells}
+    cells = [{"key": k, "params": p, "threshold": sweep.results[k].to_dict(),
+              "predicted": predicted.get(_cell_id(p))}
+             for k, p in zip(keys, params, strict=True)]
     return CheckResult(
         target=tgt.to_dict(),
         design={**design.to_dict(), "q": q, "entropy": entropy},
@@ -124,6 +124,10 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | None = Non
         environment=_environment(entropy),
         caveats=list(design.notes) + list(tgt.caveats),
     )
+
+
+def _cell_id(params: Mapping[str, float]) -> tuple:
+    return tuple(sorted((k, round(float(v), 9)) for k, v in params.items()))
 
 
 def _environment(entropy: int) -> dict[str, Any]:

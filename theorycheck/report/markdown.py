@@ -48,7 +48,7 @@ def verdict_table(result: dict[str, Any]) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     v = result["verdict"]
     lines.append("")
-    lines.append(f"verdict: {str(v.get('status', '?')).upper()} -- {v.get('reason', '')}")
+    lines.append(f"verdict: {str(v.get('verdict', '?')).upper()} -- {v.get('reason', '')}")
     return "\n".join(lines)
 
 
@@ -64,7 +64,7 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
     parts = [
         f"# theorycheck report: {t.get('id', 'user law')}",
         "",
-        f"**Verdict: {str(v.get('status', '?')).upper()}.** {v.get('reason', '')}",
+        f"**Verdict: {str(v.get('verdict', '?')).upper()}.** {v.get('reason', '')}",
         "",
         "## The law",
         "",

@@ -1,0 +1,97 @@
+"""Exponent fits (joint GLM, WLS), the collapse LR test, law fits and helpers."""
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from theorycheck.compare import (
+    additive_alternative,
+    cell_thresholds,
+    collapse_test,
+    fit_law,
+    fit_power_law,
+    fit_power_law_wls,
+    freeze_polylog,
+)
+from theorycheck.law import Law
+from theorycheck.planted import planted_dataset
+
+POWER = Law.parse("N >= C*V**2/d")
+DATA = planted_dataset(POWER, grid={"V": [10, 30, 100], "d": [4, 16, 64]}, constants={"C": 3.0},
+                       width=0.15, trials=8, seed=41)
+
+
+def test_joint_glm_recovers_exponents_and_intercept():
+    fit = fit_power_law(DATA)
+    assert fit.method == "glm" and fit.n_params == 4
+    for name, truth in (("V", 2.0), ("d", -1.0)):
+        e = fit.exponents[name]
+        assert e.ci[0] <= truth <= e.ci[1]  # 95% delta-method CI
+        assert e.se < 0.05
+    assert fit.intercept == pytest.approx(math.log(3.0), abs=0.1)
+    assert fit.slope == pytest.approx(1 / 0.15, rel=0.25)  # probit slope = 1/width
+    assert fit.aic == pytest.approx(-2 * fit.llf + 8)
+
+
+def test_joint_glm_with_loglog_term():
+    data = planted_dataset(Law.parse("N >= C*V*log(V)**2"), grid={"V": [10, 30, 100, 300, 1000, 3000]},
+                           constants={"C": 1.0}, width=0.1, trials=16, seed=42)
+    fit = fit_power_law(data, loglog=["V"])
+    assert fit.exponents["V"].ci[0] <= 1.0 <= fit.exponents["V"].ci[1]
+    assert fit.log_powers["V"].ci[0] <= 2.0 <= fit.log_powers["V"].ci[1]
+    with pytest.raises(ValueError, match="loglog variable 'd'"):
+        fit_power_law(data, loglog=["d"])
+
+
+def test_wls_on_cell_thresholds_agrees_with_glm():
+    ths = cell_thresholds(DATA)
+    wls = fit_power_law_wls(ths, {v: DATA.cell_values(v) for v in ("V", "d")})
+    glm = fit_power_law(DATA)
+    for name in ("V", "d"):
+        assert wls.exponents[name].estimate == pytest.approx(glm.exponents[name].estimate, abs=0.05)
+        assert wls.exponents[name].ci[0] < glm.exponents[name].estimate < wls.exponents[name].ci[1]
+
+
+def test_collapse_test_accepts_a_true_power_law_and_rejects_a_broken_one():
+    ok = collapse_test(DATA)
+    assert ok.df == 2 * 9 - 4
+    assert ok.p_value > 0.01  # a seeded draw from the true model; 1% false alarm
+    # the cells at V = 30 have thresholds 5x off the power law
+    broken = planted_dataset(lambda v: 3.0 * v["V"] ** 2 / v["d"] * np.where(v["V"] == 30, 5.0, 1.0),
+                             grid={"V": [10, 30, 100], "d": [4, 16, 64]}, width=0.15, trials=8, seed=43)
+    assert collapse_test(broken).p_value < 1e-6
+
+
+def test_fit_law_with_two_constants():
+    law = Law.parse("N >= C1*V + C2*V**2/d")
+    data = planted_dataset(law, grid={"V": [10, 30, 100, 300], "d": [3, 30, 300]},
+                           constants={"C1": 4.0, "C2": 0.5}, width=0.1, trials=8, seed=44)
+    fit = fit_law(law, data)
+    assert fit.identified and fit.scale is None  # the two constants already scale f
+    for name, truth in (("C1", 4.0), ("C2", 0.5)):
+        assert fit.constants[name].ci[0] <= truth <= fit.constants[name].ci[1]
+    assert fit.width == pytest.approx(0.1, rel=0.2)
+
+
+def test_fit_law_without_constants_gets_an_overall_factor():
+    fit = fit_law(Law.parse("N >= V**2/d"), DATA)
+    assert fit.scale is not None and fit.scale.ci[0] <= 3.0 <= fit.scale.ci[1]
+
+
+def test_additive_alternative_splits_factors_by_variable():
+    alt = additive_alternative(Law.parse("N >= C*L*V*(V + d)*log(V)/d**2"))
+    terms = {sp.sstr(t) for t in sp.Add.make_args(alt.threshold)}
+    # L alone; V and d share the factor (V + d), so they stay together
+    assert terms == {"C_add1*L", "C_add2*V*(V + d)*log(V)/d**2"}
+    assert set(alt.constants) == {"C_add1", "C_add2"}
+    assert additive_alternative(Law.parse("N >= C*V*log(V)")) is None
+
+
+def test_freeze_polylog_keeps_the_power_skeleton():
+    law = Law.parse("N >= C*V**2*log(V)**2/d")
+    frozen = freeze_polylog(law, {"V": 100.0, "d": 10.0})
+    assert frozen.is_monomial and frozen.exponents() == {"V": 2, "d": -1}
+    assert frozen.log_powers() == {"V": 0, "d": 0}
+    assert freeze_polylog(POWER, {"V": 100.0, "d": 10.0}) is POWER

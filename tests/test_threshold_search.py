@@ -1,0 +1,154 @@
+"""ThresholdSearch / find_threshold on planted trial functions (THEORY §4)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from theorycheck.planted import planted_trial
+from theorycheck.threshold import Threshold, ThresholdSearch, find_threshold
+
+
+@pytest.mark.parametrize(
+    ("truth", "width", "start"),
+    [(3000.0, 0.1, 700), (250.0, 0.3, 2000), (12_000.0, 0.03, 12_000)],
+)
+def test_search_ci_covers_planted_threshold(truth, width, start):
+    covered = 0
+    for seed in range(20):
+        th = find_threshold(planted_trial(truth, width=width, seed=seed), start=start, rel_width=0.15)
+        assert isinstance(th, Threshold)
+        assert th.ci[0] <= th.estimate <= th.ci[1]
+        assert th.trials == sum(n for _, _, n in th.points) <= 400
+        assert all(float(r).is_integer() for r, _, _ in th.points)  # integer=True by default
+        assert th.log_ci_width <= 0.15 or th.warnings
+        covered += th.ci[0] <= truth <= th.ci[1]
+    # 95% CIs: P(at most 16 of 20 cover | coverage 0.95) = 1.6%, so 17 is a fair bar for
+    # one seeded batch (the calibration test measures coverage on hundreds of runs)
+    assert covered >= 17
+
+
+def test_search_stops_at_target_width():
+    trial = planted_trial(5000.0, width=0.1, seed=4)
+    th = find_threshold(trial, start=5000, rel_width=0.1, integer=False)
+    assert th.method == "glm"
+    assert th.log_ci_width <= 0.1
+    assert any("narrower than" in n for n in th.notes)
+
+
+def test_search_for_decreasing_resource_capacity():
+    # success falls with V (capacity): the threshold is the V where P crosses 1/2
+    trial = planted_trial(800.0, width=0.1, seed=5, increasing=False)
+    th = find_threshold(trial, start=100, increasing=False, resource="V", rel_width=0.15)
+    assert th.resource == "V" and not th.increasing
+    assert th.ci[0] <= 800.0 <= th.ci[1]
+
+
+def test_search_at_q_090():
+    truth_half, width = 1000.0, 0.2
+    truth_q = truth_half * math.exp(width * 1.2815515655446004)  # Phi^-1(0.9)
+    trial = planted_trial(truth_half, width=width, seed=6)
+    th = find_threshold(trial, start=300, q=0.9, rel_width=0.2)
+    assert th.q == 0.9
+    assert th.ci[0] <= truth_q <= th.ci[1]
+
+
+def test_step_function_ends_in_certified_bracket():
+    # a transition far sharper than the grid: the search cannot avoid separation, so it
+    # certifies the two bracketing points with an exact binomial test
+    def step(resource, replicate):
+        return resource >= 1234
+
+    th = find_threshold(step, start=50, rel_width=0.1)
+    assert th.method == "bracket"
+    assert th.ci[0] <= 1234 <= th.ci[1]
+    assert th.log_ci_width <= 0.1
+    assert any("separation" in n for n in th.notes)
+    # each bracketing end has >= 6 trials (0.5^6 < 0.025)
+    lo_pt = [p for p in th.points if math.isclose(p[0], th.ci[0])][0]
+    hi_pt = [p for p in th.points if math.isclose(p[0], th.ci[1])][0]
+    assert lo_pt[1] == 0 and lo_pt[2] >= 6 and hi_pt[1] == hi_pt[2] >= 6
+
+
+def test_threshold_beyond_upper_limit_is_censored():
+    trial = planted_trial(1e6, width=0.1, seed=7)
+    th = find_threshold(trial, start=10, upper=1000)
+    assert th.method == "censored" and th.censored == "above" and th.estimate is None
+    assert th.ci[1] == math.inf and th.ci[0] <= 1000
+    assert any("upper limit" in n for n in th.notes)
+
+
+def test_ask_is_idempotent_until_tell_and_done_after_stop():
+    s = ThresholdSearch(start=100, rel_width=0.5)
+    first = s.ask()
+    assert first == s.ask()  # asking again returns the outstanding requests
+    assert all(isinstance(n, int) and n >= 1 for _, n in first)
+    rng = np.random.default_rng(0)
+    from theorycheck.planted import success_probability
+
+    while requests := s.ask():
+        for r, n in requests:
+            s.tell(r, int(rng.binomial(n, float(success_probability(r, 300.0, width=0.2)))), n)
+    assert s.done and s.ask() == []
+    assert s.result().ci[0] <= 300 <= s.result().ci[1]
+
+
+def test_ask_may_return_several_points_for_parallel_runs():
+    trial = planted_trial(600.0, width=0.2, seed=8)
+    s = ThresholdSearch(start=600, points_per_round=3, rel_width=0.05, max_trials=200)
+    sizes = []
+    counts: dict[float, int] = {}
+    while requests := s.ask():
+        sizes.append(len(requests))
+        for r, n in requests:
+            first = counts.get(r, 0)
+            counts[r] = first + n
+            s.tell(r, sum(trial(r, first + i) for i in range(n)), n)
+    assert max(sizes) >= 2
+    assert s.result().trials <= 200
+
+
+def test_tell_accepts_unrequested_points():
+    s = ThresholdSearch(start=100)
+    s.tell(50, 0, 4)
+    s.tell(200, 4, 4)
+    assert s.trials == 8
+    assert {r for r, _ in s.ask()}  # still asks for something
+
+
+def test_same_trial_function_same_result():
+    trial = planted_trial(900.0, width=0.1, seed=9)
+    a = find_threshold(trial, start=100)
+    b = find_threshold(trial, start=100)
+    assert a == b
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [
+        ({"start": 0}, "start must be a positive number"),
+        ({"start": 10, "q": 1.0}, "q must lie strictly between 0 and 1"),
+        ({"start": 10, "seeds_per_point": 0}, "seeds_per_point must be an integer >= 1"),
+        ({"start": 10, "lower": 50, "upper": 20}, "must be below upper"),
+        ({"start": 10, "lower": 20}, "outside [lower, upper]"),
+        ({"start": 10, "growth": 1.0}, "growth must be > 1"),
+        ({"start": 10, "resource": ""}, "resource must be a variable name"),
+        ({"start": float("nan")}, "start must be a positive number"),
+    ],
+)
+def test_bad_search_arguments(kwargs, fragment):
+    with pytest.raises(ValueError, match=None) as info:
+        ThresholdSearch(**kwargs)
+    assert fragment in str(info.value)
+
+
+def test_bad_tell_and_early_result():
+    s = ThresholdSearch(start=10)
+    with pytest.raises(ValueError, match="no trials told yet"):
+        s.result()
+    with pytest.raises(ValueError, match="exceed trials"):
+        s.tell(10, 5, 4)
+    with pytest.raises(ValueError, match="positive finite"):
+        s.tell(-1, 0, 4)
+    with pytest.raises(ValueError, match="callable"):
+        find_threshold("not a function", start=10)

@@ -1,0 +1,138 @@
+"""Joint fit of one free threshold per cell with a shared transition-width model.
+
+For cell ``c`` with log threshold ``theta_c`` (at success probability ``q``) and
+``t = log R``:
+
+    P(success) = Phi(z_q + sign * s_c * (t - theta_c)),
+    log s_c    = log s0 + sum_y sigma_y (log y_c - mean log y)
+
+(``sign = +1`` when success grows with the resource). No law is assumed: the
+``theta_c`` are free, so functionals of them (exponents as the design sees them,
+:mod:`theorycheck.compare.verdict`) stay unbiased when the law is wrong, while the
+shared width model borrows strength across cells (a cell with only a few points in its
+transition still gets a finite, honest threshold). Maximum likelihood by L-BFGS-B with
+the analytic gradient; covariance from the inverse expected information
+``sum_i n_i phi(u)^2 / (Phi(u) Phi(-u)) g_i g_i^T``, ``g_i = du_i/dparams``.
+Cells where every trial succeeded, or every trial failed, have no threshold and are
+left out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.special import log_ndtr
+from scipy.stats import norm
+
+from theorycheck.compare.data import Dataset
+from theorycheck.threshold.result import Threshold
+
+_MAX_LOG_SLOPE = math.log(1e4)
+
+
+@dataclass(frozen=True)
+class CellFit:
+    """``theta``: log thresholds of the ``cells`` (indices into ``data.cells``), ``cov``
+    their covariance; ``identified`` False when the likelihood has no finite maximum."""
+
+    cells: tuple[int, ...]
+    theta: np.ndarray
+    cov: np.ndarray
+    log_slope: float
+    width_trends: dict[str, tuple[float, float]]
+    llf: float
+    identified: bool
+    notes: tuple[str, ...] = ()
+
+
+def _inv_mills(u: np.ndarray) -> np.ndarray:
+    """``phi(u) / Phi(u)``, stable for very negative ``u`` (where it tends to ``-u``)."""
+    u = np.clip(u, -1e8, 1e8)
+    return np.exp(norm.logpdf(u) - log_ndtr(u))
+
+
+def fit_cells(
+    data: Dataset,
+    thresholds: Sequence[Threshold],
+    *,
+    q: float = 0.5,
+    width_trends: Sequence[str] = (),
+) -> CellFit:
+    """Fit the model of the module docstring; ``thresholds`` (one per cell) give the
+    starting values and tell which cells are censored."""
+    keep = [i for i, th in enumerate(thresholds) if th.estimate is not None]
+    notes = []
+    if len(keep) < len(thresholds):
+        notes.append(f"{len(thresholds) - len(keep)} cell(s) with no crossing in their resource range left out")
+    if not keep:
+        raise ValueError("no cell has a crossing inside its resource range: extend the resource grid")
+    cols = data.columns()
+    index = {c: j for j, c in enumerate(keep)}
+    rows = np.flatnonzero(np.isin(cols["cell"], keep))
+    cell = np.array([index[c] for c in cols["cell"][rows]])
+    t = np.log(cols[data.resource][rows])
+    k = cols["successes"][rows].astype(float)
+    n = cols["trials"][rows].astype(float)
+    sign = 1.0 if data.increasing else -1.0
+    zq = float(norm.ppf(q))
+    trends = [v for v in width_trends if len(set(data.cell_values(v)[keep])) > 1]
+    wx = np.array([np.log(data.cell_values(v)[keep]) - np.log(data.cell_values(v)[keep]).mean()
+                   for v in trends]).reshape(len(trends), len(keep))
+    m = len(keep)
+
+    def pieces(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        log_s = p[m] + (p[m + 1:] @ wx if trends else np.zeros(m))
+        s = np.exp(np.minimum(log_s, 50.0))
+        u = np.clip(zq + sign * s[cell] * (t - p[:m][cell]), -1e8, 1e8)
+        return u, s
+
+    def negllf(p: np.ndarray) -> float:
+        u, _ = pieces(p)
+        return -float(np.sum(k * log_ndtr(u) + (n - k) * log_ndtr(-u)))
+
+    def jac_u(p: np.ndarray, u: np.ndarray, s: np.ndarray) -> np.ndarray:
+        g = np.zeros((len(u), len(p)))
+        g[np.arange(len(u)), cell] = -sign * s[cell]
+        g[:, m] = u - zq
+        for j in range(len(trends)):
+            g[:, m + 1 + j] = (u - zq) * wx[j][cell]
+        return g
+
+    def grad(p: np.ndarray) -> np.ndarray:
+        u, s = pieces(p)
+        dl_du = k * _inv_mills(u) - (n - k) * _inv_mills(-u)
+        return -(dl_du @ jac_u(p, u, s))
+
+    slopes = [th.slope for th in thresholds if th.slope is not None and th.slope > 0]
+    log_s0 = min(math.log(float(np.median(slopes))) if slopes else math.log(10.0), _MAX_LOG_SLOPE - 1.0)
+    x0 = np.concatenate([[math.log(thresholds[i].estimate) for i in keep], [log_s0], np.zeros(len(trends))])
+    bounds = [(v - 20.0, v + 20.0) for v in x0[:m]] + [(-10.0, _MAX_LOG_SLOPE)] + [(-10.0, 10.0)] * len(trends)
+    res = minimize(negllf, x0, jac=grad, method="L-BFGS-B", bounds=bounds,
+                   options={"maxiter": 5000, "ftol": 1e-13, "gtol": 1e-9})
+    p = res.x
+    identified = p[m] < _MAX_LOG_SLOPE - 1e-3
+    cov = np.full((m, m), np.nan)
+    if not identified:
+        notes.append("every transition is a step on its grid (shared probit slope at its bound): "
+                     "joint per-cell fit not identified")
+    else:
+        u, s = pieces(p)
+        w = n * np.exp(2 * norm.logpdf(u) - log_ndtr(u) - log_ndtr(-u))
+        g = jac_u(p, u, s)
+        info = g.T @ (w[:, None] * g)
+        try:
+            full = np.linalg.inv(info)
+            if not np.all(np.isfinite(full)) or np.any(np.diag(full) <= 0):
+                raise np.linalg.LinAlgError
+            cov = full[:m, :m]
+        except np.linalg.LinAlgError:
+            identified = False
+            notes.append("information matrix of the per-cell fit is singular")
+    wt = {v: (float(p[m + 1 + j]), float(math.sqrt(full[m + 1 + j, m + 1 + j])) if identified else math.inf)
+          for j, v in enumerate(trends)}
+    return CellFit(tuple(keep), p[:m].copy(), cov, float(p[m]), wt, -float(res.fun), bool(identified),
+                   tuple(notes))

@@ -1,0 +1,319 @@
+"""Fit a law's constants to every cell at once, with residual trends (THEORY §6).
+
+Binomial likelihood of all points of all cells (``t = log R``, ``sign = +1`` if success
+grows with the resource):
+
+    log R*_q(x) = log K + log f(x; C) + sum_x tau_x (log x - c_x)
+    s(x)        = exp(log s0 + sum_y sigma_y (log y - c_y))
+    P(success)  = Phi(z_q + sign * s(x) * (t - log R*_q(x)))
+
+``f`` is the law's threshold, ``C`` its free constants; ``K`` an overall factor, added
+only when the constants cannot already scale ``f`` (a law without constants is still
+compared "up to a constant", THEORY §5); ``c_x`` is the mean of ``log x`` over cells, so
+``K, C`` keep their meaning at the centre. ``tau_x`` is the residual trend -- the
+exponent of ``x`` that the data show beyond the law's own local elasticity -- and is 0
+when the law holds; ``sigma_y`` lets the transition width drift with the parameters, so
+that a width that changes across cells does not masquerade as a threshold trend.
+Fitted by maximum likelihood (L-BFGS-B; ``log C`` kept within 50 of the start),
+covariance from the inverse numerical Hessian (statsmodels ``approx_hess3``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy.optimize import least_squares, minimize, minimize_scalar
+from scipy.special import gammaln, log_ndtr
+from scipy.stats import norm
+from statsmodels.tools.numdiff import approx_hess3
+
+from theorycheck.compare.data import Dataset
+from theorycheck.compare.exponents import Exponent
+from theorycheck.threshold.glm import fit_threshold
+from theorycheck.threshold.result import Threshold
+
+_MAX_LOG_SLOPE = math.log(1e4)  # probit slope per unit log R; beyond it a cell is a step
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A positive quantity estimated on the log scale: ``estimate`` and its CI."""
+
+    estimate: float
+    ci: tuple[float, float]
+    log_se: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"estimate": self.estimate, "ci": list(self.ci), "log_se": self.log_se}
+
+
+@dataclass(frozen=True)
+class LawFit:
+    """Maximum-likelihood fit of a law to all cells (module docstring)."""
+
+    law: str
+    constants: dict[str, Estimate]
+    scale: Estimate | None
+    trends: dict[str, Exponent]
+    width: float
+    width_trends: dict[str, Exponent]
+    llf: float
+    n_params: int
+    nobs: int
+    identified: bool
+    notes: tuple[str, ...] = ()
+    fitted_constants: dict[str, float] = field(default_factory=dict)
+    log_scale: float = 0.0
+    centres: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def aic(self) -> float:
+        return -2.0 * self.llf + 2.0 * self.n_params
+
+    @property
+    def bic(self) -> float:
+        return -2.0 * self.llf + self.n_params * math.log(max(self.nobs, 1))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "law": self.law,
+            "constants": {k: v.to_dict() for k, v in self.constants.items()},
+            "scale": None if self.scale is None else self.scale.to_dict(),
+            "trends": {k: v.to_dict() for k, v in self.trends.items()},
+            "width": self.width,
+            "width_trends": {k: v.to_dict() for k, v in self.width_trends.items()},
+            "llf": self.llf, "aic": self.aic, "bic": self.bic,
+            "n_params": self.n_params, "identified": self.identified, "notes": list(self.notes),
+        }
+
+
+def _exp(x: float) -> float:
+    return math.exp(x) if x < 700 else math.inf
+
+
+def cell_thresholds(data: Dataset, *, q: float = 0.5, level: float = 0.95) -> list[Threshold]:
+    """Per-cell threshold (probit GLM, Fieller CI; bracket or censored when needed)."""
+    return [fit_threshold(c.points, q=q, level=level, increasing=data.increasing,
+                          resource=data.resource) for c in data.cells]
+
+
+class _Model:
+    def __init__(self, law: Any, data: Dataset, q: float, trends: Sequence[str],
+                 width_trends: Sequence[str]) -> None:
+        self.law, self.data = law, data
+        self.names = tuple(law.constants)
+        self.values = {v: data.cell_values(v) for v in law.variables}
+        cols = data.columns()
+        self.cell = cols["cell"]
+        self.t = np.log(cols[data.resource])
+        self.k, self.n = cols["successes"].astype(float), cols["trials"].astype(float)
+        self.const = float(np.sum(gammaln(self.n + 1) - gammaln(self.k + 1) - gammaln(self.n - self.k + 1)))
+        self.sign = 1.0 if data.increasing else -1.0
+        self.zq = float(norm.ppf(q))
+        self.trends, self.width_trends = tuple(trends), tuple(width_trends)
+        logs = {v: np.log(data.cell_values(v)) for v in {*trends, *width_trends}}
+        self.centres = {v: float(logs[v].mean()) for v in logs}
+        n_cells = len(data.cells)
+        self.tx = np.array([logs[v] - self.centres[v] for v in self.trends]).reshape(len(self.trends), n_cells)
+        self.wx = np.array([logs[v] - self.centres[v] for v in self.width_trends]).reshape(
+            len(self.width_trends), n_cells)
+        self.free: list[str] = list(self.names)
+        self.with_scale = True
+
+    def log_f(self, log_c: np.ndarray) -> np.ndarray:
+        key = tuple(np.asarray(log_c, dtype=float).tolist())
+        if key != getattr(self, "_key", None):
+            self._key, self._val = key, self._log_f(log_c)
+        return self._val
+
+    def _log_f(self, log_c: np.ndarray) -> np.ndarray:
+        consts = {name: math.exp(v) for name, v in zip(self.free, log_c)}
+        return np.asarray(self.law.log_evaluate(self.values, consts), dtype=float).reshape(-1) \
+            if self.values else np.full(len(self.data.cells), float(self.law.log_evaluate({}, consts)))
+
+    def split(self, p: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, float, np.ndarray]:
+        nc = len(self.free)
+        i = nc + int(self.with_scale)
+        log_k = p[nc] if self.with_scale else 0.0
+        tau = p[i:i + len(self.trends)]
+        j = i + len(self.trends)
+        return p[:nc], log_k, tau, p[j], p[j + 1:]
+
+    def log_threshold(self, p: np.ndarray) -> np.ndarray:
+        log_c, log_k, tau, _, _ = self.split(p)
+        return self.log_f(log_c) + log_k + (tau @ self.tx if len(tau) else 0.0)
+
+    def negllf(self, p: np.ndarray) -> float:
+        _, _, _, log_s, sig = self.split(p)
+        lt = self.log_threshold(p)
+        log_s_cell = log_s + (sig @ self.wx if len(sig) else np.zeros(len(lt)))
+        s = np.exp(np.minimum(log_s_cell, 50.0))
+        u = self.zq + self.sign * s[self.cell] * (self.t - lt[self.cell])
+        ll = self.k * log_ndtr(u) + (self.n - self.k) * log_ndtr(-u)
+        value = -float(ll.sum()) - self.const
+        return value if math.isfinite(value) else 1e300
+
+
+def _identifiable(model: _Model) -> list[str]:
+    """Decide which constants are free and whether an overall factor K is needed."""
+    notes: list[str] = []
+    if not model.names:
+        model.free, model.with_scale = [], True
+        return notes
+    h = 1e-3
+    cols = []
+    for i in range(len(model.names)):
+        e = np.zeros(len(model.names))
+        e[i] = h
+        cols.append((model.log_f(e) - model.log_f(-e)) / (2 * h))  # central: error ~ h^2
+    jac = np.column_stack(cols)
+    ones = np.ones((jac.shape[0], 1))
+
+    def rank(m: np.ndarray) -> int:
+        if m.shape[1] == 0:
+            return 0
+        sv = np.linalg.svd(m / np.sqrt(m.shape[0]), compute_uv=False)
+        return int(np.sum(sv > 1e-4 * max(1.0, sv[0])))
+
+    free: list[int] = []
+    for i in range(jac.shape[1]):
+        if rank(jac[:, free + [i]]) == len(free) + 1:
+            free.append(i)
+        else:
+            notes.append(f"constant {model.names[i]} is not identified by these cells (fixed at 1)")
+    sub = jac[:, free]
+    with_scale = rank(np.hstack([sub, ones])) > rank(sub)
+    model.free = [model.names[i] for i in free]
+    model.with_scale = bool(with_scale)
+    return notes
+
+
+def _start(model: _Model, ths: Sequence[Threshold]) -> np.ndarray:
+    ok = [i for i, th in enumerate(ths) if th.estimate is not None]
+    if not ok:
+        raise ValueError(
+            "no cell has a threshold inside its resource range (every cell succeeds or fails "
+            "everywhere): extend the resource grid so that the transitions are covered"
+        )
+    y = np.log([ths[i].estimate for i in ok])
+    nc = len(model.free)
+    log_c = np.zeros(nc)
+    if nc and not model.with_scale:
+        shift = minimize_scalar(lambda d: float(np.sum((y - model.log_f(log_c + d)[ok]) ** 2)),
+                                bounds=(-60, 60), method="bounded").x
+        log_c = log_c + shift
+
+        def resid(lc: np.ndarray) -> np.ndarray:
+            return y - model.log_f(lc)[ok]
+
+        if len(ok) > nc:
+            log_c = least_squares(resid, log_c, bounds=(log_c - 50, log_c + 50)).x
+        log_k: list[float] = []
+    else:
+        log_k = [float(np.mean(y - model.log_f(log_c)[ok]))]
+    slopes = [th.slope for th in ths if th.slope is not None and th.slope > 0]
+    log_s = math.log(float(np.median(slopes))) if slopes else math.log(10.0)
+    log_s = min(log_s, _MAX_LOG_SLOPE - 1.0)
+    return np.concatenate([log_c, log_k, np.zeros(len(model.trends)), [log_s],
+                           np.zeros(len(model.width_trends))])
+
+
+def fit_law(
+    law: Any,
+    data: Dataset,
+    *,
+    q: float = 0.5,
+    level: float = 0.95,
+    trends: Sequence[str] = (),
+    width_trends: Sequence[str] = (),
+    thresholds: Sequence[Threshold] | None = None,
+) -> LawFit:
+    """Maximum-likelihood fit of ``law`` to ``data`` (module docstring)."""
+    model = _Model(law, data, q, trends, width_trends)
+    notes = _identifiable(model)
+    ths = cell_thresholds(data, q=q, level=level) if thresholds is None else thresholds
+    x0 = _start(model, ths)
+    nc = len(model.free) + int(model.with_scale)
+    i_s = nc + len(model.trends)
+    bounds = [(v - 50.0, v + 50.0) for v in x0[:nc]] + [(-20.0, 20.0)] * len(model.trends) \
+        + [(-10.0, _MAX_LOG_SLOPE)] + [(-10.0, 10.0)] * len(model.width_trends)
+    res = minimize(model.negllf, x0, method="L-BFGS-B", bounds=bounds,
+                   options={"maxiter": 2000, "ftol": 1e-12, "gtol": 1e-8})
+    p = res.x
+    identified = bool(res.success) or res.fun <= model.negllf(x0)
+    if p[i_s] >= _MAX_LOG_SLOPE - 1e-3:
+        identified = False
+        notes.append("the transitions are steps on this grid (probit slope at its bound): "
+                     "joint likelihood not identified")
+    at_bound = [i for i in range(nc) if min(abs(p[i] - bounds[i][0]), abs(p[i] - bounds[i][1])) < 1e-3]
+    if at_bound:
+        identified = False
+        notes.append("a constant ran to its bound: the law's terms are not separated by these cells")
+    cov = np.full((len(p), len(p)), np.nan)
+    if identified:
+        hess = approx_hess3(p, model.negllf)
+        try:
+            cov = np.linalg.inv(hess)
+            if not np.all(np.isfinite(cov)) or np.any(np.diag(cov) <= 0):
+                raise np.linalg.LinAlgError
+        except np.linalg.LinAlgError:
+            identified = False
+            notes.append("the Hessian of the likelihood is singular: parameters not identified")
+            cov = np.full((len(p), len(p)), np.nan)
+    z = float(norm.ppf(0.5 + level / 2.0))
+
+    def est(i: int) -> Estimate:
+        if not identified:
+            return Estimate(_exp(p[i]), (0.0, math.inf), math.nan)
+        se = math.sqrt(cov[i, i])
+        return Estimate(_exp(p[i]), (_exp(p[i] - z * se), _exp(p[i] + z * se)), se)
+
+    def expo(name: str, i: int) -> Exponent:
+        se = math.sqrt(cov[i, i]) if identified else math.inf
+        return Exponent(name, float(p[i]), se, (p[i] - z * se, p[i] + z * se), level)
+
+    constants = {name: est(i) for i, name in enumerate(model.free)}
+    return LawFit(
+        law=getattr(law, "text", str(law)),
+        constants=constants,
+        scale=est(len(model.free)) if model.with_scale else None,
+        trends={v: expo(v, nc + j) for j, v in enumerate(model.trends)},
+        width=float(math.exp(-p[i_s])),
+        width_trends={v: expo(v, i_s + 1 + j) for j, v in enumerate(model.width_trends)},
+        llf=-float(res.fun) if math.isfinite(res.fun) else -math.inf,
+        n_params=len(p),
+        nobs=len(model.k),
+        identified=identified,
+        notes=tuple(notes),
+        fitted_constants={name: _exp(p[i]) for i, name in enumerate(model.free)},
+        log_scale=float(p[len(model.free)]) if model.with_scale else 0.0,
+        centres=dict(model.centres),
+    )
+
+
+def predicted_log_threshold(fit: LawFit, law: Any, values: dict[str, np.ndarray]) -> np.ndarray:
+    """``log K + log f(x; C)`` of a fit (no trends) at cell ``values``."""
+    vals = {v: values[v] for v in law.variables}
+    return np.asarray(law.log_evaluate(vals, fit.fitted_constants), dtype=float) + fit.log_scale
+
+
+def constants_from_thresholds(law: Any, data: Dataset, cells: Sequence[int],
+                              theta: np.ndarray) -> dict[str, float]:
+    """Least-squares constants of ``law`` from log thresholds ``theta`` of ``cells``
+    (overall factor free): the fallback when the likelihood fit is not identified."""
+    if not law.constants:
+        return {}
+    values = {v: data.cell_values(v)[list(cells)] for v in law.variables}
+
+    def resid(log_c: np.ndarray) -> np.ndarray:
+        consts = {c: math.exp(x) for c, x in zip(law.constants, log_c)}
+        r = theta - np.asarray(law.log_evaluate(values, consts), dtype=float).reshape(-1)
+        return r - r.mean()
+
+    x0 = np.zeros(len(law.constants))
+    sol = least_squares(resid, x0, bounds=(x0 - 50, x0 + 50))
+    return {c: math.exp(x) for c, x in zip(law.constants, sol.x)}

@@ -1,0 +1,160 @@
+"""Exponents as the design sees them, and the residual trend of a law (THEORY §6).
+
+With log thresholds ``theta_c`` of the cells (covariance ``S``) and the design matrix
+``X = [1, log x_1, ..., log x_m]`` over the same cells, the least-squares slopes
+``A theta`` (``A = (X^T X)^-1 X^T``, slope rows) are the **observed exponents**: for a
+power law they are its exponents; for anything else, the average local elasticity over
+the design. Applying the same ``A`` to the law, ``p = A log f(x_c; C)`` gives the
+**predicted exponents** on the same footing (exact for monomials; for polylogs and sums
+of terms, their local elasticities averaged the same way). The **residual trend**
+``tau = A (theta - log K f(x; C))`` is the slope of the residual on ``log x``; it is 0
+when the law holds. Fitting the law's constants absorbs whatever they can explain, so
+its covariance is ``J S J^T`` with ``J = A (I - P_G)``, ``P_G`` the projection on the
+columns of ``G = [1, d log f / d log C_j]`` (Gauss-Newton linearisation; exact for a
+monomial, whose slopes do not depend on the constant at all).
+
+**Local trends.** A law with several terms has local exponents that change across the
+sweep (THEORY §6), and its fitted constants can move a crossover until the *average*
+slope matches data whose local slopes do not. So each variable with ``K >= 3`` values
+also gets one slope per segment between consecutive values: the same construction with
+``X`` holding, per variable, the segment basis ``clip(log x - log x_j, 0, log x_{j+1} -
+log x_j)`` (an additive piecewise-linear surface in the logs; its coefficients are the
+local slopes). Used when that design has full rank.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy.stats import norm
+
+from theorycheck.compare.data import Dataset
+from theorycheck.compare.exponents import Exponent
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Local slope of one variable between two consecutive swept values."""
+
+    lo: float
+    hi: float
+    observed: Exponent
+    predicted: float
+    trend: Exponent
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"range": [self.lo, self.hi], "observed": self.observed.to_dict(),
+                "predicted": self.predicted, "trend": self.trend.to_dict()}
+
+
+@dataclass(frozen=True)
+class DesignTrends:
+    """Observed and predicted design exponents and the residual trends (module doc)."""
+
+    variables: tuple[str, ...]
+    observed: dict[str, Exponent]
+    predicted: dict[str, float]
+    trends: dict[str, Exponent]
+    cells: tuple[int, ...]
+    segments: dict[str, tuple[Segment, ...]] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
+def _law_log(law: Any, data: Dataset, cells: Sequence[int], constants: Mapping[str, float]) -> np.ndarray:
+    values = {v: data.cell_values(v)[list(cells)] for v in law.variables}
+    out = np.asarray(law.log_evaluate(values, dict(constants)), dtype=float).reshape(-1)
+    return np.full(len(cells), float(out[0])) if out.size == 1 else out
+
+
+def constant_jacobian(law: Any, data: Dataset, cells: Sequence[int],
+                      constants: Mapping[str, float]) -> np.ndarray:
+    """``G = [1, d log f / d log C_j]`` over ``cells`` (central differences, h = 1e-4)."""
+    cols = [np.ones(len(cells))]
+    base = {c: float(constants.get(c, 1.0)) for c in law.constants}
+    h = 1e-4
+    for c in law.constants:
+        up = {**base, c: base[c] * math.exp(h)}
+        down = {**base, c: base[c] * math.exp(-h)}
+        cols.append((_law_log(law, data, cells, up) - _law_log(law, data, cells, down)) / (2 * h))
+    return np.column_stack(cols)
+
+
+def design_trends(
+    law: Any,
+    constants: Mapping[str, float],
+    data: Dataset,
+    theta: np.ndarray,
+    cov: np.ndarray,
+    cells: Sequence[int],
+    variables: Sequence[str],
+    level: float,
+) -> DesignTrends:
+    """Observed/predicted exponents and trends of ``variables`` (module docstring)."""
+    cells = tuple(int(c) for c in cells)
+    tested = [v for v in variables if len(set(data.cell_values(v)[list(cells)])) > 1]
+    if len(cells) < len(tested) + 1:
+        raise ValueError(f"{len(cells)} cell(s) cannot determine {len(tested)} exponent(s): add cells")
+    logs = {v: np.log(data.cell_values(v)[list(cells)]) for v in tested}
+    x = np.column_stack([np.ones(len(cells))] + [logs[v] for v in tested])
+    logf = _law_log(law, data, cells, constants)
+    g = constant_jacobian(law, data, cells, constants)
+    residual_maker = np.eye(len(cells)) - g @ np.linalg.pinv(g)
+    z = float(norm.ppf(0.5 + level / 2.0))
+
+    def exponent(name: str, est: float, var: float) -> Exponent:
+        se = math.sqrt(max(var, 0.0)) if math.isfinite(var) else math.inf
+        return Exponent(name, float(est), se, (est - z * se, est + z * se), level)
+
+    def slopes(design: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        a = np.linalg.pinv(design)[1:]
+        j = a @ residual_maker
+        return a @ theta, a @ logf, a @ (theta - logf), a @ cov @ a.T, j @ cov @ j.T
+
+    obs, pred, tau, cov_obs, cov_tau = slopes(x)
+    segments: dict[str, tuple[Segment, ...]] = {}
+    notes: list[str] = []
+    knots = {v: np.unique(logs[v]) for v in tested}
+    if any(len(k) >= 3 for k in knots.values()):
+        cols, owner = [np.ones(len(cells))], []
+        for v in tested:
+            kv = knots[v]
+            for lo, hi in zip(kv[:-1], kv[1:]):
+                cols.append(np.clip(logs[v] - lo, 0.0, hi - lo))
+                owner.append((v, lo, hi))
+        seg_x = np.column_stack(cols)
+        if np.linalg.matrix_rank(seg_x) == seg_x.shape[1]:
+            s_obs, s_pred, s_tau, s_cov_obs, s_cov_tau = slopes(seg_x)
+            for i, (v, lo, hi) in enumerate(owner):
+                if len(knots[v]) < 3:
+                    continue
+                seg = Segment(float(math.exp(lo)), float(math.exp(hi)),
+                              exponent(v, s_obs[i], s_cov_obs[i, i]), float(s_pred[i]),
+                              exponent(v, s_tau[i], s_cov_tau[i, i]))
+                segments[v] = (*segments.get(v, ()), seg)
+        else:
+            notes.append("the cells do not form a design with one slope per segment: local trends skipped")
+    return DesignTrends(
+        variables=tuple(tested),
+        observed={v: exponent(v, obs[i], cov_obs[i, i]) for i, v in enumerate(tested)},
+        predicted={v: float(pred[i]) for i, v in enumerate(tested)},
+        trends={v: exponent(v, tau[i], cov_tau[i, i]) for i, v in enumerate(tested)},
+        cells=cells,
+        segments=segments,
+        notes=tuple(notes),
+    )
+
+
+def inestimable_trends(law: Any, constants: Mapping[str, float], data: Dataset,
+                       variables: Sequence[str], level: float) -> DesignTrends:
+    """Trends with infinite standard errors (too few usable cells), predictions kept."""
+    cells = tuple(range(len(data.cells)))
+    tested = [v for v in variables if len(set(data.cell_values(v))) > 1]
+    x = np.column_stack([np.ones(len(cells))] + [np.log(data.cell_values(v)) for v in tested])
+    pred = np.linalg.pinv(x)[1:] @ _law_log(law, data, cells, constants)
+    unknown = {v: Exponent(v, math.nan, math.inf, (-math.inf, math.inf), level) for v in tested}
+    return DesignTrends(tuple(tested), unknown, {v: float(pred[i]) for i, v in enumerate(tested)},
+                        dict(unknown), cells)

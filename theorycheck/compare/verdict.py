@@ -1,0 +1,322 @@
+"""Verdict of data against a law: consistent, refuted or inconclusive (DESIGN "Controls").
+
+:func:`compare` fits the law's constants to every cell at once, with a residual trend
+``tau_x`` per varied variable (:mod:`theorycheck.compare.law_fit`; THEORY §6: "fit the
+whole law's constants and test that the residual has no trend in any variable"). The
+observed exponent of ``x`` is the law's own exponent as the cells see it
+(:func:`~theorycheck.compare.lower_bound.design_exponents`: its local elasticity,
+averaged over the design, at the fitted constants) plus ``tau_x``; it is compared with
+the prediction by the equivalence test of :mod:`theorycheck.compare.decide`. This one
+procedure covers monomials (where it equals comparing a log-log slope with the
+exponent) and laws with several terms (where local exponents change across the sweep).
+
+``up_to="constants"`` (Θ) keeps the law's log factors in its shape; ``up_to="polylog"``
+(Θ̃) freezes them (:mod:`theorycheck.compare.polylog`), so a Θ̃ verdict does not change
+when the law is multiplied by ``log(V)^k``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from theorycheck.compare.data import Dataset
+from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Decision, Piece, decide
+from theorycheck.compare.exponents import LRTest, PowerLawFit, collapse_test, fit_power_law
+from theorycheck.compare.cell_model import fit_cells
+from theorycheck.compare.law_fit import (
+    Estimate,
+    LawFit,
+    cell_thresholds,
+    constants_from_thresholds,
+    fit_law,
+    predicted_log_threshold,
+)
+from theorycheck.compare.lower_bound import LowerBoundCheck, check_lower_bound
+from theorycheck.compare.model_selection import ModelComparison, additive_alternative, compare_models
+from theorycheck.compare.polylog import freeze_polylog
+from theorycheck.compare.trends import design_trends, inestimable_trends
+from theorycheck.threshold.glm import check_q_level
+from theorycheck.threshold.result import Threshold
+
+_UP_TO = ("constants", "polylog")
+
+
+@dataclass(frozen=True)
+class ExponentCheck:
+    """Observed against predicted exponent of one variable."""
+
+    variable: str
+    status: str
+    predicted: float | None
+    estimate: float | None = None
+    ci: tuple[float, float] | None = None
+    predicted_range: tuple[float, float] | None = None
+    decision: Decision | None = None
+    span_decades: float = 0.0
+    values: tuple[float, ...] = ()
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "estimate": self.estimate, "ci": None if self.ci is None else list(self.ci),
+            "predicted": self.predicted, "status": self.status,
+            "predicted_range": None if self.predicted_range is None else list(self.predicted_range),
+            "span_decades": self.span_decades, "values": list(self.values), "reason": self.reason,
+            "suggestion": None if self.decision is None else self.decision.suggestion,
+            "trend_ci_tost": None if self.decision is None else list(self.decision.tost_ci),
+        }
+
+
+@dataclass(frozen=True)
+class CellResult:
+    """One cell: its parameters, measured threshold and the fitted law's prediction."""
+
+    params: dict[str, float]
+    threshold: Threshold
+    predicted: float
+
+    @property
+    def ratio(self) -> float | None:
+        return None if self.threshold.estimate is None else self.threshold.estimate / self.predicted
+
+    def to_dict(self) -> dict[str, Any]:
+        th = self.threshold.to_dict()
+        return {"params": self.params, "threshold": th["estimate"], "ci": th["ci"],
+                "method": th["method"], "predicted": self.predicted, "ratio": self.ratio,
+                "trials": th["trials"], "warnings": th["warnings"]}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer of :func:`compare`; ``to_dict()`` is its JSON form."""
+
+    status: str
+    reason: str
+    law: str
+    resource: str
+    tolerance: float
+    level: float
+    q: float
+    up_to: str
+    exponents: dict[str, ExponentCheck]
+    tested: tuple[str, ...]
+    untested: tuple[str, ...]
+    constants: dict[str, Estimate]
+    scale: Estimate | None
+    ratio_spread: dict[str, float | None]
+    cells: tuple[CellResult, ...]
+    fit: LawFit
+    method: str
+    suggestions: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    power_fit: PowerLawFit | None = None
+    collapse: LRTest | None = None
+    models: ModelComparison | None = None
+    lower_bound: LowerBoundCheck | None = None
+    extras: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def constant(self) -> dict[str, Any]:
+        """Fitted constants (and the overall factor ``K`` when the law needs one)."""
+        out = {k: v.to_dict() for k, v in self.constants.items()}
+        if self.scale is not None:
+            out["K"] = self.scale.to_dict()
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "verdict": self.status, "reason": self.reason, "law": self.law, "resource": self.resource,
+            "tolerance": self.tolerance, "level": self.level, "q": self.q, "up_to": self.up_to,
+            "method": self.method, "tested": list(self.tested), "untested": list(self.untested),
+            "exponents": {k: v.to_dict() for k, v in self.exponents.items()},
+            "constant": self.constant, "ratio_spread": self.ratio_spread,
+            "width": self.fit.width, "fit": self.fit.to_dict(),
+            "cells": [c.to_dict() for c in self.cells],
+            "suggestions": list(self.suggestions), "notes": list(self.notes),
+            "power_fit": None if self.power_fit is None else self.power_fit.to_dict(),
+            "collapse": None if self.collapse is None else self.collapse.to_dict(),
+            "models": None if self.models is None else self.models.to_dict(),
+            "lower_bound": None if self.lower_bound is None else self.lower_bound.to_dict(),
+        }
+
+
+def _check_inputs(law: Any, data: Any, tolerance: Any, up_to: Any, min_span: Any) -> None:
+    if not isinstance(data, Dataset):
+        raise ValueError(f"data must be a theorycheck.compare.Dataset, got {type(data).__name__}")
+    if not all(hasattr(law, a) for a in ("resource", "variables", "constants", "log_evaluate")):
+        raise ValueError(f"law must be a theorycheck.law.Law, got {law!r}")
+    if law.resource != data.resource:
+        raise ValueError(f"the law is about {law.resource!r} but the data vary {data.resource!r}")
+    missing = [v for v in law.variables if v not in data.variables]
+    if missing:
+        raise ValueError(f"the law needs {missing}, which the data lack (data have {list(data.variables)})")
+    if (getattr(law, "sense", ">=") == ">=") != data.increasing:
+        raise ValueError(f"the law says success {'grows' if law.sense == '>=' else 'falls'} with "
+                         f"{law.resource} but the data say the opposite (Dataset.increasing)")
+    for name, value in (("tolerance", tolerance), ("min_span", min_span)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise ValueError(f"{name} must be a positive number, got {value!r}")
+    if up_to not in _UP_TO:
+        raise ValueError(f"up_to must be 'constants' (Θ) or 'polylog' (Θ̃), got {up_to!r}")
+
+
+def compare(
+    law: Any,
+    data: Dataset,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    level: float = 0.95,
+    q: float = 0.5,
+    up_to: str = "constants",
+    min_span: float = DEFAULT_MIN_SPAN,
+    width_trends: bool = True,
+    alternatives: dict[str, Any] | None = None,
+    lower_bound: Any | None = None,
+    lower_bound_constants: dict[str, float] | None = None,
+    diagnostics: bool = True,
+) -> Verdict:
+    """Three-valued verdict of ``data`` against ``law`` (module docstring).
+
+    ``tolerance``: equivalence margin on exponents (default and its reasons:
+    :data:`theorycheck.compare.decide.DEFAULT_TOLERANCE`); ``level``: confidence;
+    ``q``: success probability defining thresholds; ``up_to``: ``"constants"`` (Θ) or
+    ``"polylog"`` (Θ̃); ``min_span``: decades a variable must span for "consistent";
+    ``width_trends``: let the transition width drift with the parameters;
+    ``alternatives``: extra laws for the AIC/BIC comparison (default: the additive
+    alternative of a product law; ``{}`` skips it); ``lower_bound`` (+ its constants):
+    a Law the data must not beat (:mod:`.lower_bound`); ``diagnostics=False`` skips the
+    free power-law fit, the collapse test and the model comparison.
+    """
+    q, level = check_q_level(q, level)
+    _check_inputs(law, data, tolerance, up_to, min_span)
+    notes: list[str] = []
+    varied = data.varied
+    centre = {v: float(np.exp(np.mean(np.log(data.cell_values(v))))) for v in law.variables}
+    shape = freeze_polylog(law, centre) if up_to == "polylog" else law
+    ths = cell_thresholds(data, q=q, level=level)
+    width_vars = varied if width_trends else ()
+    cellfit = fit_cells(data, ths, q=q, width_trends=width_vars)
+    notes += list(cellfit.notes)
+    if cellfit.identified:
+        method, cells, theta, cov = "joint", cellfit.cells, cellfit.theta, cellfit.cov
+    else:
+        method = "per-cell"
+        cells = tuple(i for i, th in enumerate(ths) if th.estimate is not None and math.isfinite(th.log_ci_width))
+        theta = np.log([ths[i].estimate for i in cells])
+        cov = np.diag([ths[i].log_se ** 2 for i in cells])
+        notes.append("exponents from per-cell thresholds and their CIs (cells treated as independent)")
+    fit = fit_law(shape, data, q=q, level=level, width_trends=width_vars, thresholds=ths)
+    notes += list(fit.notes)
+    if len(cells) > len(varied):
+        const = fit.fitted_constants if fit.identified else constants_from_thresholds(shape, data, cells, theta)
+        dt = design_trends(shape, const, data, theta, cov, cells, varied, level)
+    else:
+        const = fit.fitted_constants
+        dt = inestimable_trends(shape, const, data, varied, level)
+        notes.append(f"only {len(cells)} cell(s) with a bounded threshold: exponents not estimable")
+    notes += list(dt.notes)
+    elasticity = shape.elasticities({v: data.cell_values(v) for v in shape.variables}, const) \
+        if shape.variables else {}
+    checks: dict[str, ExponentCheck] = {}
+    for v in sorted({*law.variables, *varied}):
+        values = tuple(sorted(set(data.cell_values(v).tolist())))
+        if v not in dt.variables:
+            why = (f"{v} takes the single value {values[0]:g}: its exponent is untested" if len(values) == 1
+                   else f"{v} varies only across cells without a threshold: its exponent is untested")
+            checks[v] = ExponentCheck(v, "untested", None, values=values, reason=why)
+            continue
+        obs, tr = dt.observed[v], dt.trends[v]
+        span = data.span_decades(v)
+        pieces = [Piece("overall", tr.estimate, tr.se)] + [
+            Piece(f"{seg.lo:g}..{seg.hi:g}", seg.trend.estimate, seg.trend.se)
+            for seg in dt.segments.get(v, ())]
+        dec = decide(v, pieces, tolerance=tolerance, level=level, span=span,
+                     min_span=min_span, lo_value=values[0], hi_value=values[-1])
+        el = elasticity.get(v)
+        rng = (float(np.min(el)), float(np.max(el))) if el is not None else (0.0, 0.0)
+        checks[v] = ExponentCheck(v, dec.status, dt.predicted[v], obs.estimate, obs.ci, rng, dec, span,
+                                  values, dec.reason)
+    untested = tuple(v for v, c in checks.items() if c.status == "untested")
+    status, reason, suggestions = _overall(checks, dt.variables, untested)
+    pred_log = predicted_log_threshold(fit, shape, {v: data.cell_values(v) for v in shape.variables})
+    cell_results = tuple(CellResult(c.values, th, float(math.exp(pl)))
+                         for c, th, pl in zip(data.cells, ths, pred_log))
+    ratios = np.array([c.ratio for c in cell_results if c.ratio is not None])
+    spread = {"min": float(ratios.min()), "max": float(ratios.max()),
+              "gsd": float(np.exp(np.std(np.log(ratios))))} if ratios.size and fit.identified else \
+        {"min": None, "max": None, "gsd": None}
+    power = collapse = models = lb = None
+    if diagnostics:
+        power, collapse, more = _diagnostics(data, q, fit)
+        notes += more
+        models = _models(shape, data, q, alternatives, width_vars, ths, notes)
+    if lower_bound is not None:
+        observed = {v: (c.estimate, c.ci) for v, c in checks.items() if c.estimate is not None}
+        lb = check_lower_bound(lower_bound, data, ths, exponents=observed,
+                               constants=lower_bound_constants, tolerance=tolerance)
+        if lb.violated:
+            notes.append("the data violate the lower bound " + lb.bound)
+    if up_to == "polylog" and shape is not law:
+        notes.append(f"Θ̃ comparison: log factors frozen at the centre of the sweep ({shape.text})")
+    return Verdict(status, reason, getattr(law, "text", str(law)), data.resource, float(tolerance), level, q,
+                   up_to, checks, tuple(v for v in checks if checks[v].status != "untested"), untested,
+                   fit.constants, fit.scale, spread, cell_results, fit, method, suggestions, tuple(notes),
+                   power, collapse, models, lb)
+
+
+def _overall(checks: dict[str, ExponentCheck], varied: Sequence[str],
+             untested: Sequence[str]) -> tuple[str, str, tuple[str, ...]]:
+    tested = [c for c in checks.values() if c.status != "untested"]
+    scope = ""
+    if untested:
+        scope = (f"; covers only the varied variables ({', '.join(varied) or 'none'}): "
+                 f"{', '.join(untested)} untested (single value)")
+    suggestions = tuple(c.decision.suggestion for c in tested if c.decision and c.decision.suggestion)
+    if not tested:
+        return ("inconclusive", "no variable takes two or more values: only the constant can be fitted" + scope,
+                ("vary at least one parameter over >= 1 decade",))
+    refuted = [c for c in tested if c.status == "refuted"]
+    if refuted:
+        return "refuted", "; ".join(c.reason for c in refuted) + scope, suggestions
+    if all(c.status == "consistent" for c in tested):
+        return "consistent", "every tested exponent is within tolerance: " + \
+            "; ".join(c.reason for c in tested) + scope, suggestions
+    open_ = [c for c in tested if c.status == "inconclusive"]
+    return "inconclusive", "; ".join(c.reason for c in open_) + scope, suggestions
+
+
+def _diagnostics(data: Dataset, q: float, fit: LawFit) -> tuple[PowerLawFit | None, LRTest | None, list[str]]:
+    notes: list[str] = []
+    power = collapse = None
+    if data.varied:
+        try:
+            power = fit_power_law(data, q=q)
+        except ValueError as exc:
+            notes.append(f"free power-law fit skipped: {exc}")
+    if fit.identified:
+        collapse = collapse_test(data, q=q, joint_llf=fit.llf, joint_params=fit.n_params)
+        if collapse.df > 0 and collapse.p_value < 0.01:
+            notes.append(f"cells do not collapse onto the fitted law with one transition shape "
+                         f"(LR {collapse.statistic:.1f} on {collapse.df} df, p={collapse.p_value:.2g}); "
+                         "exponent CIs assume they do")
+    return power, collapse, notes
+
+
+def _models(shape: Any, data: Dataset, q: float, alternatives: dict[str, Any] | None,
+            width_trends: Sequence[str], ths: Sequence[Threshold], notes: list[str]) -> ModelComparison | None:
+    if alternatives is None:
+        alt = additive_alternative(shape)
+        alternatives = {} if alt is None else {"additive": alt}
+    if not alternatives:
+        return None
+    try:
+        return compare_models({"law": shape, **alternatives}, data, q=q,
+                              width_trends=width_trends, thresholds=ths)
+    except ValueError as exc:
+        notes.append(f"model comparison skipped: {exc}")
+        return None
