@@ -1,0 +1,93 @@
+"""The check pipeline end to end on the real simulator (small sizes).
+
+Small user laws on the one-step read-out keep every trial at a few milliseconds.
+"""
+
+import json
+import struct
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from theorycheck.check import Budget, check
+from theorycheck.report import write_report
+
+# A small budget for tests: 3 values of one variable over 4x, 4 trials a point, <= 60 trials a cell.
+TINY = Budget("tiny", 3, 4.0, 4, 60, 1e6, 0, 0.3, 1)
+LAW = "N >= C*L*V*log(V)"
+KW = dict(task="retrieval", settings={"algorithm": "one-step"}, base={"V": 32, "d": 64, "L": 4},
+          vary=("L",), budget=TINY, entropy=7)
+
+
+def _numbers(result):
+    """Everything in the result except wall-clock times."""
+    d = result.to_dict()
+    d.pop("run")
+    d.pop("environment")
+    return json.dumps(d, sort_keys=True, default=str)
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return check(LAW, **KW)
+
+
+def test_pipeline_gives_a_verdict_with_thresholds_and_predictions(serial):
+    d = serial.to_dict()
+    assert d["verdict"]["verdict"] in ("consistent", "refuted", "inconclusive")
+    assert d["design"]["varied"] == {"L": [2.0, 4.0, 8.0]}
+    assert len(d["cells"]) == 3
+    for cell in d["cells"]:
+        th = cell["threshold"]
+        assert th["points"] and sum(p[2] for p in th["points"]) <= TINY.max_trials_per_cell
+        assert cell["predicted"] is not None and cell["predicted"] > 0
+    # The L exponent was measured (the law predicts 1) and V, d were held fixed: untested.
+    assert d["verdict"]["exponents"]["L"]["estimate"] is not None
+    assert set(d["verdict"]["untested"]) >= {"V"}
+    assert d["run"]["trials"] == sum(sum(p[2] for p in c["threshold"]["points"]) for c in d["cells"])
+
+
+def test_thresholds_grow_with_L_on_random_embeddings(serial):
+    """THEORY §6: at fixed V, d, more L needs more N (one-step read-out)."""
+    ths = {c["params"]["L"]: c["threshold"]["estimate"] for c in serial.to_dict()["cells"]}
+    assert ths[8.0] > ths[2.0]
+
+
+@pytest.mark.parametrize("make", [lambda: ThreadPoolExecutor(2), lambda: ProcessPoolExecutor(2)],
+                         ids=["threads", "processes"])
+def test_executors_give_identical_numbers(serial, make):
+    with make() as ex:
+        parallel = check(LAW, executor=ex, **KW)
+    assert _numbers(parallel) == _numbers(serial)
+
+
+@pytest.mark.dask
+def test_dask_local_cluster_gives_identical_numbers(serial):
+    pytest.importorskip("distributed")
+    from theorycheck.sweep import make_executor
+
+    with make_executor(workers=1, dask_local=True) as ex:
+        dask_result = check(LAW, executor=ex, **KW)
+    assert _numbers(dask_result) == _numbers(serial)
+
+
+def _png_size(path):
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return struct.unpack(">II", head[16:24])
+
+
+def test_report_files(serial, tmp_path):
+    written = write_report(serial.to_dict(), tmp_path)
+    assert {"verdict.json", "report.md", "thresholds.csv", "collapse.png", "thresholds_L.png",
+            "phase_L.png"} <= set(written)
+    for name in ("collapse.png", "thresholds_L.png", "phase_L.png"):
+        w, h = _png_size(tmp_path / name)
+        assert w >= 400 and h >= 300
+    md = (tmp_path / "report.md").read_text()
+    for section in ("## The law", "## Sweep design", "## Verdict table", "## Cells", "## Figures"):
+        assert section in md
+    rows = (tmp_path / "thresholds.csv").read_text().splitlines()
+    assert rows[0].startswith("L,V,threshold") or "threshold" in rows[0]
+    assert len(rows) == 1 + 3
+    assert json.loads((tmp_path / "verdict.json").read_text())["verdict"]["verdict"] == serial.status

@@ -1,0 +1,73 @@
+"""Kill ``theorycheck check`` midway (SIGKILL), run it again: nothing stored is recomputed
+and the verdict is identical to an uninterrupted run."""
+
+import json
+from contextlib import closing
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+ARGS = ["check", "--law", "N >= C*L*V*log(V)", "--set", "algorithm=one-step", "--base", "V=48",
+        "--base", "d=96", "--base", "L=4", "--vary", "L", "--seed", "11", "--quiet", "--json"]
+
+
+def _cli(out):
+    """Start the CLI in a subprocess; its stderr goes to ``out``'s sibling log file."""
+    cmd = [sys.executable, "-c", "import sys; from theorycheck.cli.main import main; sys.exit(main())",
+           *ARGS, "--out", str(out)]
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    log = out.parent / f"{out.name}.log"
+    with open(log, "a") as fh:
+        return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=fh, env=env)
+
+
+def _finish(proc, out):
+    code = proc.wait(timeout=300)
+    assert code in (0, 1, 3), (out.parent / f"{out.name}.log").read_text()
+
+
+def _stored(out):
+    path = out / "trials.sqlite"
+    if not path.exists():
+        return 0
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)) as con:
+            return con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def _verdict(out):
+    data = json.loads((out / "verdict.json").read_text())
+    return data, json.dumps({k: data[k] for k in ("verdict", "cells", "design")}, sort_keys=True)
+
+
+@pytest.mark.slow
+def test_sigkill_then_rerun_recomputes_nothing_stored(tmp_path):
+    # Reference: one uninterrupted run.
+    _finish(_cli(tmp_path / "ref"), tmp_path / "ref")
+    ref_data, ref_numbers = _verdict(tmp_path / "ref")
+    total = ref_data["run"]["trials"]
+
+    # Interrupted run: SIGKILL once part of the trials are stored.
+    out = tmp_path / "killed"
+    proc = _cli(out)
+    deadline = time.time() + 120
+    while _stored(out) < total // 3 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the sweep finished before it could be killed; make it longer"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    stored = _stored(out)
+    assert 0 < stored < total
+
+    _finish(_cli(out), out)
+    data, numbers = _verdict(out)
+    assert data["run"]["reused"] == stored  # every stored trial was reused ...
+    assert data["run"]["computed"] == total - stored  # ... and none recomputed
+    assert numbers == ref_numbers  # the same verdict, thresholds and design
