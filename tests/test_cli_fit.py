@@ -110,3 +110,13 @@ def test_unreadable_file_exit_2(tmp_path, capsys):
     binary.write_bytes(b"\x89PNG\x00\xff\xfe")
     assert main(["fit", str(binary), "--law", "N >= C*d"]) == 2
     assert "not a readable CSV" in capsys.readouterr().err
+
+
+def test_lower_bound_option(good_csv, capsys):
+    # planted constant 3: a bound with constant 100 lies above every observed threshold
+    code = main(["fit", good_csv, "--law", LAW, "--json", "--no-diagnostics",
+                 "--lower-bound", "N >= 100*L*V**2*log(V)/d**2"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0  # the verdict is about --law; the bound check is reported beside it
+    assert out["lower_bound"]["violated"] and len(out["lower_bound"]["cell_violations"]) == 18
+    assert any("violate the lower bound" in n for n in out["notes"])

@@ -42,7 +42,7 @@ def test_planted_monomial_is_consistent(mono_data):
     assert v.tolerance == DEFAULT_TOLERANCE == 0.25
     assert v.models is not None and v.models.best_aic == "law"  # multiplicative beats additive
     assert v.power_fit is not None and v.collapse is not None
-    json.dumps(v.to_dict())
+    json.dumps(v.to_dict(), allow_nan=False)  # strict JSON
 
 
 def test_monomial_off_by_half_is_refuted(mono_data):
@@ -68,6 +68,7 @@ def test_too_few_trials_is_inconclusive_and_asks_for_more():
     v = compare(MONO, data, diagnostics=False)
     assert v.status == "inconclusive"
     assert any("trials" in s for s in v.suggestions)
+    json.dumps(v.to_dict(), allow_nan=False)  # infinite CIs come out as null
 
 
 def test_single_valued_variable_is_untested():
@@ -79,6 +80,7 @@ def test_single_valued_variable_is_untested():
     assert v.status == "consistent"
     assert "covers only the varied variables (V): d untested" in v.reason
     assert v.to_dict()["exponents"]["d"]["status"] == "untested"
+    json.dumps(v.to_dict(), allow_nan=False)
 
 
 def test_variable_absent_from_the_law_is_tested_against_zero(mono_data):

@@ -130,22 +130,6 @@ def read_csv(path: str, *, resource: str, params: list[str] | None = None) -> tu
     return rows, list(params)
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (int,)):
-        return int(value)
-    try:
-        f = float(value)
-    except (TypeError, ValueError):
-        return str(value)
-    return f if math.isfinite(f) else None
-
-
 def _fmt(x: float | None) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{x:.4g}"
 
@@ -187,18 +171,23 @@ def run(args: argparse.Namespace) -> int:
     law = load_law(args.law, resource=args.resource, columns=(*columns, probe.resource))
     data = Dataset.from_rows(rows, resource=law.resource, variables=columns,
                              increasing=getattr(law, "sense", ">=") == ">=")
-    lower = None
+    lower, lower_constants = None, None
     if args.lower_bound:
         lower = load_law(args.lower_bound, resource=law.resource)
+        if not any(op in args.lower_bound for op in "<>="):  # a catalogue entry knows its constants
+            from theorycheck import catalogue
+
+            known = catalogue.get(args.lower_bound.strip()).constants
+            lower_constants = {c: float(known[c]) for c in lower.constants if c in known}
     verdict = compare(
         law, data,
         tolerance=DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance,
         level=args.level, q=args.q, up_to=args.up_to,
         min_span=DEFAULT_MIN_SPAN if args.min_span is None else args.min_span,
-        lower_bound=lower, diagnostics=not args.no_diagnostics,
+        lower_bound=lower, lower_bound_constants=lower_constants, diagnostics=not args.no_diagnostics,
     )
     if args.json:
-        json.dump(_jsonable(verdict.to_dict()), sys.stdout, indent=2, allow_nan=False)
+        json.dump(verdict.to_dict(), sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")
     else:
         print(render(verdict))

@@ -23,7 +23,8 @@ from theorycheck.compare.law_fit import Estimate, LawFit, cell_thresholds, fit_l
 from theorycheck.compare.lower_bound import LowerBoundCheck, check_lower_bound
 from theorycheck.compare.model_selection import ModelComparison, additive_alternative, compare_models
 from theorycheck.compare.polylog import freeze_polylog
-from theorycheck.compare.verdict import CellResult, ExponentCheck, Verdict, compare
+from theorycheck.compare.checks import CellResult, ExponentCheck, Verdict
+from theorycheck.compare.verdict import compare
 
 __all__ = [
     "Cell", "CellResult", "DEFAULT_MIN_SPAN", "DEFAULT_TOLERANCE", "Dataset", "Estimate", "Exponent",

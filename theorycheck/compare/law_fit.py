@@ -295,10 +295,11 @@ def fit_law(
     )
 
 
-def predicted_log_threshold(fit: LawFit, law: Any, values: dict[str, np.ndarray]) -> np.ndarray:
-    """``log K + log f(x; C)`` of a fit (no trends) at cell ``values``."""
-    vals = {v: values[v] for v in law.variables}
-    return np.asarray(law.log_evaluate(vals, fit.fitted_constants), dtype=float) + fit.log_scale
+def predicted_log_threshold(fit: LawFit, law: Any, data: Dataset) -> np.ndarray:
+    """``log K + log f(x; C)`` of a fit (no trends), one value per cell of ``data``."""
+    vals = {v: data.cell_values(v) for v in law.variables}
+    out = np.asarray(law.log_evaluate(vals, fit.fitted_constants), dtype=float) + fit.log_scale
+    return np.broadcast_to(out, (len(data.cells),)).copy()
 
 
 def constants_from_thresholds(law: Any, data: Dataset, cells: Sequence[int],

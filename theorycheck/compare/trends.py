@@ -102,7 +102,7 @@ def design_trends(
     x = np.column_stack([np.ones(len(cells))] + [logs[v] for v in tested])
     logf = _law_log(law, data, cells, constants)
     g = constant_jacobian(law, data, cells, constants)
-    residual_maker = np.eye(len(cells)) - g @ np.linalg.pinv(g)
+    residual_maker = np.eye(len(cells)) - g @ np.linalg.pinv(g, rcond=1e-6)  # rank-revealing: G may repeat 1
     z = float(norm.ppf(0.5 + level / 2.0))
 
     def exponent(name: str, est: float, var: float) -> Exponent:
@@ -114,29 +114,31 @@ def design_trends(
         j = a @ residual_maker
         return a @ theta, a @ logf, a @ (theta - logf), a @ cov @ a.T, j @ cov @ j.T
 
-    obs, pred, tau, cov_obs, cov_tau = slopes(x)
     segments: dict[str, tuple[Segment, ...]] = {}
     notes: list[str] = []
     knots = {v: np.unique(logs[v]) for v in tested}
+    seg_x, owner = None, []
     if any(len(k) >= 3 for k in knots.values()):
-        cols, owner = [np.ones(len(cells))], []
+        cols = [np.ones(len(cells))]
         for v in tested:
             kv = knots[v]
             for lo, hi in zip(kv[:-1], kv[1:]):
                 cols.append(np.clip(logs[v] - lo, 0.0, hi - lo))
                 owner.append((v, lo, hi))
         seg_x = np.column_stack(cols)
-        if np.linalg.matrix_rank(seg_x) == seg_x.shape[1]:
-            s_obs, s_pred, s_tau, s_cov_obs, s_cov_tau = slopes(seg_x)
-            for i, (v, lo, hi) in enumerate(owner):
-                if len(knots[v]) < 3:
-                    continue
-                seg = Segment(float(math.exp(lo)), float(math.exp(hi)),
-                              exponent(v, s_obs[i], s_cov_obs[i, i]), float(s_pred[i]),
-                              exponent(v, s_tau[i], s_cov_tau[i, i]))
-                segments[v] = (*segments.get(v, ()), seg)
-        else:
+        if np.linalg.matrix_rank(seg_x) < seg_x.shape[1]:
+            seg_x = None
             notes.append("the cells do not form a design with one slope per segment: local trends skipped")
+    obs, pred, tau, cov_obs, cov_tau = slopes(x)
+    if seg_x is not None:
+        s_obs, s_pred, s_tau, s_cov_obs, s_cov_tau = slopes(seg_x)
+        for i, (v, lo, hi) in enumerate(owner):
+            if len(knots[v]) < 3:
+                continue
+            seg = Segment(float(math.exp(lo)), float(math.exp(hi)),
+                          exponent(v, s_obs[i], s_cov_obs[i, i]), float(s_pred[i]),
+                          exponent(v, s_tau[i], s_cov_tau[i, i]))
+            segments[v] = (*segments.get(v, ()), seg)
     return DesignTrends(
         variables=tuple(tested),
         observed={v: exponent(v, obs[i], cov_obs[i, i]) for i, v in enumerate(tested)},

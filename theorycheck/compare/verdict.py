@@ -1,42 +1,57 @@
 """Verdict of data against a law: consistent, refuted or inconclusive (DESIGN "Controls").
 
-:func:`compare` fits the law's constants to every cell at once, with a residual trend
-``tau_x`` per varied variable (:mod:`theorycheck.compare.law_fit`; THEORY §6: "fit the
-whole law's constants and test that the residual has no trend in any variable"). The
-observed exponent of ``x`` is the law's own exponent as the cells see it
-(:func:`~theorycheck.compare.lower_bound.design_exponents`: its local elasticity,
-averaged over the design, at the fitted constants) plus ``tau_x``; it is compared with
-the prediction by the equivalence test of :mod:`theorycheck.compare.decide`. This one
-procedure covers monomials (where it equals comparing a log-log slope with the
-exponent) and laws with several terms (where local exponents change across the sweep).
+:func:`compare` works in four steps:
+
+1. **Cell thresholds.** Each cell's log threshold and its variance (per-cell probit +
+   Fieller, or the joint shared-width model when cells are too sparse; see
+   :func:`_log_thresholds`). No law is assumed here.
+2. **Law fit.** The law's constants are fitted to all points at once by binomial
+   likelihood (:mod:`theorycheck.compare.law_fit`): constants with CIs, the transition
+   width, the spread of observed/predicted thresholds.
+3. **Exponents.** The observed exponent of each varied variable is the least-squares
+   slope of the log thresholds on ``log x`` over the cells; the predicted one is the
+   same slope of the law at its fitted constants -- its local elasticity averaged over
+   the swept points, exact for a monomial (:mod:`theorycheck.compare.trends`). Their
+   difference is the slope of the residual, ``tau_x`` (THEORY §6: "fit the whole law's
+   constants and test that the residual has no trend in any variable"). Variables with
+   three or more values also get a local slope per segment between consecutive
+   values, because a law with several terms can match the average slope with the
+   wrong local ones.
+4. **Decision.** Each ``tau`` (overall and local) goes through the equivalence test of
+   :mod:`theorycheck.compare.decide` with the tolerance fixed in advance
+   (:data:`~theorycheck.compare.decide.DEFAULT_TOLERANCE` = 0.25 and why). Refuted if
+   any variable is refuted; consistent if every varied variable is; else inconclusive,
+   with what would decide it. A variable of the law with a single value in the data is
+   *untested*, and the verdict says it covers only the varied variables.
 
 ``up_to="constants"`` (Θ) keeps the law's log factors in its shape; ``up_to="polylog"``
-(Θ̃) freezes them (:mod:`theorycheck.compare.polylog`), so a Θ̃ verdict does not change
-when the law is multiplied by ``log(V)^k``.
+(Θ̃) freezes them at the centre of the sweep (:mod:`theorycheck.compare.polylog`), so a
+Θ̃ verdict does not change when the law is multiplied by ``log(V)^k``; a polylog factor
+in the *data* that the law lacks tilts slopes by ``k / log x``, which the tolerance
+absorbs for ``|k| <= 1`` and ``x >= 55``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from theorycheck.compare.data import Dataset
-from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Decision, Piece, decide
-from theorycheck.compare.exponents import LRTest, PowerLawFit, collapse_test, fit_power_law
 from theorycheck.compare.cell_model import fit_cells
+from theorycheck.compare.checks import CellResult, ExponentCheck, Verdict
+from theorycheck.compare.data import Dataset
+from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Piece, decide
+from theorycheck.compare.exponents import LRTest, PowerLawFit, collapse_test, fit_power_law
 from theorycheck.compare.law_fit import (
-    Estimate,
     LawFit,
     cell_thresholds,
     constants_from_thresholds,
     fit_law,
     predicted_log_threshold,
 )
-from theorycheck.compare.lower_bound import LowerBoundCheck, check_lower_bound
+from theorycheck.compare.lower_bound import check_lower_bound
 from theorycheck.compare.model_selection import ModelComparison, additive_alternative, compare_models
 from theorycheck.compare.polylog import freeze_polylog
 from theorycheck.compare.trends import design_trends, inestimable_trends
@@ -44,105 +59,6 @@ from theorycheck.threshold.glm import check_q_level
 from theorycheck.threshold.result import Threshold
 
 _UP_TO = ("constants", "polylog")
-
-
-@dataclass(frozen=True)
-class ExponentCheck:
-    """Observed against predicted exponent of one variable."""
-
-    variable: str
-    status: str
-    predicted: float | None
-    estimate: float | None = None
-    ci: tuple[float, float] | None = None
-    predicted_range: tuple[float, float] | None = None
-    decision: Decision | None = None
-    span_decades: float = 0.0
-    values: tuple[float, ...] = ()
-    reason: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "estimate": self.estimate, "ci": None if self.ci is None else list(self.ci),
-            "predicted": self.predicted, "status": self.status,
-            "predicted_range": None if self.predicted_range is None else list(self.predicted_range),
-            "span_decades": self.span_decades, "values": list(self.values), "reason": self.reason,
-            "suggestion": None if self.decision is None else self.decision.suggestion,
-            "trend_ci_tost": None if self.decision is None else list(self.decision.tost_ci),
-        }
-
-
-@dataclass(frozen=True)
-class CellResult:
-    """One cell: its parameters, measured threshold and the fitted law's prediction."""
-
-    params: dict[str, float]
-    threshold: Threshold
-    predicted: float
-
-    @property
-    def ratio(self) -> float | None:
-        return None if self.threshold.estimate is None else self.threshold.estimate / self.predicted
-
-    def to_dict(self) -> dict[str, Any]:
-        th = self.threshold.to_dict()
-        return {"params": self.params, "threshold": th["estimate"], "ci": th["ci"],
-                "method": th["method"], "predicted": self.predicted, "ratio": self.ratio,
-                "trials": th["trials"], "warnings": th["warnings"]}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The answer of :func:`compare`; ``to_dict()`` is its JSON form."""
-
-    status: str
-    reason: str
-    law: str
-    resource: str
-    tolerance: float
-    level: float
-    q: float
-    up_to: str
-    exponents: dict[str, ExponentCheck]
-    tested: tuple[str, ...]
-    untested: tuple[str, ...]
-    constants: dict[str, Estimate]
-    scale: Estimate | None
-    ratio_spread: dict[str, float | None]
-    cells: tuple[CellResult, ...]
-    fit: LawFit
-    method: str
-    suggestions: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
-    power_fit: PowerLawFit | None = None
-    collapse: LRTest | None = None
-    models: ModelComparison | None = None
-    lower_bound: LowerBoundCheck | None = None
-    extras: dict[str, Any] = field(default_factory=dict, compare=False)
-
-    @property
-    def constant(self) -> dict[str, Any]:
-        """Fitted constants (and the overall factor ``K`` when the law needs one)."""
-        out = {k: v.to_dict() for k, v in self.constants.items()}
-        if self.scale is not None:
-            out["K"] = self.scale.to_dict()
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "verdict": self.status, "reason": self.reason, "law": self.law, "resource": self.resource,
-            "tolerance": self.tolerance, "level": self.level, "q": self.q, "up_to": self.up_to,
-            "method": self.method, "tested": list(self.tested), "untested": list(self.untested),
-            "exponents": {k: v.to_dict() for k, v in self.exponents.items()},
-            "constant": self.constant, "ratio_spread": self.ratio_spread,
-            "width": self.fit.width, "fit": self.fit.to_dict(),
-            "cells": [c.to_dict() for c in self.cells],
-            "suggestions": list(self.suggestions), "notes": list(self.notes),
-            "power_fit": None if self.power_fit is None else self.power_fit.to_dict(),
-            "collapse": None if self.collapse is None else self.collapse.to_dict(),
-            "models": None if self.models is None else self.models.to_dict(),
-            "lower_bound": None if self.lower_bound is None else self.lower_bound.to_dict(),
-        }
 
 
 def _check_inputs(law: Any, data: Any, tolerance: Any, up_to: Any, min_span: Any) -> None:
@@ -200,16 +116,8 @@ def compare(
     shape = freeze_polylog(law, centre) if up_to == "polylog" else law
     ths = cell_thresholds(data, q=q, level=level)
     width_vars = varied if width_trends else ()
-    cellfit = fit_cells(data, ths, q=q, width_trends=width_vars)
-    notes += list(cellfit.notes)
-    if cellfit.identified:
-        method, cells, theta, cov = "joint", cellfit.cells, cellfit.theta, cellfit.cov
-    else:
-        method = "per-cell"
-        cells = tuple(i for i, th in enumerate(ths) if th.estimate is not None and math.isfinite(th.log_ci_width))
-        theta = np.log([ths[i].estimate for i in cells])
-        cov = np.diag([ths[i].log_se ** 2 for i in cells])
-        notes.append("exponents from per-cell thresholds and their CIs (cells treated as independent)")
+    method, cells, theta, cov, more = _log_thresholds(data, ths, q, width_vars)
+    notes += more
     fit = fit_law(shape, data, q=q, level=level, width_trends=width_vars, thresholds=ths)
     notes += list(fit.notes)
     if len(cells) > len(varied):
@@ -243,7 +151,7 @@ def compare(
                                   values, dec.reason)
     untested = tuple(v for v, c in checks.items() if c.status == "untested")
     status, reason, suggestions = _overall(checks, dt.variables, untested)
-    pred_log = predicted_log_threshold(fit, shape, {v: data.cell_values(v) for v in shape.variables})
+    pred_log = predicted_log_threshold(fit, shape, data)
     cell_results = tuple(CellResult(c.values, th, float(math.exp(pl)))
                          for c, th, pl in zip(data.cells, ths, pred_log))
     ratios = np.array([c.ratio for c in cell_results if c.ratio is not None])
@@ -267,6 +175,33 @@ def compare(
                    up_to, checks, tuple(v for v in checks if checks[v].status != "untested"), untested,
                    fit.constants, fit.scale, spread, cell_results, fit, method, suggestions, tuple(notes),
                    power, collapse, models, lb)
+
+
+def _log_thresholds(data: Dataset, ths: Sequence[Threshold], q: float, width_vars: Sequence[str]
+                    ) -> tuple[str, tuple[int, ...], np.ndarray, np.ndarray, list[str]]:
+    """Log thresholds of the cells and their covariance, by the best-calibrated route.
+
+    * every cell with a crossing has a probit fit with a bounded Fieller CI: use them
+      (cells are independent; the Fieller interval carries each cell's own slope
+      uncertainty, which keeps CIs honest on the concentrated designs of the adaptive
+      search);
+    * otherwise the joint per-cell model with a shared width
+      (:mod:`~theorycheck.compare.cell_model`), which gives every cell a finite
+      threshold from few trials;
+    * if that has no finite maximum (every transition a step), the cells with a bounded
+      model-free bracket.
+    """
+    found = [i for i, th in enumerate(ths) if th.estimate is not None]
+    bounded = tuple(i for i in found if math.isfinite(ths[i].log_ci_width))
+    if found and all(ths[i].method == "glm" for i in found) and len(bounded) == len(found):
+        theta = np.log([ths[i].estimate for i in bounded])
+        return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), []
+    cellfit = fit_cells(data, ths, q=q, width_trends=width_vars)
+    if cellfit.identified:
+        return "joint", cellfit.cells, cellfit.theta, cellfit.cov, list(cellfit.notes)
+    theta = np.log([ths[i].estimate for i in bounded])
+    return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), [
+        *cellfit.notes, "exponents from per-cell thresholds and their CIs (cells treated as independent)"]
 
 
 def _overall(checks: dict[str, ExponentCheck], varied: Sequence[str],

@@ -1,0 +1,131 @@
+"""Result types of :func:`theorycheck.compare.compare`: per-exponent checks, cells, the verdict."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from theorycheck.compare.decide import Decision
+from theorycheck.compare.exponents import LRTest, PowerLawFit
+from theorycheck.compare.law_fit import Estimate, LawFit
+from theorycheck.compare.lower_bound import LowerBoundCheck
+from theorycheck.compare.model_selection import ModelComparison
+from theorycheck.threshold.result import Threshold
+
+
+def plain(value: Any) -> Any:
+    """Strict-JSON form: containers as lists/dicts, numpy scalars as Python numbers,
+    NaN and infinities as ``None``."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return number if math.isfinite(number) else None
+
+
+@dataclass(frozen=True)
+class ExponentCheck:
+    """Observed against predicted exponent of one variable."""
+
+    variable: str
+    status: str
+    predicted: float | None
+    estimate: float | None = None
+    ci: tuple[float, float] | None = None
+    predicted_range: tuple[float, float] | None = None
+    decision: Decision | None = None
+    span_decades: float = 0.0
+    values: tuple[float, ...] = ()
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "estimate": self.estimate, "ci": None if self.ci is None else list(self.ci),
+            "predicted": self.predicted, "status": self.status,
+            "predicted_range": None if self.predicted_range is None else list(self.predicted_range),
+            "span_decades": self.span_decades, "values": list(self.values), "reason": self.reason,
+            "suggestion": None if self.decision is None else self.decision.suggestion,
+            "trend_ci_tost": None if self.decision is None else list(self.decision.tost_ci),
+        }
+
+
+@dataclass(frozen=True)
+class CellResult:
+    """One cell: its parameters, measured threshold and the fitted law's prediction."""
+
+    params: dict[str, float]
+    threshold: Threshold
+    predicted: float
+
+    @property
+    def ratio(self) -> float | None:
+        return None if self.threshold.estimate is None else self.threshold.estimate / self.predicted
+
+    def to_dict(self) -> dict[str, Any]:
+        th = self.threshold.to_dict()
+        return {"params": self.params, "threshold": th["estimate"], "ci": th["ci"],
+                "method": th["method"], "predicted": self.predicted, "ratio": self.ratio,
+                "trials": th["trials"], "warnings": th["warnings"]}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer of :func:`compare`; ``to_dict()`` is its JSON form."""
+
+    status: str
+    reason: str
+    law: str
+    resource: str
+    tolerance: float
+    level: float
+    q: float
+    up_to: str
+    exponents: dict[str, ExponentCheck]
+    tested: tuple[str, ...]
+    untested: tuple[str, ...]
+    constants: dict[str, Estimate]
+    scale: Estimate | None
+    ratio_spread: dict[str, float | None]
+    cells: tuple[CellResult, ...]
+    fit: LawFit
+    method: str
+    suggestions: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    power_fit: PowerLawFit | None = None
+    collapse: LRTest | None = None
+    models: ModelComparison | None = None
+    lower_bound: LowerBoundCheck | None = None
+
+    @property
+    def constant(self) -> dict[str, Any]:
+        """Fitted constants (and the overall factor ``K`` when the law needs one)."""
+        out = {k: v.to_dict() for k, v in self.constants.items()}
+        if self.scale is not None:
+            out["K"] = self.scale.to_dict()
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Strict JSON (no NaN/inf: :func:`plain`)."""
+        return plain({
+            "verdict": self.status, "reason": self.reason, "law": self.law, "resource": self.resource,
+            "tolerance": self.tolerance, "level": self.level, "q": self.q, "up_to": self.up_to,
+            "method": self.method, "tested": list(self.tested), "untested": list(self.untested),
+            "exponents": {k: v.to_dict() for k, v in self.exponents.items()},
+            "constant": self.constant, "ratio_spread": self.ratio_spread,
+            "width": self.fit.width, "fit": self.fit.to_dict(),
+            "cells": [c.to_dict() for c in self.cells],
+            "suggestions": list(self.suggestions), "notes": list(self.notes),
+            "power_fit": None if self.power_fit is None else self.power_fit.to_dict(),
+            "collapse": None if self.collapse is None else self.collapse.to_dict(),
+            "models": None if self.models is None else self.models.to_dict(),
+            "lower_bound": None if self.lower_bound is None else self.lower_bound.to_dict(),
+        })
