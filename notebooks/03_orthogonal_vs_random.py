@@ -43,6 +43,7 @@ D = V + 2  # orthogonal embeddings need d >= V + 2 (tokens, trigger and query ge
 ZETA = 0.5
 LS = [8, 32, 128] if SMOKE else [4, 8, 16, 32, 64, 128]
 SEARCH = dict(max_trials=40, rel_width=0.3) if SMOKE else dict(max_trials=96, rel_width=0.15)
+SEARCH["upper"] = 1e6  # cap on N: a cell without a threshold is reported censored instead of running away
 KINDS = ("orthogonal", "random")
 law = catalogue.get("vural2026.orthogonal").law
 print("law:", law, "| variables:", law.variables, "| L is absent: its predicted exponent is 0")

@@ -9,12 +9,13 @@ including the assertions of the example user file tests/examples/test_user_examp
 
 import importlib.util
 import math
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from theorycheck import catalogue
 from theorycheck.law import Law, Regime
@@ -295,9 +296,19 @@ def test_simulated_trial_bad_input(kwargs, match):
         simulated_trial(**kwargs)
 
 
-def test_strategies_need_no_hypothesis_for_assertions():
-    import theorycheck.testing as testing
-
+def test_assertions_work_without_hypothesis():
+    # hypothesis is a test dependency: the assertions must import without it, and the
+    # strategies must say what to install.
+    code = (
+        "import sys; sys.modules['hypothesis'] = None\n"
+        "import theorycheck.testing as t\n"
+        "t.assert_monotone('N >= C*V', {'V': 'hurts'}, {'V': [10.0, 100.0]})\n"
+        "try:\n    t.regime_points\nexcept ImportError as exc:\n    print('ImportError:', exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "needs hypothesis" in out.stdout and "pip install" in out.stdout
     with pytest.raises(AttributeError):
+        import theorycheck.testing as testing
+
         testing.no_such_helper  # noqa: B018
-    assert callable(st.integers)  # hypothesis present here; the lazy import is exercised above

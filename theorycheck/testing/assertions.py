@@ -71,7 +71,8 @@ def law_values(law: Law, points: Any) -> dict[str, np.ndarray]:
         try:
             out = dict(zip(out, np.broadcast_arrays(*out.values())))
         except ValueError:
-            raise ValueError(f"point arrays do not broadcast together: { {k: v.shape for k, v in out.items()} }") from None
+            shapes = {k: v.shape for k, v in out.items()}
+            raise ValueError(f"point arrays do not broadcast together: {shapes}") from None
     return out
 
 

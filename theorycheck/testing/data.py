@@ -35,7 +35,9 @@ def measure_dataset(trial: Trial, cells: Sequence[Mapping[str, float]], *, resou
     ``start`` is the first resource value of each search (a number or a function of the
     cell, e.g. a law's predicted threshold); ``search_kwargs`` go to
     :class:`theorycheck.threshold.ThresholdSearch` (``seeds_per_point``, ``max_trials``,
-    ``rel_width``, ``integer``, ``q``...).
+    ``rel_width``, ``integer``, ``q``...). Give ``upper`` (a cap on the resource) when a
+    cell may have no threshold at all: the bracketing phase grows the resource
+    geometrically with a doubling log step and would otherwise ask for absurd values.
 
     >>> from theorycheck.planted import planted_trial
     >>> def trial(cell, n, rep):   # planted: threshold 10*V, transition width 0.1 in log N

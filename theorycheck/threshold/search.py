@@ -38,7 +38,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy.optimize import isotonic_regression
 
-from theorycheck.threshold.glm import check_q_level, fit_threshold, glm_threshold_t
+from theorycheck.threshold.glm import check_q_level, fit_threshold, glm_threshold_t, overlaps
 from theorycheck.threshold.points import PooledPoints, check_point, pool_points
 from theorycheck.threshold.result import Threshold
 from theorycheck.threshold.zone import certify_requests, transition_zone
@@ -256,13 +256,14 @@ class ThresholdSearch:
         rate = pts.k / pts.n
         fit = isotonic_regression(rate, weights=pts.n.astype(float), increasing=True).x
         wanted: list[float] = []
+        mixed = (pts.k > 0) & (pts.k < pts.n)
         if not (fit < self.q).any():
-            r = self._extend(pts.t.min(), "down")
+            r = self._extend(pts.t.min(), "down", bool(mixed[0]))
             if r is None:
                 return []
             wanted.append(r)
         if not (fit > self.q).any():
-            r = self._extend(pts.t.max(), "up")
+            r = self._extend(pts.t.max(), "up", bool(mixed[-1]))
             if r is None:
                 return []
             wanted.append(r)
@@ -277,9 +278,11 @@ class ThresholdSearch:
             return self._budgeted(self._refine(pts, est, probit.b1))
         return self._narrow(pts)
 
-    def _extend(self, t_edge: float, side: str) -> float | None:
-        step = math.log(self.growth) * 2 ** self._steps[side]
-        self._steps[side] += 1
+    def _extend(self, t_edge: float, side: str, mixed: bool) -> float | None:
+        """Next bracketing point beyond ``t_edge``: the log step doubles each time,
+        except next to a point with mixed outcomes (the crossing is near: one step)."""
+        step = math.log(self.growth) * (1 if mixed else 2 ** self._steps[side])
+        self._steps[side] += 0 if mixed else 1
         going_down_in_r = (side == "down") == self.increasing
         t_new = t_edge - step if side == "down" else t_edge + step
         if self._r(t_new) == self._r(t_edge):
@@ -302,6 +305,16 @@ class ThresholdSearch:
     def _narrow(self, pts: PooledPoints) -> list[tuple[float, int]]:
         """No usable GLM yet: sample inside the zone between pure failures and successes."""
         zone = transition_zone(pts)
+        if overlaps(pts):
+            # the GLM fits but its slope is not significant: more trials across the zone,
+            # and one step beyond it where no all-failure / all-success point exists yet
+            step = math.log(self.growth)
+            cands = list(zone.candidates)
+            if not ((pts.k == 0) & (pts.t < zone.b)).any():
+                cands.append(float(pts.t.min()) - step)
+            if not ((pts.k == pts.n) & (pts.t > zone.a)).any():
+                cands.append(float(pts.t.max()) + step)
+            return self._budgeted(sorted({self._r(c) for c in cands}), self.bracket_seeds)
         fresh = sorted({self._r(c) for c in zone.candidates} - set(self._points))
         if fresh and zone.width > self.rel_width / 4.0:
             return self._budgeted(fresh, self.bracket_seeds)

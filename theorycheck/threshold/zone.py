@@ -6,8 +6,8 @@ every failure (``b``). Inside it the search places its next points:
 
 * perfect separation (no failure above a success): bisect the gap between the last
   failure and the first success;
-* quasi-separation (one mixed point ``m``, pure points on both sides): bisect both
-  gaps ``[a, m]`` and ``[m, b]``;
+* quasi-separation (one mixed point ``m``, pure points on both sides): one point in
+  each gap ``[a, m]`` and ``[m, b]``, at :data:`QUASI_STEP` of the gap from ``m``;
 * overlap but a slope that is not significant: points at 1/3 and 2/3 of the zone.
 
 When the grid cannot split the zone further, the two ends are *certified*: trials are
@@ -25,6 +25,11 @@ import numpy as np
 from theorycheck.threshold.glm import overlaps
 from theorycheck.threshold.isotonic import trials_to_certify
 from theorycheck.threshold.points import PooledPoints
+
+#: Fraction of the gap between a lone mixed point and its pure neighbour at which the
+#: next point goes. 0.5 bisects. 0.35 saved ~5 % of trials on planted curves but lowered
+#: the CI coverage at wide transitions (0.907 against 0.937 over 300 runs), so we bisect.
+QUASI_STEP = 0.5
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,7 @@ def transition_zone(pts: PooledPoints) -> Zone:
     elif fail_t < succ_t:
         cands = ((fail_t + succ_t) / 2.0,)
     else:
-        cands = ((a + fail_t) / 2.0, (succ_t + b) / 2.0)
+        cands = (fail_t - QUASI_STEP * (fail_t - a), succ_t + QUASI_STEP * (b - succ_t))
     return Zone(a, b, cands)
 
 
