@@ -318,10 +318,11 @@ plt.show()
 # one-step readout's threshold falls more slowly with `d`, and grows more slowly with
 # `V`, than `L V (V+d) log V / d²` says, because label co-occurrence noise does not
 # shrink with `d`. At full size (27 cells, entropy 2026) the run at the time of writing
-# gave: catalogue form **refuted** (its `V`-exponent too steep by ~0.6); refined form
-# **inconclusive**, its residual trends in two local segments (about −0.2) at the edge of
-# the ±0.25 tolerance; split form **consistent**, with fitted `C3 ≈ C4 ≈ 15`: the two
-# noise parts come with the same constant, as the refined derivation says. At smoke size
+# gave: catalogue form **refuted** (its `V`-exponent too steep by ~0.6 overall); refined
+# and split forms **inconclusive**, with residual trends of about −0.2 in two local
+# segments (`V` 64..128, `d` 192..384) whose CIs straddle the ±0.25 tolerance; and in the
+# split form the two noise parts came out with the same constant (`C3 ≈ 15`, `C4 ≈ 14`),
+# as the refined derivation says. At smoke size
 # the verdicts rest on four cells and a single `V` (untested): they show the pipeline
 # working, not which form is right. Notebook 03 shows the co-occurrence term with
 # orthogonal embeddings, where it is the only noise left.

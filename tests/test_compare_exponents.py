@@ -95,3 +95,20 @@ def test_freeze_polylog_keeps_the_power_skeleton():
     assert frozen.is_monomial and frozen.exponents() == {"V": 2, "d": -1}
     assert frozen.log_powers() == {"V": 0, "d": 0}
     assert freeze_polylog(POWER, {"V": 100.0, "d": 10.0}) is POWER
+
+
+def test_coarse_knots_merge_windows_narrower_than_the_minimum_ratio():
+    import math
+
+    import numpy as np
+
+    from theorycheck.compare.trends import MIN_SEGMENT_RATIO, coarse_knots
+
+    logs = np.log([128.0, 181.0, 256.0, 512.0])
+    kept = np.exp(coarse_knots(logs))
+    assert kept.tolist() == pytest.approx([128.0, 256.0, 512.0])
+    assert np.all(np.diff(np.log(kept)) >= math.log(MIN_SEGMENT_RATIO) - 1e-12)
+    # Wide, evenly spaced knots are all kept; two knots are always kept.
+    wide = np.log([10.0, 40.0, 160.0, 640.0])
+    assert coarse_knots(wide).tolist() == pytest.approx(wide.tolist())
+    assert coarse_knots(np.log([5.0, 6.0])).tolist() == pytest.approx(np.log([5.0, 6.0]).tolist())

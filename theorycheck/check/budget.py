@@ -4,7 +4,8 @@
 budget     design                                                           wall time
 =========  ===============================================================  ==========
 quick      3 values per varied variable over up to 8x, 4 trials a point,   <= 5 min
-           the first 2 variables only, trial cost capped, no joint points   on 2 cores
+           the first 2 variables only, thresholds to ~+-3% (CI hi/lo       on 2 cores
+           <= e^0.06), trial cost capped, no joint points                   (~45 s here)
 standard   5 values per variable over up to 16x, 2 joint points             <= 30 min
 full       7 values per variable over up to 32x, 4 joint points             unbounded
 =========  ===============================================================  ==========
@@ -41,7 +42,7 @@ class Budget:
 
 
 BUDGETS: dict[str, Budget] = {
-    "quick": Budget("quick", 3, 8.0, 4, 200, 4e6, 0, 0.12, 2),
+    "quick": Budget("quick", 3, 8.0, 4, 480, 4e6, 0, 0.06, 2),
     "standard": Budget("standard", 5, 16.0, 6, 400, 3e7, 2, 0.08, 6),
     "full": Budget("full", 7, 32.0, 8, 800, 2e8, 4, 0.05, 6),
 }

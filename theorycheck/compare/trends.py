@@ -19,7 +19,11 @@ slope matches data whose local slopes do not. So each variable with ``K >= 3`` v
 also gets one slope per segment between consecutive values: the same construction with
 ``X`` holding, per variable, the segment basis ``clip(log x - log x_j, 0, log x_{j+1} -
 log x_j)`` (an additive piecewise-linear surface in the logs; its coefficients are the
-local slopes). Used when that design has full rank.
+local slopes). Used when that design has full rank. Knots closer than a factor
+:data:`MIN_SEGMENT_RATIO` are merged (the inner one dropped): a slope read over a narrower
+window has a CI too wide to decide anything -- over a factor sqrt(2) it would take
+thresholds known to +-2% for a +-0.25 band -- so such segments could only ever make a
+verdict inconclusive.
 """
 
 from __future__ import annotations
@@ -34,6 +38,23 @@ from scipy.stats import norm
 
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import Exponent
+
+
+#: Narrowest window (max/min of a variable) over which a local slope is tested.
+MIN_SEGMENT_RATIO = 1.9
+
+
+def coarse_knots(knots: np.ndarray, min_gap: float = math.log(MIN_SEGMENT_RATIO)) -> np.ndarray:
+    """Sorted log-values with inner knots dropped until neighbours are >= ``min_gap`` apart
+    (the two ends are always kept)."""
+    if len(knots) <= 2:
+        return knots
+    kept = [knots[0]]
+    for x in knots[1:-1]:
+        if x - kept[-1] >= min_gap and knots[-1] - x >= min_gap:
+            kept.append(x)
+    kept.append(knots[-1])
+    return np.asarray(kept)
 
 
 @dataclass(frozen=True)
@@ -116,7 +137,7 @@ def design_trends(
 
     segments: dict[str, tuple[Segment, ...]] = {}
     notes: list[str] = []
-    knots = {v: np.unique(logs[v]) for v in tested}
+    knots = {v: coarse_knots(np.unique(logs[v])) for v in tested}
     seg_x, owner = None, []
     if any(len(k) >= 3 for k in knots.values()):
         cols = [np.ones(len(cells))]
