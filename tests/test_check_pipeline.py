@@ -91,3 +91,21 @@ def test_report_files(serial, tmp_path):
     assert rows[0].startswith("L,V,threshold") or "threshold" in rows[0]
     assert len(rows) == 1 + 3
     assert json.loads((tmp_path / "verdict.json").read_text())["verdict"]["verdict"] == serial.status
+
+
+def test_a_cell_without_a_threshold_is_censored_not_searched_forever():
+    """Storage-limited cells (d^2 << 10 V log V): no N makes the one-step read-out succeed.
+    The search must stop at its ceiling (<= 64x the prediction) and report censored cells."""
+    import math
+
+    from theorycheck.check.runner import MAX_OVERSHOOT
+
+    res = check(LAW, task="retrieval", settings={"algorithm": "one-step"}, base={"V": 64, "d": 8, "L": 2},
+                vary=("L",), budget=TINY, entropy=1)
+    d = res.to_dict()
+    for cell in d["cells"]:
+        start = cell["params"]["L"] * 64 * math.log(64)  # the law with C = 1
+        assert max(p[0] for p in cell["threshold"]["points"]) <= MAX_OVERSHOOT * start * 1.01 + 1
+        assert cell["threshold"]["estimate"] is None  # d = 8 cannot store 64 facts
+    assert d["verdict"]["verdict"] == "inconclusive"
+    assert "no cell reached success" in d["verdict"]["reason"]

@@ -70,6 +70,27 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | None = None
     return tgt, design
 
 
+#: A cell's search never asks for more than this multiple of the predicted threshold ...
+MAX_OVERSHOOT = 64.0
+#: ... nor for a trial costing more than this multiple of the budget's cost cap.
+MAX_COST_FACTOR = 16.0
+
+
+def search_ceiling(design: SweepDesign, cell: Mapping[str, float], start: float) -> float:
+    """Largest resource value a cell's search may try: ``start * 2**k`` for the largest ``k``
+    with ``2**k <= MAX_OVERSHOOT`` whose trial stays within ``MAX_COST_FACTOR`` times the
+    budget's cost cap. A cell whose threshold lies above it comes back censored ("no
+    threshold below ...") instead of asking for ever larger, ever slower trials."""
+    task = get_task(design.task)
+    ceiling = start
+    while ceiling * 2 <= start * MAX_OVERSHOOT:
+        trial = {**design.settings, **cell, design.resource: ceiling * 2}
+        if task.cost(trial) > MAX_COST_FACTOR * design.budget.max_cost:
+            break
+        ceiling *= 2
+    return ceiling
+
+
 def _searches(design: SweepDesign, q: float) -> dict[str, CellSpec]:
     b = design.budget
     cells = {}
@@ -77,6 +98,7 @@ def _searches(design: SweepDesign, q: float) -> dict[str, CellSpec]:
         key = "cell%02d:" % i + ",".join(f"{k}={v:g}" for k, v in sorted(cell.items()))
         search = ThresholdSearch(
             start=start, q=q, seeds_per_point=b.seeds_per_point, integer=True,
+            upper=search_ceiling(design, cell, start),
             max_trials=b.max_trials_per_cell, rel_width=b.ci_rel_width, resource=design.resource,
         )
         cells[key] = CellSpec({**design.settings, **cell}, design.resource, search)
@@ -110,7 +132,10 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | None = Non
     params = [{v: cell[v] for v in columns} for cell in design.cells]
     data = Dataset.from_thresholds([(p, sweep.results[k]) for k, p in zip(keys, params, strict=True)])
     kwargs = {} if tolerance is None else {"tolerance": tolerance}
-    verdict = compare(tgt.law, data, q=q, lower_bound=tgt.lower_law, **kwargs)
+    if all(sweep.results[k].estimate is None for k in keys):
+        verdict = NoCrossing(tgt.law, design)
+    else:
+        verdict = compare(tgt.law, data, q=q, lower_bound=tgt.lower_law, **kwargs)
     predicted = {_cell_id(c.params): c.predicted for c in verdict.cells}
     cells = [{"key": k, "params": p, "threshold": sweep.results[k].to_dict(),
               "predicted": predicted.get(_cell_id(p))}
@@ -124,6 +149,28 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | None = Non
         environment=_environment(entropy),
         caveats=list(design.notes) + list(tgt.caveats),
     )
+
+
+@dataclass(frozen=True)
+class NoCrossing:
+    """The verdict when no cell crossed success probability q below its search ceiling."""
+
+    law: Any
+    design: SweepDesign
+    status: str = "inconclusive"
+    cells: tuple = ()
+
+    @property
+    def reason(self) -> str:
+        return (f"no cell reached success probability q below its search ceiling (<= 64x the law's "
+                f"prediction with reference constants): the sweep sits where {self.design.resource} "
+                "cannot buy success (another condition binds, e.g. storage d^2 >~ V log V); "
+                "move the base point or check that condition instead")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"verdict": self.status, "reason": self.reason, "law": self.law.text,
+                "resource": self.design.resource, "tested": [], "untested": list(self.law.variables),
+                "exponents": {}, "cells": [], "notes": [self.reason]}
 
 
 def _cell_id(params: Mapping[str, float]) -> tuple:
