@@ -122,6 +122,18 @@ BOUNDS = [
            "derived", "measured fit of the one-step readout threshold: N ~ C0 V log V + C3 L V (V + d) log V / d^2",
            {"algorithm": "one-step", "embeddings": "random"}, {"C0": 6.2, "C3": 34.0},
            "Within a factor ~2.5 over V in [64, 1024], L in {4, 16, 64} at tau = 0.99 (THEORY §5)."),
+    _entry("one_step_refined", Law.parse("N >= C0*V*log(V) + C3*L*(V + d)**2*log(V)/d**2"), "scaling",
+           {"N": "helps", "d": "helps", "L": "hurts", "V": "hurts"},
+           Regime({"V": 1, "d": "1/2", "L": "1/2"}, "gradient-noise term dominates (L V >> d^2), V >> d",
+                  ("V >> d", "L*V >> d**2", "L << V")),
+           "derived",
+           "one-step read-out with the label co-occurrence noise: the distractor term of G1 has variance "
+           "(L/N)(1/V + 1/d)^2 per score, not (L/N)(1/d)(1/V + 1/d), so N ~ C0 V log V + C3 L (V + d)^2 log V / d^2",
+           {"algorithm": "one-step", "embeddings": "random"}, {"C0": 6.2, "C3": 15.0},
+           "Found by this toolkit (notebooks/01: Monte Carlo of the noise variance within 2-13%; C3 ~ 15 fitted). "
+           "Agrees with one_step for V >> d and differs by (1 + d/V) when d >~ V. Neither law has the storage "
+           "cross-talk term (sqrt(V)/d), which steepens the d-dependence near d^2 ~ 10 V log V: with V = 128 the "
+           "d 128..256 window is refuted by both (quick check, 2026-11-22)."),
     _entry("mlp_storage", Law.parse("m*d >= C1*V*log(V)", resource="m"), "upper",
            {"m": "helps", "d": "helps", "V": "hurts"},
            Regime({"V": 1, "d": "1/2"}, "small d: V = t, d = t^(1/2)"), "derived",
@@ -152,19 +164,21 @@ _STORAGE_SAFE = {"base": {"V": 128, "d": 181, "L": 16},
                  "vary": ("d", "L", "V")}
 _DESIGN = {
     "one_step": _STORAGE_SAFE,
+    "one_step_refined": _STORAGE_SAFE,
     "gradient_noise": _STORAGE_SAFE,
     "headline": _STORAGE_SAFE,
     "lower": _STORAGE_SAFE,
     "counts": {"base": {"V": 128, "d": 256, "L": 8}, "ranges": {"V": (32, 256)}, "vary": ("V",)},
     "mean_bias": {"base": {"V": 128, "d": 181, "L": 8}, "ranges": {"d": (128, 512), "V": (45, 256)},
                   "vary": ("d", "V")},
-    "orthogonal": {"base": {"V": 64, "d": 66, "L": 8}, "ranges": {"L": (2, 64), "V": (16, 64)},
+    "orthogonal": {"base": {"V": 64, "d": 66, "L": 8}, "ranges": {"L": (2, 128), "V": (16, 64)},
                    "vary": ("L", "V")},
     "mlp_gradient_noise": {"base": {"V": 64, "d": 64, "m": 256, "L": 8}, "vary": ("m", "L", "d", "V")},
     "mlp_mean_bias": {"base": {"V": 64, "d": 64, "m": 256, "L": 8}, "vary": ("d", "V")},
     "mlp_storage": {"base": {"V": 64, "d": 64, "m": 256, "L": 4, "N": 20000}, "vary": ("V", "d")},
 }
-_LOWER = {"one_step": "vural2026.lower", "gradient_noise": "vural2026.lower"}
+_LOWER = {"one_step": "vural2026.lower", "one_step_refined": "vural2026.lower",
+          "gradient_noise": "vural2026.lower"}
 
 
 def _with_design(bound: Bound) -> Bound:

@@ -22,8 +22,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "compare-embeddings", help="the ablation: thresholds against L with random and orthogonal embeddings",
         description=__doc__.splitlines()[0],
     )
-    p.add_argument("--V", type=int, default=64, help="vocabulary size (d = V + 2 for both arms; default 64)")
-    p.add_argument("--algorithm", default="one-step", help="simulator algorithm (default one-step)")
+    p.add_argument("--V", type=int, default=128, help="vocabulary size (d = V + 2 for both arms; default 128)")
+    p.add_argument("--algorithm", default="limit", help="simulator algorithm (default limit: the three steps)")
     p.add_argument("--random-target", default=RANDOM_TARGET, help=f"law for the random arm (default {RANDOM_TARGET})")
     add_run_options(p)
     p.set_defaults(func=run)
