@@ -95,7 +95,8 @@ def test_report_files(serial, tmp_path):
 
 def test_a_cell_without_a_threshold_is_censored_not_searched_forever():
     """Storage-limited cells (d^2 << 10 V log V): no N makes the one-step read-out succeed.
-    The search must stop at its ceiling (<= 64x the prediction) and report censored cells."""
+    The search must stop at its ceiling (MAX_OVERSHOOT x the prediction, or the cost cap)
+    and report censored cells."""
     import math
 
     from theorycheck.check.runner import MAX_OVERSHOOT

@@ -70,8 +70,9 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | None = None
     return tgt, design
 
 
-#: A cell's search never asks for more than this multiple of the predicted threshold ...
-MAX_OVERSHOOT = 64.0
+#: A cell's search never asks for more than this multiple of the predicted threshold (the
+#: reference constants of a law can be far off: 1 where none is known) ...
+MAX_OVERSHOOT = 4096.0
 #: ... nor for a trial costing more than this multiple of the budget's cost cap.
 MAX_COST_FACTOR = 16.0
 
@@ -162,8 +163,9 @@ class NoCrossing:
 
     @property
     def reason(self) -> str:
-        return (f"no cell reached success probability q below its search ceiling (<= 64x the law's "
-                f"prediction with reference constants): the sweep sits where {self.design.resource} "
+        return (f"no cell reached success probability q below its search ceiling ({MAX_OVERSHOOT:g}x the "
+                f"law's prediction, or {MAX_COST_FACTOR:g}x the budget's trial cost): the sweep sits where "
+                f"{self.design.resource} "
                 "cannot buy success (another condition binds, e.g. storage d^2 >~ V log V); "
                 "move the base point or check that condition instead")
 
