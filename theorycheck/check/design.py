@@ -26,11 +26,9 @@ from typing import Any
 import numpy as np
 
 from theorycheck.check.budget import Budget
-from theorycheck.check.trials import Task
+from theorycheck.check.trials import INTEGER_PARAMS, Task
 
 __all__ = ["SweepDesign", "design_sweep", "predicted"]
-
-_INTEGER = {"N", "d", "L", "V", "m"}
 
 
 @dataclass(frozen=True)
@@ -56,7 +54,7 @@ class SweepDesign:
 
 
 def _round(var: str, x: float) -> float:
-    return float(max(1, round(x))) if var in _INTEGER else float(x)
+    return float(max(1, round(x))) if var in INTEGER_PARAMS else float(x)
 
 
 def predicted(law, point: Mapping[str, float], constants: Mapping[str, float]) -> float:

@@ -20,12 +20,13 @@ from theorycheck.tasks.retrieval import RetrievalParams
 
 __all__ = ["TASKS", "Task", "retrieval_trial", "linear_am_trial", "get_task"]
 
-_INTEGER = {"N", "d", "L", "V", "m", "contexts", "steps"}
+#: Parameters the simulators take as integers (the sweep and the design propose floats).
+INTEGER_PARAMS = frozenset({"N", "d", "L", "V", "m", "contexts", "steps"})
 
 
 def _typed(params: Mapping[str, Any]) -> dict[str, Any]:
     """Integers where the simulator wants them (the search proposes floats)."""
-    return {k: int(round(v)) if k in _INTEGER and v is not None else v for k, v in params.items()}
+    return {k: int(round(v)) if k in INTEGER_PARAMS and v is not None else v for k, v in params.items()}
 
 
 def retrieval_params(params: Mapping[str, Any]) -> tuple[RetrievalParams, str, dict[str, Any]]:
