@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import sys
 import types
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,17 +23,7 @@ from theorycheck.sweep import (
 )
 
 
-def _load_support():
-    path = Path(__file__).with_name("sweep_script.py")
-    if "sweep_script" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("sweep_script", path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["sweep_script"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["sweep_script"]
-
-
-support = _load_support()
+import sweep_script as support  # noqa: E402  (tests/ is on sys.path: pytest's prepend import mode)
 
 
 def sweep_with(executor, store=None):

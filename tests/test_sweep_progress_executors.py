@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import pytest
 
@@ -23,18 +21,7 @@ from theorycheck.sweep import (
 from theorycheck.sweep.progress import estimate_seconds_left, format_duration
 
 
-def _support():
-    if "sweep_script" not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            "sweep_script", Path(__file__).with_name("sweep_script.py")
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["sweep_script"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["sweep_script"]
-
-
-support = _support()
+import sweep_script as support  # noqa: E402  (tests/ is on sys.path: pytest's prepend import mode)
 
 
 class FakeTTY(io.StringIO):

@@ -3,7 +3,6 @@ final results equal those of an uninterrupted run."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import signal
@@ -20,16 +19,7 @@ from theorycheck.sweep.seeding import canonical_json
 SCRIPT = Path(__file__).with_name("sweep_script.py")
 
 
-def _support():
-    if "sweep_script" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("sweep_script", SCRIPT)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["sweep_script"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["sweep_script"]
-
-
-support = _support()
+import sweep_script as support  # noqa: E402  (tests/ is on sys.path: pytest's prepend import mode)
 IDENTITY = SweepIdentity(support.ENTROPY, support.CODE_VERSION, support.TRIAL_ID)
 
 

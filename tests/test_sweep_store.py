@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sqlite3
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -25,18 +22,7 @@ from theorycheck.sweep.store import STORE_FILENAME
 from theorycheck.sweep.version import source_digest
 
 
-def _support():
-    if "sweep_script" not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            "sweep_script", Path(__file__).with_name("sweep_script.py")
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["sweep_script"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["sweep_script"]
-
-
-support = _support()
+import sweep_script as support  # noqa: E402  (tests/ is on sys.path: pytest's prepend import mode)
 
 
 def sweep_into(store, *, entropy=support.ENTROPY, code_version=support.CODE_VERSION, trial_id=None):

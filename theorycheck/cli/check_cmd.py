@@ -32,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def resolve_common(args: argparse.Namespace, target):
+def resolve_common(args: argparse.Namespace) -> dict:
     """Parse and validate everything (raises ValueError) and return the keyword arguments of check."""
     get_budget(args.budget)
     if not 0 < args.q < 1:
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.task and not args.law:
         raise ValueError("--task applies to --law; a catalogue bound names its own task")
     target = args.law if args.law else (args.target or DEFAULT_TARGET)
-    kw = resolve_common(args, target)
+    kw = resolve_common(args)
     tgt, design = plan(target, **kw)  # every input check, before any work
     out = prepare_out(Path(args.out) if args.out else default_out(tgt.id))
     if not args.quiet and not args.json:
