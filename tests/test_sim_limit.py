@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from theorycheck.algorithms.dense_reference import (
-    dense_one_step_predict,
+    dense_one_step_scores,
     run_dense_limit,
     training_batch,
 )
@@ -46,11 +46,39 @@ def test_fast_path_equals_dense_reference(embeddings, miv, beta):
         assert fast.diagnostics[key] == pytest.approx(dense.diagnostics[key], rel=RTOL)
     test = rt.test_batch(p.replace(contexts=4), emb, np.random.default_rng(13))
     labels_f, att_f = fast.predict(test)
-    labels_d, att_d = dense.predict(test)
-    np.testing.assert_array_equal(att_f, att_d)
-    np.testing.assert_array_equal(labels_f, labels_d)
+    logits_d, att_logits_d = dense.scores(test)
+    _assert_argmax_agrees(att_f, att_logits_d)
+    # where attention itself ties, the two paths may attend to different (tied) positions
+    # and so read out different logits: compare labels only where attention is well defined
+    clear = _top_two_margin(att_logits_d) > TIE_EPS * np.abs(att_logits_d).max()
+    assert clear.mean() > 0.9  # not vacuous: ties are the exception
+    _assert_argmax_agrees(labels_f[clear], logits_d[clear])
     # the comparison is not vacuous: the problem is neither solved nor hopeless
     assert 0.05 < np.mean(labels_f == test.labels)
+
+
+# Exact ties (orthogonal embeddings give scores equal up to ~1e-17) are broken differently
+# by the fast path and the dense formulas, since they sum in different orders. What is
+# well defined is that each path's choice attains the maximum score up to the float error
+# of the sums: TIE_EPS relative to the largest score, far above the ~1e-15 rounding of
+# float64 sums of these sizes and far below the spread of genuinely different scores.
+TIE_EPS = 1e-9
+
+
+def _top_two_margin(scores):
+    top2 = np.sort(scores, axis=1)[:, -2:]
+    return top2[:, 1] - top2[:, 0]
+
+
+def _assert_argmax_agrees(chosen, scores):
+    """``chosen[i]`` attains ``max(scores[i])`` within TIE_EPS·max|scores|, and equals the
+    argmax wherever the top-two margin exceeds that epsilon."""
+    eps = TIE_EPS * np.abs(scores).max()
+    rows = np.arange(len(chosen))
+    shortfall = scores.max(axis=1) - scores[rows, chosen]
+    assert shortfall.max() <= eps, float(shortfall.max())
+    clear = _top_two_margin(scores) > eps
+    np.testing.assert_array_equal(chosen[clear], scores[clear].argmax(axis=1))
 
 
 @pytest.mark.parametrize("embeddings", ["random", "orthogonal"])
@@ -61,7 +89,7 @@ def test_one_step_equals_dense_readout(embeddings):
     assert _rel(fit.G1, dense.G1) < RTOL
     test = rt.test_batch(p, emb, np.random.default_rng(13))
     labels, attended = fit.predict(test)
-    np.testing.assert_array_equal(labels, dense_one_step_predict(dense.G1, emb, test))
+    _assert_argmax_agrees(labels, dense_one_step_scores(dense.G1, emb, test))
     assert (attended == -1).all()
 
 

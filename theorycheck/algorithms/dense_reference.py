@@ -22,7 +22,7 @@ import numpy as np
 from theorycheck.algorithms.limit import centered_labels, check_beta, selection_diagnostics
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams, iter_chunks, keys_values
 
-__all__ = ["DenseLimit", "dense_limit", "run_dense_limit", "training_batch", "dense_one_step_predict"]
+__all__ = ["DenseLimit", "dense_limit", "run_dense_limit", "training_batch", "dense_one_step_scores"]
 
 
 def training_batch(params: RetrievalParams, emb: Embeddings, train_seed: np.random.SeedSequence) -> Batch:
@@ -63,13 +63,18 @@ class DenseLimit:
     beta: float
     diagnostics: dict
 
-    def predict(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+    def scores(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+        """``(n, V)`` label logits ``u_yᵀ G₂ o(X)`` and ``(n, L)`` attention logits ``k_iᵀ g``
+        (what ``predict`` takes the argmax of; tests use them to skip exact ties)."""
         keys, values = keys_values(self.params, self.emb, batch)
         alpha = float(self.emb.z_trig @ self.g)
         sigma = _attention(keys, self.g, alpha, self.beta)
         o = np.einsum("ni,nid->nd", sigma, values)
-        logits = o @ (self.emb.U @ self.G2).T
-        return logits.argmax(axis=1), (keys @ self.g).argmax(axis=1)
+        return o @ (self.emb.U @ self.G2).T, keys @ self.g
+
+    def predict(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+        logits, attention = self.scores(batch)
+        return logits.argmax(axis=1), attention.argmax(axis=1)
 
 
 def dense_limit(params: RetrievalParams, emb: Embeddings, train: Batch, beta: float = math.inf) -> DenseLimit:
@@ -96,7 +101,7 @@ def run_dense_limit(params, emb, train_seed, *, beta: float = math.inf) -> Dense
     return dense_limit(params, emb, training_batch(params, emb, train_seed), beta)
 
 
-def dense_one_step_predict(G1: np.ndarray, emb: Embeddings, batch: Batch) -> np.ndarray:
-    """One-step readout ``argmax_y u_yᵀ G₁ e_a`` of the informative token ``a`` of each row."""
+def dense_one_step_scores(G1: np.ndarray, emb: Embeddings, batch: Batch) -> np.ndarray:
+    """``(n, V)`` one-step scores ``u_yᵀ G₁ e_a`` of the informative token ``a`` of each row."""
     a = batch.tokens[np.arange(len(batch)), batch.pos]
-    return (emb.E[a] @ (emb.U @ G1).T).argmax(axis=1)
+    return emb.E[a] @ (emb.U @ G1).T
