@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from theorycheck.check.budget import Budget
-from theorycheck.check.trials import INTEGER_PARAMS, Task
+from theorycheck.registry import Task
 
 __all__ = ["SweepDesign", "design_sweep", "predicted"]
 
@@ -53,8 +53,11 @@ class SweepDesign:
         }
 
 
-def _round(var: str, x: float) -> float:
-    return float(max(1, round(x))) if var in INTEGER_PARAMS else float(x)
+def _rounder(task: Task):
+    """``round(var, x)``: ``x`` as the task will run it (integers by their declared kind, at least 1)."""
+    def _round(var: str, x: float) -> float:
+        return float(max(1, round(x))) if task.kind(var) == "integer" else float(x)
+    return _round
 
 
 def predicted(law, point: Mapping[str, float], constants: Mapping[str, float]) -> float:
@@ -71,16 +74,17 @@ def _feasible(law, task: Task, settings: Mapping[str, Any], point: Mapping[str, 
         return False
     if not (math.isfinite(start) and start > 0):
         return False
-    full = {**settings, **point, law.resource: _round(law.resource, 2 * start)}
+    full = {**settings, **point, law.resource: _rounder(task)(law.resource, 2 * start)}
     try:
-        task.validate(full)
+        task.check_params(full)
     except ValueError:
         return False
-    return task.cost(full) <= budget.max_cost
+    return task.trial_cost(full) <= budget.max_cost
 
 
 def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
            limits: tuple[float, float] | None) -> tuple[float, float]:
+    _round = _rounder(task)
     lo = hi = float(base[var])
     lo_min, hi_max = limits if limits else (0.0, math.inf)
     step = math.sqrt(2.0)
@@ -100,7 +104,7 @@ def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
     return lo, hi
 
 
-def _spread(var: str, base: float, lo: float, hi: float, n: int) -> list[float]:
+def _spread(task: Task, var: str, base: float, lo: float, hi: float, n: int) -> list[float]:
     """``n`` values evenly spread on the sqrt(2)-lattice through ``base`` from ``lo`` to ``hi``.
 
     The base value itself need not be one of them: each one-at-a-time line holds the
@@ -109,7 +113,7 @@ def _spread(var: str, base: float, lo: float, hi: float, n: int) -> list[float]:
     a = round(2 * math.log2(base / lo))
     b = round(2 * math.log2(hi / base))
     steps = sorted({int(round(k)) for k in np.linspace(-a, b, n)})
-    return sorted({_round(var, base * math.sqrt(2.0) ** k) for k in steps})
+    return sorted({_rounder(task)(var, base * math.sqrt(2.0) ** k) for k in steps})
 
 
 def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[str, float],
@@ -144,7 +148,8 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         raise ValueError(f"no base value for {missing}; give one with --base {missing[0]}=VALUE")
     base = fixed
     start = predicted(law, base, constants)
-    task.validate({**settings, **base, law.resource: _round(law.resource, start)})  # the real reason
+    _round = _rounder(task)
+    task.check_params({**settings, **base, law.resource: _round(law.resource, start)})  # the real reason
     if not _feasible(law, task, settings, base, constants, budget):
         raise ValueError(
             f"the base point {base} is not simulable within the {budget.name} budget "
@@ -163,7 +168,7 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         if hi / lo < 1.5:
             notes.append(f"{var} could not be varied around {base[var]:g} within the budget; held fixed")
             continue
-        varied[var] = _spread(var, base[var], lo, hi, budget.points_per_variable)
+        varied[var] = _spread(task, var, base[var], lo, hi, budget.points_per_variable)
         if hi / lo < budget.max_span / 1.01:
             notes.append(f"{var} spans only {hi / lo:.1f}x ({lo:g}..{hi:g}) within the {budget.name} budget")
     untested = [v for v in law.variables if v not in varied]

@@ -22,7 +22,7 @@ from typing import Any
 from theorycheck.check.budget import Budget, get_budget
 from theorycheck.check.design import SweepDesign, design_sweep
 from theorycheck.check.target import Target, resolve_target
-from theorycheck.check.trials import get_task
+from theorycheck.registry import get_task
 from theorycheck.sweep import CellSpec, code_version, run_sweep
 from theorycheck.threshold import ThresholdSearch
 
@@ -86,7 +86,7 @@ def search_ceiling(design: SweepDesign, cell: Mapping[str, float], start: float)
     ceiling = start
     while ceiling * 2 <= start * MAX_OVERSHOOT:
         trial = {**design.settings, **cell, design.resource: ceiling * 2}
-        if task.cost(trial) > MAX_COST_FACTOR * design.budget.max_cost:
+        if task.trial_cost(trial) > MAX_COST_FACTOR * design.budget.max_cost:
             break
         ceiling *= 2
     return ceiling

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from theorycheck import catalogue
-from theorycheck.check.trials import get_task
 from theorycheck.law import Law
+from theorycheck.registry import get_task
 
 __all__ = ["Target", "resolve_target", "DESIGN_KEYS"]
 

@@ -27,7 +27,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("target", nargs="?", default=None, metavar="ID", help=f"catalogue id (default {DEFAULT_TARGET})")
     p.add_argument("--law", default=None, help='your own law, e.g. "N >= C*L*V**2*log(V)/d**2"')
-    p.add_argument("--task", default=None, help="task to simulate for --law: retrieval (default) or linear-am")
+    p.add_argument("--task", default=None, help="task to simulate for --law: a registered task (default retrieval; "
+                   "built in: retrieval, linear-am)")
     add_run_options(p)
     p.set_defaults(func=run)
 
