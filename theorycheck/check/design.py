@@ -5,7 +5,7 @@ One-at-a-time lines through a base point, plus a few joint points (DESIGN.md):
 * every variable ``x`` of the law that the task can set is varied over a geometric range
   around the base value, widened by factors of sqrt(2) on each side in turn while
   (i) the range stays within ``budget.max_span``, (ii) the bound's declared ``ranges``
-  allow it, (iii) the simulator accepts the parameters (e.g. orthogonal needs d >= V+2),
+  and the task's declared valid range of ``x`` allow it, (iii) the simulator accepts the parameters (e.g. orthogonal needs d >= V+2),
   and (iv) the predicted trial cost (law threshold with reference constants, times 2)
   stays under ``budget.max_cost``;
 * ``budget.points_per_variable`` values are spread geometrically over that range;
@@ -36,7 +36,7 @@ class SweepDesign:
     """The cells of a check: law-variable values per cell and where each search starts."""
 
     resource: str
-    task: str
+    task: Task
     settings: dict[str, Any]  # simulator settings held fixed (algorithm, embeddings, ...)
     base: dict[str, float]
     varied: dict[str, list[float]]
@@ -47,7 +47,7 @@ class SweepDesign:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "resource": self.resource, "task": self.task, "simulation": dict(self.settings),
+            "resource": self.resource, "task": self.task.name, "simulation": dict(self.settings),
             "base": dict(self.base), "varied": {k: list(v) for k, v in self.varied.items()},
             "cells": len(self.cells), "budget": self.budget.name, "notes": list(self.notes),
         }
@@ -74,7 +74,11 @@ def _feasible(law, task: Task, settings: Mapping[str, Any], point: Mapping[str, 
         return False
     if not (math.isfinite(start) and start > 0):
         return False
-    full = {**settings, **point, law.resource: _rounder(task)(law.resource, 2 * start)}
+    declared = task.declared(law.resource)
+    if declared is not None and start > declared.high:
+        return False  # the predicted threshold lies beyond the resource's valid range
+    cap = declared.high if declared is not None else math.inf
+    full = {**settings, **point, law.resource: _rounder(task)(law.resource, min(2 * start, cap))}
     try:
         task.check_params(full)
     except ValueError:
@@ -163,7 +167,10 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
     skipped = [v for v in (vary or law.variables) if v not in vary]
     varied: dict[str, list[float]] = {}
     for var in vary:
-        lim = tuple(ranges[var]) if ranges and var in ranges else None
+        lim = tuple(ranges[var]) if ranges and var in ranges else (0.0, math.inf)
+        declared = task.declared(var)
+        if declared is not None:  # the task's declared valid range bounds every design
+            lim = (max(lim[0], declared.low), min(lim[1], declared.high))
         lo, hi = _range(var, law, task, settings, base, constants, budget, lim)
         if hi / lo < 1.5:
             notes.append(f"{var} could not be varied around {base[var]:g} within the budget; held fixed")
@@ -188,4 +195,4 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         if cell not in cells and _feasible(law, task, settings, cell, constants, budget):
             cells.append(cell)
     starts = [_round(law.resource, predicted(law, c, constants)) for c in cells]
-    return SweepDesign(law.resource, task.name, dict(settings), base, varied, cells, starts, budget, notes)
+    return SweepDesign(law.resource, task, dict(settings), base, varied, cells, starts, budget, notes)

@@ -169,7 +169,7 @@ def linear_am_params(params: Mapping[str, Any]) -> LinearAMParams:
 def linear_am_trial(params: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]:
     """One linear associative memory trial (the control task of docs/theory.md §5)."""
     out = simulate_linear_am(linear_am_params(params), seed=seed)
-    return {"success": bool(out.success), "accuracy": float(out.accuracy), "seconds": float(out.seconds)}
+    return {"success": bool(out.success), "accuracy": float(out.accuracy)}  # no wall-clock time
 
 
 def linear_am_cost(p: Mapping[str, Any]) -> float:
