@@ -7,6 +7,7 @@ defaults, validation, cost model, and its trial ``trial(params, seed) -> bool | 
 ``"success"`` and diagnostics). An **algorithm** declares its name, the task it trains
 on, the models it supports (one runner each, ``"module:function"``, imported on first
 use) and whether it is dense; its options are the keyword arguments of its runner.
+Installed packages add tasks through the entry-point group ``theorycheck.tasks``.
 
 Built-in entries declare themselves in one module each: ``TASK = Task(...)`` in a module
 of :mod:`theorycheck.tasks`, ``ALGORITHM = Algorithm(...)`` in a module of
@@ -42,7 +43,7 @@ __all__ = [
     "Variable", "Task", "Algorithm", "KINDS",
     "register_task", "register_algorithm", "unregister_task", "unregister_algorithm",
     "get_task", "get_algorithm", "task_names", "algorithm_names", "tasks", "algorithms",
-    "integer_variables", "variable_names", "choices", "models",
+    "integer_variables", "variable_names", "choices", "models", "source", "ENTRY_POINT_GROUP",
 ]
 
 KINDS = ("integer", "real")
@@ -263,6 +264,10 @@ class Algorithm:
 _TASKS: dict[str, Task] = {}
 _ALGORITHMS: dict[str, Algorithm] = {}
 _DISCOVERED: list[bool] = []
+_SOURCES: dict[int, str] = {}  # id(entry) -> where it was declared
+ENTRY_POINT_GROUP = "theorycheck.tasks"
+"""Installed packages declare tasks here: ``[project.entry-points."theorycheck.tasks"]``
+``my-task = "my_package.tasks:TASK"``."""
 _LOCK = threading.RLock()
 _PACKAGES = (("theorycheck.tasks", "TASK", _TASKS), ("theorycheck.algorithms", "ALGORITHM", _ALGORITHMS))
 
@@ -288,6 +293,16 @@ def _discover() -> None:
                 entry = getattr(importlib.import_module(f"{package}.{info.name}"), attribute, None)
                 if entry is not None:
                     _add(table, entry, replace=False)
+                    _SOURCES[id(entry)] = f"{package}.{info.name}"
+        from importlib.metadata import entry_points
+
+        for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            entry = ep.load()
+            if not isinstance(entry, Task):
+                raise ValueError(f"entry point {ep.name} = {ep.value} (group {ENTRY_POINT_GROUP}) is a "
+                                 f"{type(entry).__name__}, not a theorycheck.Task; fix or uninstall its package")
+            _add(_TASKS, entry, replace=False)
+            _SOURCES[id(entry)] = f"entry point {ep.value}"
 
 
 def _forget_discovery() -> None:
@@ -296,6 +311,7 @@ def _forget_discovery() -> None:
         _TASKS.clear()
         _ALGORITHMS.clear()
         _DISCOVERED.clear()
+        _SOURCES.clear()
 
 
 def register_task(task: Task, *, replace: bool = False) -> Task:
@@ -324,6 +340,12 @@ def unregister_task(name: str) -> None:
 def unregister_algorithm(name: str) -> None:
     _discover()
     _ALGORITHMS.pop(name, None)
+
+
+def source(entry: Task | Algorithm) -> str:
+    """Where a registered entry was declared: its module, an entry point, or ``registered``."""
+    _discover()
+    return _SOURCES.get(id(entry), "registered")
 
 
 def tasks() -> dict[str, Task]:
