@@ -200,3 +200,20 @@ def test_the_toy_trial_is_reproducible(toy_modules):
     runs = [[trial({"n": 48, "k": 16}, np.random.SeedSequence(5, spawn_key=(i,)))["success"] for i in range(20)]
             for _ in range(2)]
     assert runs[0] == runs[1] and 0 < sum(runs[0]) < 20  # at the threshold: some of each
+
+
+def test_a_trial_may_return_a_bare_bool():
+    from theorycheck.sweep.trial import execute_trial
+
+    result, _ = execute_trial(_bool_trial, {"n": 3}, 1, (0,))
+    assert result == {"success": True}
+    with pytest.raises(TypeError, match="bool or a dict"):
+        execute_trial(_none_trial, {"n": 3}, 1, (0,))
+
+
+def _bool_trial(params, seed):
+    return np.bool_(params["n"] > 2)
+
+
+def _none_trial(params, seed):
+    return None

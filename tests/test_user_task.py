@@ -12,8 +12,14 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
+import signal
+import sqlite3
+import subprocess
 import sys
 import textwrap
+import time
+from contextlib import closing
 
 import pytest
 
@@ -22,6 +28,9 @@ from theorycheck.cli.main import main
 
 ER_TASK = '''
 """Connectivity of the Erdos-Renyi graph G(n, p)."""
+import os
+import time
+
 import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
@@ -30,6 +39,7 @@ import theorycheck
 
 
 def connected(params, seed):
+    time.sleep(float(os.environ.get("ER_TASK_SLEEP", "0")))  # lets a test interrupt a run
     n, p = params["n"], params["p"]
     if not isinstance(n, int):
         raise TypeError(f"n must arrive as an int, got {n!r}")
@@ -168,3 +178,47 @@ def test_entry_point_tasks_are_listed(task_file, tmp_path, monkeypatch, capsys):
     finally:
         sys.modules.pop("er_task", None)
         registry._forget_discovery()
+
+
+def _cli(task_file, out):
+    """``theorycheck check`` on the file task in a subprocess (trials slowed to 20 ms)."""
+    cmd = [sys.executable, "-c", "import sys; from theorycheck.cli.main import main; sys.exit(main())",
+           "check", "--law", TRUE_LAW, "--task", f"{task_file}:TASK", "--seed", "11", "--quiet", "--json",
+           "--out", str(out)]
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "ER_TASK_SLEEP": "0.02"}
+    with open(out.parent / f"{out.name}.log", "a") as log:
+        return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
+
+
+def _stored(out):
+    path = out / "trials.sqlite"
+    if not path.exists():
+        return 0
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)) as con:
+            return con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.mark.slow
+def test_file_task_resumes_after_sigkill(serial_run, task_file, tmp_path):
+    """Kill the run once a third of its trials are stored; the rerun reuses them all and
+    ends with the verdict and thresholds of the uninterrupted serial run."""
+    _, ref_out = serial_run
+    reference = json.loads((ref_out / "verdict.json").read_text())
+    total = reference["run"]["trials"]
+    out = tmp_path / "killed"
+    proc = _cli(task_file, out)
+    deadline = time.time() + 240
+    while _stored(out) < total // 3 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the sweep finished before it could be killed; make it longer"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    stored = _stored(out)
+    assert 0 < stored < total
+    assert _cli(task_file, out).wait(timeout=600) == 0, (tmp_path / "killed.log").read_text()
+    data = json.loads((out / "verdict.json").read_text())
+    assert data["run"]["reused"] == stored and data["run"]["computed"] == total - stored
+    assert data["verdict"] == reference["verdict"] and data["cells"] == reference["cells"]
