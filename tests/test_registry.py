@@ -122,6 +122,11 @@ def test_task_declaration_is_checked():
     task = Task("t", trial, {"n": Variable("n", "integer")}, resource="n", settings=[Variable("r")])
     assert task.coerce({"n": 2.6, "r": 3, "other": 1.5}) == {"n": 3, "r": 3.0, "other": 1.5}
     assert task.kind("n") == "integer" and task.kind("r") == "real" and task.kind("other") is None
+    short = Task("t", trial, {"n": ("integer", 2, 4096), "p": ("real", 0, 1), "beta": "real"}, resource="p")
+    assert short.variables["n"] == Variable("n", "integer", 2, 4096) and short.variables["beta"].kind == "real"
+    assert short.variables["p"].range_text == "a real number in (0, 1]"
+    with pytest.raises(ValueError, match="must be a Variable, 'integer' / 'real', or"):
+        Task("t", trial, {"n": 3}, resource="n")
 
 
 def test_builtins_are_discovered(clean_registry):

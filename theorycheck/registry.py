@@ -108,9 +108,11 @@ class Variable:
 
 
 def _variables(what: str, items: Any) -> Mapping[str, Variable]:
-    """A sequence of :class:`Variable` or a mapping ``name -> Variable`` as a read-only mapping."""
+    """Declared variables as a read-only mapping ``name -> Variable``, from a sequence of
+    :class:`Variable` or a mapping ``name -> Variable | kind | (kind, low[, high[, description]])``:
+    ``{"n": ("integer", 2, 4096), "p": ("real", 0, 1), "beta": "real"}``."""
     if isinstance(items, Mapping):
-        items = list(items.values())
+        items = [_shorthand(what, name, spec) for name, spec in items.items()]
     out: dict[str, Variable] = {}
     for v in items or ():
         if not isinstance(v, Variable):
@@ -121,12 +123,26 @@ def _variables(what: str, items: Any) -> Mapping[str, Variable]:
     return MappingProxyType(out)
 
 
+def _shorthand(what: str, name: str, spec: Any) -> Variable:
+    if isinstance(spec, Variable):
+        if spec.name != name:
+            raise ValueError(f"{what}: key {name!r} holds Variable {spec.name!r}; use the same name")
+        return spec
+    if isinstance(spec, str):
+        return Variable(name, spec)
+    if isinstance(spec, tuple) and 1 <= len(spec) <= 4:
+        return Variable(name, *spec)
+    raise ValueError(f"{what}: {name!r} must be a Variable, 'integer' / 'real', or (kind, low, high), "
+                     f"got {spec!r}")
+
+
 @dataclass(frozen=True, eq=False)
 class Task:
     """A task (see the module docstring).
 
     ``variables`` -- the scaling variables a law and a sweep design may use (a sequence of
-    :class:`Variable` or a mapping name -> Variable); ``resource`` -- the variable
+    :class:`Variable`, or a mapping name -> Variable or shorthand ``"integer"`` / ``"real"`` /
+    ``(kind, low, high)``, e.g. ``{"n": ("integer", 2, 4096), "p": ("real", 0, 1)}``); ``resource`` -- the variable
     thresholds are measured in by default; ``defaults`` -- values of variables and settings
     a design does not set; ``validate(params)`` -- raises ValueError for parameters the
     trial cannot run (its return value is ignored); ``cost(params)`` -- the work of one
