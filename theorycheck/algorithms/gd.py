@@ -32,11 +32,10 @@ from theorycheck.models.training import (
     DEFAULT_DENSE_CACHE_BYTES,
     DenseFit,
     DenseTrainingData,
-    check_count,
-    check_positive,
     feature_mean,
 )
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams, test_batch
+from theorycheck.validate import check_int, check_positive
 
 __all__ = ["run_gd", "OPTIMIZERS", "DEFAULT_LR", "EVAL_SPAWN_KEY"]
 
@@ -92,11 +91,11 @@ def run_gd(
     diagnostics of ``q = W_KQ z_EOS`` (``trigger_coef = z_trigᵀ q`` is the trigger's
     attention-logit advantage; ``selection_margin`` is scale-free).
     """
-    steps = check_count("steps", steps, 1, " (number of gradient steps)")
+    steps = check_int("steps", steps, 1, " (number of gradient steps)")
     if optimizer not in OPTIMIZERS:
         raise ValueError(f"optimizer must be one of {', '.join(map(repr, OPTIMIZERS))}, got {optimizer!r}")
     lr = check_positive("lr", DEFAULT_LR[optimizer] if lr is None else lr, " (learning rate)")
-    record_every = check_count("record_every", max(1, steps // 20) if record_every is None
+    record_every = check_int("record_every", max(1, steps // 20) if record_every is None
                                else record_every, 1, " (steps between history records)")
     model = dense_model(params, emb)
     data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes)

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     results = run_checks(args, jobs, out)
     from theorycheck.report import write_report
     from theorycheck.report.ablation import plot_ablation
-    from theorycheck.report.markdown import verdict_table
+    from theorycheck.report.terminal import render_verdict
 
     summary = {}
     for (name, _, _), res in zip(jobs, results, strict=True):
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         for name, data in summary.items():
             print(f"== {name} embeddings: {data['target']['id']} ({data['target']['law']})")
-            print(verdict_table(data) + "\n")
+            print(render_verdict(data) + "\n")
         print(f"reports: {out}/random, {out}/orthogonal; figure: {out / 'compare_L.png'}")
     statuses = [r.status for r in results]
     return 1 if "refuted" in statuses else (0 if all(s == "consistent" for s in statuses) else 3)

@@ -18,10 +18,9 @@ Exit 0 after the trials ran (whatever their success), 2 on bad input.
 
 from __future__ import annotations
 
-import json
 import math
 
-from theorycheck.outcome import jsonable
+from theorycheck.jsonable import dumps
 
 DEFAULTS = {"V": 128, "d": 64, "L": 16, "N": 20000}  # runs in about a second
 
@@ -65,7 +64,7 @@ def add_parser(subparsers) -> None:
 
 def _trials(args) -> tuple[dict, str, dict, object]:
     """Validate everything, then return (params echo, algorithm, options, runner)."""
-    from theorycheck.tasks.retrieval import check_int
+    from theorycheck.validate import check_int
 
     check_int("--seeds", args.seeds, 1)
     check_int("--seed", args.seed, 0)
@@ -110,7 +109,7 @@ def run(args) -> int:
             "seconds": [o.seconds for o in outcomes],
             "outcomes": [o.to_dict() for o in outcomes],
         }
-        print(json.dumps(jsonable(report)))
+        print(dumps(report, indent=None, sort_keys=False))
         return 0
     cell = ", ".join(f"{k}={v}" for k, v in params.items() if v is not None)
     print(f"{args.task} [{cell}] algorithm={algorithm} {options or ''}".rstrip())

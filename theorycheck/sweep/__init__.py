@@ -9,15 +9,14 @@ Public API (see each module's docstring):
 * :func:`make_executor` (:mod:`.executors`): serial / process pool / dask;
 * progress (:mod:`.progress`): :class:`NullProgress`, :class:`TerminalProgress`,
   :func:`format_progress`, :class:`SweepState`;
-* identity (:mod:`.seeding`, :mod:`.record`, :mod:`.version`): :func:`trial_seed`,
+* identity (:mod:`theorycheck.seeding`, :mod:`.record`, :mod:`.version`): :func:`trial_seed`,
   :class:`TrialRecord`, :class:`SweepIdentity`, :func:`code_version`;
-* :func:`planted_trial` (:mod:`.planted`): a known-answer synthetic trial.
+* the known-answer synthetic trial is :func:`theorycheck.planted.planted_trial`.
 """
 
 from theorycheck.sweep.cells import CellSpec, SearchLike, describe_trial
 from theorycheck.sweep.engine import SweepResult, TrialError, run_sweep
 from theorycheck.sweep.executors import make_executor
-from theorycheck.sweep.planted import planted_success_probability, planted_trial
 from theorycheck.sweep.progress import (
     NullProgress,
     ProgressReporter,
@@ -26,7 +25,7 @@ from theorycheck.sweep.progress import (
     format_progress,
 )
 from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
-from theorycheck.sweep.seeding import SeedIdentity, normalise_resource, trial_seed
+from theorycheck.seeding import SeedIdentity, normalise_resource, trial_seed
 from theorycheck.sweep.store import (
     CorruptStoreError,
     ForeignStoreError,
@@ -60,8 +59,6 @@ __all__ = [
     "make_executor",
     "normalise_resource",
     "open_store",
-    "planted_success_probability",
-    "planted_trial",
     "run_sweep",
     "trial_key",
     "trial_seed",

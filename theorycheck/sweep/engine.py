@@ -30,7 +30,7 @@ calls ``tell(resource, successes, n_new)`` once per requested entry, in the orde
 asked, and asks again, until ``ask()`` returns ``[]``. Cells do not wait for each other
 (no global barrier), which keeps a pool busy; a cell's searcher only ever sees its own
 trials, whose seeds come from (entropy, cell key, resource, replicate) alone
-(:mod:`theorycheck.sweep.seeding`), so every executor gives identical results.
+(:mod:`theorycheck.seeding`), so every executor gives identical results.
 
 Interruption: on Ctrl-C or a failing trial, trials that already finished are stored,
 the others are cancelled, and the exception propagates (a trial's exception is wrapped
@@ -55,7 +55,8 @@ import numpy as np
 from theorycheck.sweep.cells import CellSpec, check_cells, describe_trial
 from theorycheck.sweep.progress import NullProgress, ProgressReporter, SweepState
 from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
-from theorycheck.sweep.seeding import (
+from theorycheck.jsonable import jsonable
+from theorycheck.seeding import (
     SeedIdentity,
     check_entropy,
     normalise_resource,
@@ -92,17 +93,14 @@ class SweepResult:
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:
-        def plain(value: Any) -> Any:
-            return value.to_dict() if hasattr(value, "to_dict") else value
-
-        return {
+        return jsonable({
             "identity": self.identity.to_dict(),
-            "results": {k: plain(v) for k, v in self.results.items()},
+            "results": self.results,
             "trials": {k: [r.to_dict() for r in v] for k, v in self.trials.items()},
             "computed": self.computed,
             "reused": self.reused,
             "seconds": self.seconds,
-        }
+        })
 
 
 @dataclass(eq=False)

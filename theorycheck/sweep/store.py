@@ -35,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
-from theorycheck.sweep.seeding import SeedIdentity, canonical_json
+from theorycheck.jsonable import canonical_json
+from theorycheck.seeding import SeedIdentity
 
 STORE_FILENAME = "trials.sqlite"
 STORE_FORMAT = "theorycheck-sweep-store"

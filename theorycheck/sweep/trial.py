@@ -5,14 +5,13 @@ Kept in its own small module so that process pools and dask workers import littl
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
-from theorycheck.sweep.seeding import canonical_json, to_jsonable
+from theorycheck.jsonable import jsonable
 
 
 def execute_trial(
@@ -23,8 +22,9 @@ def execute_trial(
 ) -> tuple[dict[str, Any], float]:
     """Run ``trial(params, SeedSequence(entropy, spawn_key=spawn_key))``.
 
-    Returns ``(result, seconds)``: the trial's dict after a JSON round trip (numpy
-    scalars become Python numbers, tuples become lists) and its wall time. Raises
+    Returns ``(result, seconds)``: the trial's dict normalised by
+    :func:`theorycheck.jsonable.jsonable` (numpy scalars become Python numbers, tuples
+    become lists, ``nan`` becomes ``None``) and its wall time. Raises
     ``TypeError``/``ValueError`` when the trial does not return a mapping with a boolean
     ``"success"`` or returns something JSON cannot hold.
     """
@@ -39,5 +39,5 @@ def execute_trial(
             f"trial result must contain 'success': bool, got {output.get('success')!r} "
             f"in {dict(output)!r}"
         )
-    result = json.loads(canonical_json(to_jsonable(dict(output))))
+    result = jsonable(dict(output))
     return result, elapsed

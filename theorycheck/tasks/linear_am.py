@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from theorycheck.outcome import Outcome
-from theorycheck.tasks.retrieval import check_choice, check_fraction, check_int
+from theorycheck.validate import check_choice, check_fraction, check_int
 
 __all__ = ["LinearAMParams", "LinearAMMemory", "make_memory", "train_memory", "simulate_linear_am"]
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from theorycheck.tasks.checks import check_bool, check_choice, check_fraction, check_int
+from theorycheck.validate import check_bool, check_choice, check_fraction, check_int
 
 __all__ = [
     "RetrievalParams",
@@ -48,9 +48,6 @@ __all__ = [
     "chunk_count",
     "draw_chunk",
     "TOKEN_DTYPE",
-    "check_int",
-    "check_choice",
-    "check_fraction",
 ]
 
 TOKEN_DTYPE = np.int32
