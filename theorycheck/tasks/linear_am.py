@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from theorycheck.outcome import Outcome
+from theorycheck.optim import Adam
 from theorycheck.validate import check_choice, check_fraction, check_int
 
 __all__ = ["LinearAMParams", "LinearAMMemory", "make_memory", "train_memory", "simulate_linear_am"]
@@ -96,12 +97,10 @@ def train_memory(E: np.ndarray, U: np.ndarray, perm: np.ndarray, params: LinearA
         return U[perm].T @ E, []
     V, d = E.shape
     W = np.zeros((d, d))
-    m = np.zeros_like(W)
-    v = np.zeros_like(W)
-    b1, b2, eps = 0.9, 0.999, 1e-8
+    adam = Adam([W.shape])
     rows = np.arange(V)
     losses = []
-    for t in range(1, params.steps + 1):
+    for _ in range(params.steps):
         logits = E @ W.T @ U.T  # [x, y]
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
@@ -110,9 +109,7 @@ def train_memory(E: np.ndarray, U: np.ndarray, perm: np.ndarray, params: LinearA
         p[rows, perm] -= 1.0
         grad = U.T @ p.T @ E / V
         if params.optimizer == "adam":
-            m = b1 * m + (1 - b1) * grad
-            v = b2 * v + (1 - b2) * grad * grad
-            W -= params.lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+            W -= adam.step([grad], params.lr)[0]
         else:
             W -= params.lr * grad
     return W, losses
