@@ -4,8 +4,9 @@ Public API (see each module's docstring):
 
 * :func:`run_sweep` (:mod:`.engine`) with :class:`CellSpec`, returning :class:`SweepResult`;
 * stores (:mod:`.store`): :class:`MemoryStore` (default), :class:`SqliteStore`,
-  :func:`open_store`, errors :class:`StoreError`, :class:`CorruptStoreError`,
-  :class:`ForeignStoreError` (all ``ValueError``);
+  :func:`open_store`, the :class:`TrialStore` protocol, errors :class:`StoreError`,
+  :class:`CorruptStoreError`, :class:`ForeignStoreError`, :class:`UnboundStoreError`
+  (all ``ValueError``);
 * :func:`make_executor` (:mod:`.executors`): serial / process pool / dask;
 * progress (:mod:`.progress`): :class:`NullProgress`, :class:`TerminalProgress`,
   :func:`format_progress`, :class:`SweepState`;
@@ -32,6 +33,8 @@ from theorycheck.sweep.store import (
     MemoryStore,
     SqliteStore,
     StoreError,
+    TrialStore,
+    UnboundStoreError,
     open_store,
 )
 from theorycheck.sweep.version import code_version
@@ -53,6 +56,8 @@ __all__ = [
     "TerminalProgress",
     "TrialError",
     "TrialRecord",
+    "TrialStore",
+    "UnboundStoreError",
     "code_version",
     "describe_trial",
     "format_progress",

@@ -62,7 +62,7 @@ from theorycheck.seeding import (
     normalise_resource,
     trial_seed,
 )
-from theorycheck.sweep.store import MemoryStore, SqliteStore
+from theorycheck.sweep.store import MemoryStore, TrialStore
 from theorycheck.sweep.trial import execute_trial
 from theorycheck.sweep.version import code_version as default_code_version
 
@@ -143,7 +143,7 @@ def run_sweep(
     *,
     entropy: int,
     executor: Executor | None = None,
-    store: MemoryStore | SqliteStore | None = None,
+    store: TrialStore | None = None,
     progress: ProgressReporter | None = None,
     code_version: str | None = None,
     trial_id: str | None = None,
@@ -151,7 +151,7 @@ def run_sweep(
     """Run every cell's search to completion (see module docstring).
 
     ``executor``: any ``concurrent.futures.Executor`` (None: serial in this process);
-    ``store``: a :class:`SqliteStore` to persist and resume (None: a fresh
+    ``store``: a :class:`TrialStore`, e.g. a :class:`SqliteStore` to persist and resume (None: a fresh
     :class:`MemoryStore`); ``progress``: e.g. :class:`TerminalProgress` (None: silent);
     ``code_version``: defaults to :func:`theorycheck.sweep.version.code_version`;
     ``trial_id``: defaults to :func:`describe_trial`. Entropy, code version and trial id
@@ -185,7 +185,7 @@ class _SweepRun:
         trial: Callable[..., Any],
         identity: SweepIdentity,
         executor: Executor | None,
-        store: MemoryStore | SqliteStore,
+        store: TrialStore,
         progress: ProgressReporter,
     ) -> None:
         self.cells = [_Cell(key, spec) for key, spec in specs.items()]
