@@ -41,7 +41,6 @@ same store recomputes nothing already stored.
 from __future__ import annotations
 
 import contextlib
-import numbers
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -52,9 +51,6 @@ from typing import Any
 
 import numpy as np
 
-from theorycheck.sweep.cells import CellSpec, check_cells, describe_trial
-from theorycheck.sweep.progress import NullProgress, ProgressReporter, SweepState
-from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
 from theorycheck.jsonable import jsonable
 from theorycheck.seeding import (
     SeedIdentity,
@@ -62,9 +58,13 @@ from theorycheck.seeding import (
     normalise_resource,
     trial_seed,
 )
+from theorycheck.sweep.cells import CellSpec, check_cells, describe_trial
+from theorycheck.sweep.progress import NullProgress, ProgressReporter, SweepState
+from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
 from theorycheck.sweep.store import MemoryStore, TrialStore
 from theorycheck.sweep.trial import execute_trial
 from theorycheck.sweep.version import code_version as default_code_version
+from theorycheck.validate import check_int
 
 
 class TrialError(RuntimeError):
@@ -234,12 +234,9 @@ class _SweepRun:
                     f"cell {cell.key!r}: ask() must return [(resource, n_new_trials), ...]; "
                     f"got item {item!r} ({exc})"
                 ) from None
-            if isinstance(n_new, bool) or not isinstance(n_new, numbers.Integral) or n_new < 1:
-                raise ValueError(
-                    f"cell {cell.key!r}: ask() requested {n_new!r} trials at {resource!r}; "
-                    "the number of new trials must be an integer >= 1"
-                )
-            checked.append((resource, int(n_new)))
+            n_new = check_int(f"cell {cell.key!r}: the number of new trials ask() requested at "
+                              f"{resource!r}", n_new, 1)
+            checked.append((resource, n_new))
         return checked
 
     def _start_batch(self, cell: _Cell) -> None:
