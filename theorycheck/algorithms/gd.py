@@ -37,6 +37,7 @@ from theorycheck.models.training import (
 )
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams, test_batch
 from theorycheck.optim import Adam
+from theorycheck.seeding import child_seed
 from theorycheck.validate import check_int, check_positive
 
 __all__ = ["run_gd", "OPTIMIZERS", "DEFAULT_LR", "EVAL_SPAWN_KEY"]
@@ -79,9 +80,7 @@ def run_gd(
                                else record_every, 1, " (steps between history records)")
     model = dense_model(params, emb)
     data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes)
-    eval_seed = np.random.SeedSequence(train_seed.entropy,
-                                       spawn_key=tuple(train_seed.spawn_key) + (EVAL_SPAWN_KEY,))
-    recall = test_batch(params, emb, np.random.default_rng(eval_seed))
+    recall = test_batch(params, emb, np.random.default_rng(child_seed(train_seed, EVAL_SPAWN_KEY)))
     centre = params.model == "mlp" and params.center_features
     w_v, w_kq = model.zeros()
     adam = Adam([w_v.shape, w_kq.shape]) if optimizer == "adam" else None

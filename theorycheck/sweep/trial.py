@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from theorycheck.jsonable import jsonable
+from theorycheck.seeding import SeedIdentity
 
 
 def execute_trial(
@@ -28,7 +29,7 @@ def execute_trial(
     ``TypeError``/``ValueError`` when the trial does not return a mapping with a boolean
     ``"success"`` or returns something JSON cannot hold.
     """
-    seed = np.random.SeedSequence(entropy, spawn_key=tuple(spawn_key))
+    seed = SeedIdentity(entropy, tuple(spawn_key)).seed_sequence()
     started = time.perf_counter()
     output = trial(dict(params), seed)
     elapsed = time.perf_counter() - started

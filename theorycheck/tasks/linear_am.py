@@ -124,7 +124,7 @@ def make_memory(params: LinearAMParams, rng: np.random.Generator) -> tuple[Linea
 
 def simulate_linear_am(params: LinearAMParams, seed=0) -> Outcome:
     """One trial of the linear associative memory: recall accuracy over the ``V`` facts."""
-    from theorycheck.simulate import seed_record, seed_sequence
+    from theorycheck.seeding import seed_record, seed_sequence
 
     if not isinstance(params, LinearAMParams):
         raise ValueError(f"params must be a LinearAMParams, got {type(params).__name__}")
