@@ -19,7 +19,10 @@
    ``R >= C prod x_i^{a_i} log(x_i)^{k_i}`` with only ``C`` free, scored by
    ``BIC = chi^2 + sum log(2 pi s_c^2) + 1 * log(n_cells)`` (Gaussian likelihood of the
    log thresholds with their known errors) and ranked; ``delta_bic`` is against the best.
-   A difference above 10 is "decisive" on Kass and Raftery's scale.
+   A difference above 10 is "decisive" on Kass and Raftery's scale. When the cells
+   scatter beyond their errors around the free fit (residual scale ``phi > 1``), every
+   ``chi^2`` is divided by ``phi`` (quasi-likelihood, as QAIC), so that unmodelled
+   scatter does not make small differences look decisive.
 """
 
 from __future__ import annotations
@@ -105,10 +108,11 @@ def _cells(data: Dataset | ThresholdTable, q: float, level: float) -> tuple[list
 
 
 def _wls(y: np.ndarray, se: np.ndarray, cols: list[np.ndarray], names: list[str], level: float
-         ) -> tuple[dict[str, Exponent], float, str]:
+         ) -> tuple[dict[str, Exponent], float, str, float]:
     x = sm.add_constant(np.column_stack(cols), has_constant="add") if cols else np.ones((len(y), 1))
     w = 1.0 / se ** 2
     res = sm.WLS(y, x, weights=w).fit()
+    scale = float(res.scale) if res.df_resid > 0 else 1.0
     if res.df_resid <= 0 or res.scale < 1.0:
         res = sm.WLS(y, x, weights=w).fit(cov_type="fixed scale", cov_kwds={"scale": 1.0})
         crit, how = float(norm.ppf(0.5 + level / 2.0)), "fixed scale 1 (cells scatter within their errors)"
@@ -119,15 +123,16 @@ def _wls(y: np.ndarray, se: np.ndarray, cols: list[np.ndarray], names: list[str]
     for i, name in enumerate(names):
         est, s = float(res.params[1 + i]), float(res.bse[1 + i])
         out[name] = Exponent(name, est, s, (est - crit * s, est + crit * s), level)
-    return out, float(res.params[0]), how
+    return out, float(res.params[0]), how, max(1.0, scale)
 
 
-def _score(y: np.ndarray, se: np.ndarray, offset: np.ndarray, n_params: int) -> tuple[float, float, float]:
-    """``(log C, chi2, BIC)`` of ``y = log C + offset`` with known errors ``se``."""
+def _score(y: np.ndarray, se: np.ndarray, offset: np.ndarray, n_params: int,
+           phi: float = 1.0) -> tuple[float, float, float]:
+    """``(log C, chi2, BIC)`` of ``y = log C + offset`` with known errors ``se`` (``chi2/phi`` in the BIC)."""
     w = 1.0 / se ** 2
     log_c = float(np.sum(w * (y - offset)) / np.sum(w))
     chisq = float(np.sum(w * (y - offset - log_c) ** 2))
-    bic = chisq + float(np.sum(np.log(2 * math.pi * se ** 2))) + n_params * math.log(len(y))
+    bic = chisq / phi + float(np.sum(np.log(2 * math.pi * se ** 2))) + n_params * math.log(len(y))
     return log_c, chisq, bic
 
 
@@ -178,13 +183,13 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
     cols, col_names = [logx[v] for v in names], list(names)
     if log_powers:
         cols += [np.log(logx[v]) for v in names]
-    fitted, intercept, how = _wls(y, se, cols, col_names + [f"log {v}" for v in names if log_powers], level)
+    fitted, intercept, how, phi = _wls(y, se, cols, col_names + [f"log {v}" for v in names if log_powers], level)
     notes.append(how)
     exps = {v: fitted[v] for v in names}
     logs = {v: fitted[f"log {v}"] for v in names} if log_powers else {}
     free_bic = _score(y, se, np.column_stack(cols) @ np.array([e.estimate for e in fitted.values()])
-                      if cols else np.zeros(len(y)), 1 + len(cols))[2]
-    base, _, _ = _wls(y, se, [logx[v] for v in names], names, level) if log_powers else (exps, 0, "")
+                      if cols else np.zeros(len(y)), 1 + len(cols), phi)[2]
+    base = _wls(y, se, [logx[v] for v in names], names, level)[0] if log_powers else exps
     options = []
     for v in names:
         opts = [(a, 0) for a in _grid(base[v].estimate, grid_step)]
@@ -200,7 +205,7 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
     for combo in itertools.product(*options):
         offset = sum((float(a) * logx[v] + k * np.log(logx[v]) if k else float(a) * logx[v])
                      for v, (a, k) in zip(names, combo)) if names else np.zeros(len(y))
-        log_c, chisq, bic = _score(y, se, np.asarray(offset, dtype=float), 1)
+        log_c, chisq, bic = _score(y, se, np.asarray(offset, dtype=float), 1, phi)
         e = {v: a for v, (a, _) in zip(names, combo)}
         k = {v: kk for v, (_, kk) in zip(names, combo)}
         scored.append(Candidate(_law_text(data.resource, sense, e, k), e, k, math.exp(log_c), chisq, bic))
@@ -208,6 +213,8 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
     best = scored[0].bic
     ranked = tuple(Candidate(c.law, c.exponents, c.log_powers, c.constant, c.chi2, c.bic, c.bic - best)
                    for c in scored[:max(1, int(top))])
+    if phi > 1.0:
+        notes.append(f"candidate chi-squares divided by the free fit's residual scale {phi:.3g} (extra scatter)")
     if best - free_bic > 10:
         notes.append(f"free exponents fit decisively better than every candidate on the {grid_step} grid "
                      f"(ΔBIC = {best - free_bic:.1f}); try a finer step")
