@@ -233,3 +233,13 @@ def test_no_law_ranks_the_planted_form_first(tmp_path, capsys):
         assert lo < planted < hi
     assert main(["fit", path]) == 0
     assert "paste one into --law" in capsys.readouterr().out
+
+
+def test_no_law_on_binomial_rows(good_csv, capsys):
+    assert main(["fit", good_csv, "--json", "--top", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["data"].startswith("binomial rows") and len(out["candidates"]) == 3
+    assert out["candidates"][0]["law"] == "N >= C*L*V**2*log(V)/d**2"
+    assert any("--resource" in n for n in out["notes"])
+    assert main(["fit", good_csv, "--assume", "d < V"]) == 2
+    assert "need --law" in capsys.readouterr().err

@@ -206,6 +206,8 @@ def run(args: argparse.Namespace) -> int:
         if args.assume or args.constants or args.lower_bound:
             raise ValueError("--assume, --constants and --lower-bound need --law")
         data, notes = load_data(args, None)
+        if args.resource is None:
+            notes.append("resource named N by default (candidate laws use that name); pass --resource to rename")
         fit = fit_exponents(data, log_powers=args.log_powers, step=args.step, level=args.level, q=args.q,
                             top=args.top)
         if notes:
