@@ -13,7 +13,8 @@ Weighted least squares (``scipy.optimize.least_squares``); the covariance is
 ``(J^T W J)^-1`` scaled by the residual chi-square per degree of freedom when that
 exceeds 1 (extra scatter between cells, as :func:`~theorycheck.compare.exponents.fit_power_law_wls`).
 :func:`table_goodness_of_fit` is the chi-square of the residuals: the table's analogue of
-the binomial collapse test.
+the binomial collapse test; :func:`compare_models_table` ranks laws by AIC/BIC of this
+likelihood (as :func:`~theorycheck.compare.model_selection.compare_models` does for binomial rows).
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from scipy.stats import chi2, norm
 
 from theorycheck.compare.exponents import LRTest
 from theorycheck.compare.law_fit import Estimate, LawFit, _exp, _identifiable
+from theorycheck.compare.model_selection import ModelComparison, ModelScore
 from theorycheck.compare.threshold_table import ThresholdTable
 
-__all__ = ["fit_law_table", "table_goodness_of_fit"]
+__all__ = ["fit_law_table", "table_goodness_of_fit", "compare_models_table"]
 
 
 class _TableModel:
@@ -122,3 +124,15 @@ def table_goodness_of_fit(law: Any, table: ThresholdTable, fit: LawFit) -> LRTes
     df = len(cells) - fit.n_params
     p = float(chi2.sf(stat, df)) if df > 0 else math.nan
     return LRTest(stat, df, p, "law fitted to the table's log thresholds vs free per-cell thresholds (chi-square)")
+
+
+def compare_models_table(laws: dict[str, Any], table: ThresholdTable, *, level: float = 0.95) -> ModelComparison:
+    """Fit every law (name -> Law) to ``table``; rank by AIC and BIC of the Gaussian likelihood."""
+    if not laws:
+        raise ValueError("give at least one law to compare")
+    scores = []
+    for name, law in laws.items():
+        fit = fit_law_table(law, table, level=level)
+        scores.append(ModelScore(name, fit.law, fit.n_params, fit.llf, fit.aic, fit.bic, fit.identified))
+    scores.sort(key=lambda s: s.aic)
+    return ModelComparison(tuple(scores), scores[0].name, min(scores, key=lambda s: s.bic).name)

@@ -35,8 +35,8 @@ absorbs for ``|k| <= 1`` and ``x >= 55``.
 its uncertainty per cell, e.g. ``check``'s ``thresholds.csv``): step 1 reads the cells'
 log thresholds and standard errors from it, step 2 is the Gaussian fit of
 :mod:`theorycheck.compare.table_fit`; steps 3 and 4 are unchanged. The free power-law
-fit is the WLS one and the collapse test the chi-square of the law's residuals; the
-AIC/BIC model comparison needs binomial points and is skipped (with a note).
+fit is the WLS one, the collapse test the chi-square of the law's residuals, and the
+AIC/BIC model comparison uses the Gaussian likelihood of the table.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ from theorycheck.compare.law_fit import (
 )
 from theorycheck.compare.lower_bound import check_lower_bound
 from theorycheck.compare.model_selection import ModelComparison, additive_alternative, compare_models
-from theorycheck.compare.table_fit import fit_law_table, table_goodness_of_fit
+from theorycheck.compare.table_fit import compare_models_table, fit_law_table, table_goodness_of_fit
 from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.compare.polylog import freeze_polylog
 from theorycheck.compare.trends import design_trends, inestimable_trends
@@ -176,10 +176,7 @@ def compare(
     if diagnostics:
         power, collapse, more = _table_diagnostics(shape, data, ths, fit) if table else _diagnostics(data, q, fit)
         notes += more
-        if table:
-            notes.append("model comparison (AIC/BIC) skipped: it needs binomial points, not a thresholds table")
-        else:
-            models = _models(shape, data, q, alternatives, width_vars, ths, notes)
+        models = _models(shape, data, q, alternatives, width_vars, ths, notes)
     if lower_bound is not None:
         observed = {v: (c.estimate, c.ci) for v, c in checks.items() if c.estimate is not None}
         lb = check_lower_bound(lower_bound, data, ths, exponents=observed,
@@ -285,6 +282,8 @@ def _models(shape: Any, data: Dataset, q: float, alternatives: dict[str, Any] | 
     if not alternatives:
         return None
     try:
+        if isinstance(data, ThresholdTable):
+            return compare_models_table({"law": shape, **alternatives}, data)
         return compare_models({"law": shape, **alternatives}, data, q=q,
                               width_trends=width_trends, thresholds=ths)
     except ValueError as exc:
