@@ -40,6 +40,7 @@ import sympy as sp
 from scipy.stats import norm
 from scipy.stats import t as student
 
+from theorycheck.compare.checks import plain
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import Exponent
 from theorycheck.compare.law_fit import cell_thresholds
@@ -86,11 +87,12 @@ class FreeFit:
     notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"resource": self.resource, "sense": self.sense, "data": self.data_kind,
+        """Strict JSON (NaN and infinities as ``None``)."""
+        return plain({"resource": self.resource, "sense": self.sense, "data": self.data_kind,
                 "exponents": {k: v.to_dict() for k, v in self.exponents.items()},
                 "log_powers": {k: v.to_dict() for k, v in self.log_powers.items()},
                 "intercept": self.intercept, "bic": self.bic, "cells": self.n_cells,
-                "candidates": [c.to_dict() for c in self.candidates], "notes": list(self.notes)}
+                "candidates": [c.to_dict() for c in self.candidates], "notes": list(self.notes)})
 
 
 def _cells(data: Dataset | ThresholdTable, q: float, level: float) -> tuple[list[int], np.ndarray, np.ndarray]:
@@ -163,8 +165,10 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
         raise ValueError(f"step must be a positive number such as '1/2' or 0.25, got {step!r}") from None
     if grid_step <= 0:
         raise ValueError(f"step must be positive, got {step!r}")
-    if not 0 < level < 1:
-        raise ValueError(f"level must lie in (0, 1), got {level!r}")
+    if isinstance(level, bool) or not isinstance(level, float | int) or not 0 < level < 1:
+        raise ValueError(f"level must be a number in (0, 1), e.g. 0.95, got {level!r}")
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise ValueError(f"top must be a positive whole number of candidate laws, got {top!r}")
     names = list(data.varied if variables is None else variables)
     unknown = [v for v in names if v not in data.variables]
     if unknown:
@@ -212,7 +216,7 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
     scored.sort(key=lambda c: (c.bic, c.law))
     best = scored[0].bic
     ranked = tuple(Candidate(c.law, c.exponents, c.log_powers, c.constant, c.chi2, c.bic, c.bic - best)
-                   for c in scored[:max(1, int(top))])
+                   for c in scored[:top])
     if phi > 1.0:
         notes.append(f"candidate chi-squares divided by the free fit's residual scale {phi:.3g} (extra scatter)")
     if best - free_bic > 10:
