@@ -82,3 +82,18 @@ def test_elasticities_of_the_textbook_law_match_the_closed_form(log_k, log_ratio
     lr = math.log(n / k)
     assert math.isclose(float(el["n"]), 1.0 / lr, rel_tol=1e-9)
     assert math.isclose(float(el["k"]), 1.0 - 1.0 / lr, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def test_derived_laws_carry_the_assumptions_into_a_verdict():
+    # the additive alternative C1/V + C2*log(n/k) is only positive where k < n: it must inherit
+    # the assumption, or building it would fail the positivity check and abort the verdict
+    from theorycheck.compare import compare
+    from theorycheck.compare.model_selection import additive_alternative
+    from theorycheck.planted import planted_dataset
+
+    law = Law.parse("m >= C*log(n/k)/V", assume="k < n")
+    assert additive_alternative(law).assumption_texts == ("k < n",)
+    cells = [{"k": k, "n": n, "V": v} for k in (2, 8, 32) for n in (64, 256, 1024) for v in (10, 100)]
+    data = planted_dataset(law, cells=cells, constants={"C": 2.0}, width=0.1, trials=8, seed=4)
+    verdict = compare(law, data)
+    assert verdict.status == "consistent" and verdict.models.best_bic == "law"

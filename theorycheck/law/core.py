@@ -153,6 +153,13 @@ class Law(LawEvaluation):
         """The declared assumptions as strings, e.g. ``('k < n',)``."""
         return tuple(sp.sstr(a) for a in self.assumptions)
 
+    def assumptions_within(self, expr: sp.Basic) -> tuple[str, ...]:
+        """The assumptions that only name symbols of ``expr`` and the resource: what a law
+        derived from this one (an additive alternative, a frozen polylog) can carry over."""
+        names = {s.name for s in expr.free_symbols} | {self.resource}
+        return tuple(t for a, t in zip(self.assumptions, self.assumption_texts)
+                     if {s.name for s in a.free_symbols} <= names)
+
     def satisfies(self, points: Mapping[str, Any]) -> np.ndarray:
         """Vectorised: True where every declared assumption holds at ``points`` (a mapping
         name -> value or array, broadcast together; constants default to 1)."""
