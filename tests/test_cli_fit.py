@@ -120,3 +120,126 @@ def test_lower_bound_option(good_csv, capsys):
     assert code == 0  # the verdict is about --law; the bound check is reported beside it
     assert out["lower_bound"]["violated"] and len(out["lower_bound"]["cell_violations"]) == 18
     assert any("violate the lower bound" in n for n in out["notes"])
+
+
+# ---------------------------------------------------------------- userlaw: textbook laws, tables, no law
+def _rows_csv(path, header, rows, bom=False):
+    text = ",".join(header) + "\n" + "".join(",".join(str(x) for x in r) + "\n" for r in rows)
+    path.write_text(("\ufeff" if bom else "") + text, encoding="utf-8")
+    return str(path)
+
+
+def test_misspelt_variable_exits_2_naming_it(good_csv, capsys):
+    assert main(["fit", good_csv, "--law", "N >= C*L*Vv**2*log(Vv)/d**2"]) == 2
+    err = capsys.readouterr().err
+    assert "['Vv']" in err and "no column 'Vv'" in err and "d, L, V, N" in err and "SVD" not in err
+
+
+def test_declared_constant_is_fitted(good_csv, capsys):
+    # 'gamma' is not a constant by the naming rule; --constants declares it
+    code = main(["fit", good_csv, "--law", "N >= gamma*L*V**2*log(V)/d**2", "--constants", "gamma",
+                 "--json", "--no-diagnostics"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and 2.0 < out["constant"]["gamma"]["estimate"] < 4.5
+
+
+def test_bom_trials_zero_and_extra_columns(tmp_path, capsys):
+    data = planted_dataset(Law.parse("N >= C*V"), grid={"V": [30, 100, 300, 1000]}, constants={"C": 2.0},
+                           width=0.1, trials=8, seed=3)
+    rows = [(f"{c.values['V']:g}", r, k, n, 7) for c in data.cells for r, k, n in c.points]
+    path = _rows_csv(tmp_path / "bom.csv", ["V", "N", "successes", "trials", "zeta"], rows, bom=True)
+    assert main(["fit", path, "--law", "N >= C*V", "--json", "--no-diagnostics"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert any("['zeta'] (one value each) ignored" in n for n in out["notes"])
+    assert out["data"].startswith("binomial rows")
+    varying = [(*r[:4], i) for i, r in enumerate(rows)]
+    path = _rows_csv(tmp_path / "extra.csv", ["V", "N", "successes", "trials", "zeta"], varying)
+    assert main(["fit", path, "--law", "N >= C*V"]) == 2
+    assert "['zeta'] take several values" in capsys.readouterr().err
+    path = _rows_csv(tmp_path / "zero.csv", ["V", "N", "successes", "trials"], [(10, 5, 0, 0)] + [r[:4] for r in rows])
+    assert main(["fit", path, "--law", "N >= C*V"]) == 2
+    assert "line 2: trials is 0" in capsys.readouterr().err
+
+
+def test_json_into_a_closed_pipe_exits_cleanly(good_csv):
+    import subprocess
+    import sys
+
+    cmd = (f"{sys.executable} -m theorycheck.cli.main fit {good_csv} --law '{LAW}' --json --no-diagnostics"
+           " | head -1")
+    proc = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True, text=True, timeout=300)
+    assert proc.stdout == "{\n" and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+    assert proc.returncode == 0  # the verdict's exit code (consistent), not a crash
+
+
+def test_textbook_law_with_assume(tmp_path, capsys):
+    law = Law.parse("m >= C*k*log(n/k)", assume="k < n")
+    cells = [{"k": k, "n": n} for k in (2, 4, 8, 16) for n in (64, 256, 1024)]
+    data = planted_dataset(law, cells=cells, constants={"C": 2.0}, width=0.1, trials=8, seed=4)
+    rows = [(f"{c.values['k']:g}", f"{c.values['n']:g}", r, k, n) for c in data.cells for r, k, n in c.points]
+    path = _rows_csv(tmp_path / "kn.csv", ["k", "n", "m", "successes", "trials"], rows)
+    assert main(["fit", path, "--law", "m >= C*k*log(n/k)"]) == 2
+    assert "assume" in capsys.readouterr().err
+    code = main(["fit", path, "--law", "m >= C*k*log(n/k)", "--assume", "k < n", "--json", "--no-diagnostics"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["assume"] == ["k < n"], out["reason"]
+
+
+def _table_csv(path, law_text, seed, se=0.04):
+    """Planted thresholds of N >= 3 V^2/d with 95% CIs, as a thresholds table."""
+    import math
+
+    import numpy as np
+
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    rows = []
+    for v in (64, 256, 1024, 4096):
+        for d in (8, 32, 128):
+            t = math.log(3 * v**2 / d) + rng.normal(0, se)
+            rows.append((v, d, math.exp(t), math.exp(t - 1.96 * se), math.exp(t + 1.96 * se)))
+    return _rows_csv(path, ["V", "d", "threshold", "ci_low", "ci_high"], rows)
+
+
+def test_planted_thresholds_table_through_the_cli(tmp_path, capsys):
+    path = _table_csv(tmp_path / "table.csv", "N >= C*V**2/d", seed=8)
+    assert main(["fit", path, "--law", "N >= C*V**2/d"]) == 0
+    assert "data: thresholds table: 12 cell(s)" in capsys.readouterr().out
+    assert main(["fit", path, "--law", "N >= C*V**2/d**2", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["exponents"]["d"]["status"] == "refuted" and out["data"].startswith("thresholds table")
+
+
+def test_fit_on_checks_own_thresholds_csv_reproduces_its_verdict(tmp_path, capsys):
+    out_dir = tmp_path / "check"
+    code = main(["check", "hebbian", "--out", str(out_dir), "--quiet"])
+    capsys.readouterr()
+    check = json.loads((out_dir / "verdict.json").read_text())["verdict"]
+    assert main(["fit", str(out_dir / "thresholds.csv"), "--law", "hebbian", "--json"]) == code
+    fit = json.loads(capsys.readouterr().out)
+    assert fit["verdict"] == check["verdict"]
+    for name, entry in check["exponents"].items():
+        if entry["estimate"] is not None:
+            lo, hi = entry["ci"]
+            assert lo <= fit["exponents"][name]["estimate"] <= hi
+
+
+def test_no_law_ranks_the_planted_form_first(tmp_path, capsys):
+    path = _table_csv(tmp_path / "table.csv", "N >= C*V**2/d", seed=9)
+    assert main(["fit", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["candidates"][0]["law"] == "N >= C*V**2/d"
+    for name, planted in (("V", 2.0), ("d", -1.0)):
+        lo, hi = out["exponents"][name]["ci"]
+        assert lo < planted < hi
+    assert main(["fit", path]) == 0
+    assert "paste one into --law" in capsys.readouterr().out
+
+
+def test_no_law_on_binomial_rows(good_csv, capsys):
+    assert main(["fit", good_csv, "--json", "--top", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["data"].startswith("binomial rows") and len(out["candidates"]) == 3
+    assert out["candidates"][0]["law"] == "N >= C*L*V**2*log(V)/d**2"
+    assert any("--resource" in n for n in out["notes"])
+    assert main(["fit", good_csv, "--assume", "d < V"]) == 2
+    assert "need --law" in capsys.readouterr().err

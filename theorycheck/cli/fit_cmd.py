@@ -1,35 +1,54 @@
-"""``theorycheck fit DATA.csv --law LAW``: verdict of measured data against a law.
+"""``theorycheck fit DATA.csv [--law LAW]``: verdict of measured data against a law, or its exponents.
 
-The CSV has one column per task parameter (e.g. ``d,L,V``), the resource column named
-by the law (e.g. ``N``), ``successes`` and ``trials``; several rows per cell at different
-resource values. The law is a condition such as ``"N >= C*L*V**2*log(V)/d**2"`` or a
-catalogue id (``theorycheck bounds list``). Names in the law that are not columns are
-free constants and are fitted, except the task variables (N, d, L, V, m, zeta), which
-must be columns.
+DATA is binomial rows (parameter columns, the resource, ``successes``, ``trials``) or a
+table of thresholds (parameter columns, ``threshold`` or the resource, and ``ci_low``/``ci_high``,
+``se`` or ``seed``), e.g. the ``thresholds.csv`` that ``theorycheck check`` writes
+(:mod:`theorycheck.cli.fit_input`, docs/fit.md). With ``--law`` (a condition such as
+``"N >= C*L*V**2*log(V)/d**2"``, or a catalogue id; ``--assume "k < n"`` declares where it
+holds) the verdict; every name of the law must be a column or a constant (``C``, ``C0``..,
+``c1``, ``K1``, ``A``, ``B``, or declared with ``--constants``). Without ``--law``, the free
+power-law fit of the thresholds and candidate laws ranked by BIC (:mod:`theorycheck.compare.free_fit`).
 
-Exit codes: 0 consistent, 1 refuted, 3 inconclusive, 2 bad input.
+Exit codes: 0 consistent, 1 refuted, 3 inconclusive, 2 bad input (0 for a fit without a law).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import math
+import dataclasses
+import os
+import sys
 from typing import Any
 
-from theorycheck.symbols import VARIABLES
+from theorycheck.cli.fit_input import RESERVED, read_data, unused_columns
 
-__all__ = ["add_parser", "run", "read_csv", "load_law"]
+__all__ = ["add_parser", "run", "load_law"]
+
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "fit", help="verdict of a CSV of (parameters, resource, successes, trials) against a law",
+        "fit", help="verdict of a CSV (binomial rows or a thresholds table) against a law, or its exponents",
         description=__doc__.split("\n\n")[1] + " Exit codes: 0 consistent, 1 refuted, 3 inconclusive, 2 bad input.")
-    parser.add_argument("data", help="CSV file: parameter columns, the resource column, successes, trials")
-    parser.add_argument("--law", required=True,
-                        help='law, e.g. "N >= C*L*V**2*log(V)/d**2", or a catalogue id')
-    parser.add_argument("--resource", help="resource the law is solved for (default: its left-hand side)")
-    parser.add_argument("--params", help="comma-separated parameter columns (default: every other column)")
+    parser.add_argument("data", help="CSV: parameter columns and either (resource, successes, trials) rows "
+                                     "or (threshold, ci_low, ci_high | se | seed) rows")
+    parser.add_argument("--law", help='law, e.g. "N >= C*L*V**2*log(V)/d**2", or a catalogue id; '
+                                      "without it: free exponents and candidate laws")
+    parser.add_argument("--assume", action="append", default=None, metavar="COND",
+                        help='where the law holds, e.g. "k < n" (repeat for several)')
+    parser.add_argument("--constants", help="comma-separated names of the law that are free constants "
+                                            "(default: C, C0.., C_x, c1, K1, A, B)")
+    parser.add_argument("--resource", help="resource the law is solved for (default: its left-hand side); "
+                                           "without --law the resource column (default N)")
+    parser.add_argument("--params", help="comma-separated parameter columns (default: the law's variables; "
+                                         "without --law every non-reserved column)")
+    parser.add_argument("--ci-level", type=float, default=0.95,
+                        help="level of a thresholds table's ci_low/ci_high (default 0.95)")
+    parser.add_argument("--decreasing", action="store_true",
+                        help="without --law: success falls as the resource grows (a capacity)")
+    parser.add_argument("--log-powers", action="store_true", help="without --law: also fit a power of log x")
+    parser.add_argument("--step", default="1/2", help="without --law: exponent grid of candidate laws (default 1/2)")
+    parser.add_argument("--top", type=int, default=5, help="without --law: candidate laws to print (default 5)")
     parser.add_argument("--tolerance", type=float, default=None,
                         help="equivalence tolerance on exponents (default 0.25)")
     parser.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
@@ -41,13 +60,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--lower-bound", help="also check the data against this lower-bound law or id")
     parser.add_argument("--no-diagnostics", action="store_true",
                         help="skip the free power-law fit, collapse test and model comparison")
-    parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=run)
 
 
-def load_law(text: str, *, resource: str | None = None, columns: tuple[str, ...] = ()) -> Any:
-    """A Law from a condition string or a catalogue id; names that are not ``columns``
-    (and not task variables) become free constants."""
+def _names(text: str | None) -> list[str] | None:
+    return None if text is None else [p.strip() for p in text.split(",") if p.strip()]
+
+
+def load_law(text: str, *, resource: str | None = None, constants: list[str] | None = None,
+             assume: list[str] | None = None) -> Any:
+    """A Law from a condition string or a catalogue id, with its declared constants and assumptions."""
     from theorycheck.law import Law
 
     if not isinstance(text, str) or not text.strip():
@@ -55,87 +78,117 @@ def load_law(text: str, *, resource: str | None = None, columns: tuple[str, ...]
     if not any(op in text for op in ("<", ">", "=")):
         from theorycheck import catalogue
 
-        return catalogue.get(text.strip()).law
-    law = Law.parse(text, resource=resource)
-    if not columns:
+        law = catalogue.get(text.strip()).law
+        if assume or constants:
+            law = Law(law.statement, resource=law.resource, constants=constants or law.constants, assume=assume)
         return law
-    names = set(law.variables) | set(law.constants)
-    task = [v for v in law.variables if v not in columns and v in VARIABLES]
-    if task:
-        raise ValueError(f"the law names {task}, but the CSV has no column {task[0]!r} "
-                         f"(columns: {', '.join(columns)})")
-    constants = sorted(n for n in names if n not in columns)
-    if set(constants) != set(law.constants):
-        law = Law.parse(text, resource=resource, constants=constants)
-    return law
+    return Law.parse(text, resource=resource, constants=constants, assume=assume)
 
 
-def _number(text: str, column: str, line: int) -> float:
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        raise ValueError(f"line {line}, column {column!r}: {text!r} is not a number") from None
-    if math.isnan(value) or math.isinf(value):
-        raise ValueError(f"line {line}, column {column!r}: {text!r} is not a finite number")
-    return value
+def _choose_params(header: list[str], kind: str, law: Any, resource: str, params: list[str] | None) -> list[str]:
+    from theorycheck.law.names import require_known_names
 
-
-def read_csv(path: str, *, resource: str, params: list[str] | None = None) -> tuple[list[dict], list[str]]:
-    """Rows as dicts of floats and the parameter columns; ValueError naming any problem."""
-    try:
-        with open(path, newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle)
-            header = [h.strip() for h in (reader.fieldnames or [])]
-            raw = list(reader)
-    except OSError as exc:
-        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, csv.Error) as exc:
-        raise ValueError(f"{path!r} is not a readable CSV file: {exc}") from None
-    if not header:
-        raise ValueError(f"{path!r} is empty: expected a header such as d,L,V,{resource},successes,trials")
-    needed = [resource, "successes", "trials"]
-    missing = [c for c in needed if c not in header]
-    if missing:
-        raise ValueError(f"{path!r} lacks column(s) {missing}; its columns are {header}")
+    candidates = [h for h in header if h not in RESERVED and h != resource]
+    if law is None:
+        return candidates if params is None else params
+    require_known_names(law, [*candidates, resource] if kind == "thresholds" else
+                        [h for h in header if h not in RESERVED])
     if params is None:
-        params = [h for h in header if h not in needed]
+        return list(law.variables)
+    missing = [v for v in law.variables if v not in params]
+    if missing:
+        raise ValueError(f"--params {params} leaves out the law's variable(s) {missing}; add them")
+    return params
+
+
+def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str]]:
+    """The Dataset or ThresholdTable of ``args.data`` and notes about unused columns."""
+    from theorycheck.compare import Dataset
+    from theorycheck.compare.threshold_table import ThresholdTable
+
+    resource = law.resource if law is not None else (args.resource or "N")
+    increasing = getattr(law, "sense", ">=") == ">=" if law is not None else not args.decreasing
+    chosen: list[str] = []
+
+    def choose(header: list[str], kind: str) -> list[str]:
+        chosen[:] = _choose_params(header, kind, law, resource, _names(args.params))
+        return chosen
+
+    csvd = read_data(args.data, resource=resource, params=choose)
+    varying, constant = unused_columns(csvd, resource, chosen)
+    if varying:
+        raise ValueError(f"column(s) {varying} take several values but are not parameters "
+                         f"({', '.join(chosen) or 'none'}): rows of different cells would be merged; "
+                         "add them to the law or --params, or drop them")
+    notes = [f"column(s) {constant} (one value each) ignored"] if constant else []
+    if csvd.kind == "binomial":
+        data = Dataset.from_rows(csvd.rows, resource=resource, variables=chosen, increasing=increasing)
     else:
-        absent = [p for p in params if p not in header]
-        if absent:
-            raise ValueError(f"--params names {absent}, which {path!r} does not have (columns: {header})")
-    if not raw:
-        raise ValueError(f"{path!r} has a header but no data rows")
-    rows = []
-    for i, record in enumerate(raw, start=2):
-        record = {(k or "").strip(): v for k, v in record.items()}
-        row = {}
-        for col in [*params, *needed]:
-            text = record.get(col)
-            if text is None or str(text).strip() == "":
-                raise ValueError(f"line {i}: column {col!r} is empty")
-            row[col] = _number(str(text).strip(), col, i)
-            if row[col] < 0:
-                raise ValueError(f"line {i}, column {col!r}: negative value {text!r}")
-        for col in ("successes", "trials"):
-            if row[col] != int(row[col]):
-                raise ValueError(f"line {i}, column {col!r}: {row[col]:g} is not a whole number")
-        if row["successes"] > row["trials"]:
-            raise ValueError(f"line {i}: successes ({row['successes']:g}) exceed trials ({row['trials']:g})")
-        rows.append(row)
-    return rows, list(params)
+        data = ThresholdTable.from_rows(csvd.rows, resource=resource, variables=chosen, increasing=increasing,
+                                        ci_level=args.ci_level, column=csvd.column)
+    return data, notes
+
+
+def data_line(data: Any) -> str:
+    """Which kind of data a result rests on (for the report)."""
+    if hasattr(data, "describe"):
+        return data.describe()
+    return f"binomial rows: {len(data.cells)} cell(s), {data.trials} trials"
+
+
+def _fmt(x: float | None) -> str:
+    from theorycheck.report.terminal import format_number
+
+    return format_number(x, 4)
+
+
+def render_free(fit: Any) -> str:
+    """Plain-text report of a :class:`~theorycheck.compare.free_fit.FreeFit`."""
+    lines = [f"free power-law fit: {fit.resource}* = C * prod x^a"
+             + (" * log(x)^k" if fit.log_powers else "") + f"   ({fit.n_cells} cells)",
+             f"data: {fit.data_kind}", "", f"  {'var':<8}{'exponent':>10}  CI"]
+    for name, e in fit.exponents.items():
+        lines.append(f"  {name:<8}{_fmt(e.estimate):>10}  [{_fmt(e.ci[0])}, {_fmt(e.ci[1])}]")
+    for name, e in fit.log_powers.items():
+        lines.append(f"  {'log ' + name:<8}{_fmt(e.estimate):>10}  [{_fmt(e.ci[0])}, {_fmt(e.ci[1])}]")
+    lines += ["", "candidate laws (BIC; ΔBIC > 10 is decisive against a candidate), paste one into --law:"]
+    for c in fit.candidates:
+        lines.append(f"  ΔBIC {c.delta_bic:8.1f}   {c.law}")
+    if fit.notes:
+        lines += ["", "notes:"] + [f"  - {n}" for n in fit.notes]
+    return "\n".join(lines)
+
+
+def _emit(text: str) -> None:
+    """Print ``text``; a reader that closes the pipe early (``| head -1``) is not an error."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python flushes stdout again at exit
 
 
 def run(args: argparse.Namespace) -> int:
-    from theorycheck.compare import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Dataset, compare
+    from theorycheck.compare import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, compare
+    from theorycheck.compare.free_fit import fit_exponents
     from theorycheck.jsonable import dumps
     from theorycheck.report.terminal import exit_code, render_verdict
 
-    probe = load_law(args.law, resource=args.resource)
-    params = [p.strip() for p in args.params.split(",") if p.strip()] if args.params else None
-    rows, columns = read_csv(args.data, resource=probe.resource, params=params)
-    law = load_law(args.law, resource=args.resource, columns=(*columns, probe.resource))
-    data = Dataset.from_rows(rows, resource=law.resource, variables=columns,
-                             increasing=getattr(law, "sense", ">=") == ">=")
+    if args.law is None:
+        if args.assume or args.constants or args.lower_bound:
+            raise ValueError("--assume, --constants and --lower-bound need --law")
+        data, notes = load_data(args, None)
+        if args.resource is None:
+            notes.append("resource named N by default (candidate laws use that name); pass --resource to rename")
+        fit = fit_exponents(data, log_powers=args.log_powers, step=args.step, level=args.level, q=args.q,
+                            top=args.top)
+        if notes:
+            fit = dataclasses.replace(fit, notes=(*fit.notes, *notes))
+        _emit(dumps(fit.to_dict(), sort_keys=False) if args.json else render_free(fit))
+        return 0
+    law = load_law(args.law, resource=args.resource, constants=_names(args.constants), assume=args.assume)
+    data, notes = load_data(args, law)
     lower, lower_constants = None, None
     if args.lower_bound:
         lower = load_law(args.lower_bound, resource=law.resource)
@@ -151,8 +204,10 @@ def run(args: argparse.Namespace) -> int:
         min_span=DEFAULT_MIN_SPAN if args.min_span is None else args.min_span,
         lower_bound=lower, lower_bound_constants=lower_constants, diagnostics=not args.no_diagnostics,
     )
-    if args.json:
-        print(dumps(verdict.to_dict(), sort_keys=False))
-    else:
-        print(render_verdict(verdict.to_dict()))
+    if notes:
+        verdict = dataclasses.replace(verdict, notes=(*verdict.notes, *notes))
+    out = verdict.to_dict()
+    out["data"] = data_line(data)
+    out["assume"] = list(getattr(law, "assumption_texts", ()))
+    _emit(dumps(out, sort_keys=False) if args.json else render_verdict(out))
     return exit_code(verdict.status)

@@ -25,10 +25,13 @@ from theorycheck.compare.model_selection import ModelComparison, additive_altern
 from theorycheck.compare.polylog import freeze_polylog
 from theorycheck.compare.checks import CellResult, ExponentCheck, Verdict
 from theorycheck.compare.verdict import compare
+from theorycheck.compare.free_fit import FreeFit, fit_exponents
+from theorycheck.compare.threshold_table import ThresholdTable
 
 __all__ = [
     "Cell", "CellResult", "DEFAULT_MIN_SPAN", "DEFAULT_TOLERANCE", "Dataset", "Estimate", "Exponent",
     "ExponentCheck", "LRTest", "LawFit", "LowerBoundCheck", "ModelComparison", "PowerLawFit", "Verdict",
     "additive_alternative", "cell_thresholds", "check_lower_bound", "collapse_test", "compare",
     "compare_models", "fit_law", "fit_power_law", "fit_power_law_wls", "freeze_polylog",
+    "FreeFit", "ThresholdTable", "fit_exponents",
 ]

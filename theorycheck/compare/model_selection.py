@@ -84,7 +84,8 @@ def additive_alternative(law: Any) -> Any | None:
     groups.sort(key=lambda g: sorted(s.name for s in g[0]))
     names = [f"C_add{i + 1}" for i in range(len(groups))]
     expr = sp.Add(*[symbol(n) * g for n, (_, g) in zip(names, groups)])
-    return Law.from_threshold(law.resource, expr, sense=getattr(law, "sense", ">="), constants=names)
+    assume = law.assumptions_within(expr) if hasattr(law, "assumptions_within") else None
+    return Law.from_threshold(law.resource, expr, sense=getattr(law, "sense", ">="), constants=names, assume=assume)
 
 
 def compare_models(

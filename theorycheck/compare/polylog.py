@@ -48,4 +48,5 @@ def freeze_polylog(law: Any, centre: Mapping[str, float]) -> Any:
     expr = law.threshold.xreplace(frozen)
     constants = [c for c in law.constants if symbol(c) in expr.free_symbols]
     sense = getattr(law, "sense", ">=")
-    return Law.from_threshold(law.resource, expr, sense=sense, constants=constants)
+    assume = law.assumptions_within(expr) if hasattr(law, "assumptions_within") else None
+    return Law.from_threshold(law.resource, expr, sense=sense, constants=constants, assume=assume)

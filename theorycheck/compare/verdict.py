@@ -29,6 +29,14 @@
 Θ̃ verdict does not change when the law is multiplied by ``log(V)^k``; a polylog factor
 in the *data* that the law lacks tilts slopes by ``k / log x``, which the tolerance
 absorbs for ``|k| <= 1`` and ``x >= 55``.
+
+**Thresholds tables.** ``data`` may also be a
+:class:`~theorycheck.compare.threshold_table.ThresholdTable` (one measured threshold and
+its uncertainty per cell, e.g. ``check``'s ``thresholds.csv``): step 1 reads the cells'
+log thresholds and standard errors from it, step 2 is the Gaussian fit of
+:mod:`theorycheck.compare.table_fit`; steps 3 and 4 are unchanged. The free power-law
+fit is the WLS one, the collapse test the chi-square of the law's residuals, and the
+AIC/BIC model comparison uses the Gaussian likelihood of the table.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ from theorycheck.compare.cell_model import fit_cells
 from theorycheck.compare.checks import CellResult, ExponentCheck, Verdict
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Piece, decide
-from theorycheck.compare.exponents import LRTest, PowerLawFit, collapse_test, fit_power_law
+from theorycheck.compare.exponents import LRTest, PowerLawFit, collapse_test, fit_power_law, fit_power_law_wls
 from theorycheck.compare.law_fit import (
     LawFit,
     cell_thresholds,
@@ -53,6 +61,8 @@ from theorycheck.compare.law_fit import (
 )
 from theorycheck.compare.lower_bound import check_lower_bound
 from theorycheck.compare.model_selection import ModelComparison, additive_alternative, compare_models
+from theorycheck.compare.table_fit import compare_models_table, fit_law_table, table_goodness_of_fit
+from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.compare.polylog import freeze_polylog
 from theorycheck.compare.trends import design_trends, inestimable_trends
 from theorycheck.threshold.glm import check_q_level
@@ -62,8 +72,8 @@ _UP_TO = ("constants", "polylog")
 
 
 def _check_inputs(law: Any, data: Any, tolerance: Any, up_to: Any, min_span: Any) -> None:
-    if not isinstance(data, Dataset):
-        raise ValueError(f"data must be a theorycheck.compare.Dataset, got {type(data).__name__}")
+    if not isinstance(data, (Dataset, ThresholdTable)):
+        raise ValueError(f"data must be a theorycheck.compare.Dataset or ThresholdTable, got {type(data).__name__}")
     if not all(hasattr(law, a) for a in ("resource", "variables", "constants", "log_evaluate")):
         raise ValueError(f"law must be a theorycheck.law.Law, got {law!r}")
     if law.resource != data.resource:
@@ -83,7 +93,7 @@ def _check_inputs(law: Any, data: Any, tolerance: Any, up_to: Any, min_span: Any
 
 def compare(
     law: Any,
-    data: Dataset,
+    data: Dataset | ThresholdTable,
     *,
     tolerance: float = DEFAULT_TOLERANCE,
     level: float = 0.95,
@@ -114,11 +124,15 @@ def compare(
     varied = data.varied
     centre = {v: float(np.exp(np.mean(np.log(data.cell_values(v))))) for v in law.variables}
     shape = freeze_polylog(law, centre) if up_to == "polylog" else law
-    ths = cell_thresholds(data, q=q, level=level)
-    width_vars = varied if width_trends else ()
+    table = isinstance(data, ThresholdTable)
+    if table:
+        notes.append(data.describe())
+    ths = data.thresholds(q) if table else cell_thresholds(data, q=q, level=level)
+    width_vars = varied if width_trends and not table else ()
     method, cells, theta, cov, more = _log_thresholds(data, ths, q, width_vars)
     notes += more
-    fit = fit_law(shape, data, q=q, level=level, width_trends=width_vars, thresholds=ths)
+    fit = fit_law_table(shape, data, level=level) if table else \
+        fit_law(shape, data, q=q, level=level, width_trends=width_vars, thresholds=ths)
     notes += list(fit.notes)
     if len(cells) > len(varied):
         const = fit.fitted_constants if fit.identified else constants_from_thresholds(shape, data, cells, theta)
@@ -160,7 +174,7 @@ def compare(
         {"min": None, "max": None, "gsd": None}
     power = collapse = models = lb = None
     if diagnostics:
-        power, collapse, more = _diagnostics(data, q, fit)
+        power, collapse, more = _table_diagnostics(shape, data, ths, fit) if table else _diagnostics(data, q, fit)
         notes += more
         models = _models(shape, data, q, alternatives, width_vars, ths, notes)
     if lower_bound is not None:
@@ -193,7 +207,8 @@ def _log_thresholds(data: Dataset, ths: Sequence[Threshold], q: float, width_var
     """
     found = [i for i, th in enumerate(ths) if th.estimate is not None]
     bounded = tuple(i for i in found if math.isfinite(ths[i].log_ci_width))
-    if found and all(ths[i].method == "glm" for i in found) and len(bounded) == len(found):
+    if isinstance(data, ThresholdTable) or (found and all(ths[i].method == "glm" for i in found)
+                                            and len(bounded) == len(found)):
         theta = np.log([ths[i].estimate for i in bounded])
         return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), []
     cellfit = fit_cells(data, ths, q=q, width_trends=width_vars)
@@ -242,6 +257,23 @@ def _diagnostics(data: Dataset, q: float, fit: LawFit) -> tuple[PowerLawFit | No
     return power, collapse, notes
 
 
+def _table_diagnostics(law: Any, table: ThresholdTable, ths: Sequence[Threshold], fit: LawFit
+                       ) -> tuple[PowerLawFit | None, LRTest | None, list[str]]:
+    notes: list[str] = []
+    power = gof = None
+    if table.varied:
+        try:
+            power = fit_power_law_wls(ths, {v: table.cell_values(v).tolist() for v in table.varied})
+        except ValueError as exc:
+            notes.append(f"free power-law fit skipped: {exc}")
+    if fit.identified:
+        gof = table_goodness_of_fit(law, table, fit)
+        if gof.df > 0 and gof.p_value < 0.01:
+            notes.append(f"the thresholds scatter around the fitted law beyond their errors "
+                         f"(chi2 {gof.statistic:.1f} on {gof.df} df, p={gof.p_value:.2g})")
+    return power, gof, notes
+
+
 def _models(shape: Any, data: Dataset, q: float, alternatives: dict[str, Any] | None,
             width_trends: Sequence[str], ths: Sequence[Threshold], notes: list[str]) -> ModelComparison | None:
     if alternatives is None:
@@ -250,6 +282,8 @@ def _models(shape: Any, data: Dataset, q: float, alternatives: dict[str, Any] | 
     if not alternatives:
         return None
     try:
+        if isinstance(data, ThresholdTable):
+            return compare_models_table({"law": shape, **alternatives}, data)
         return compare_models({"law": shape, **alternatives}, data, q=q,
                               width_trends=width_trends, thresholds=ths)
     except ValueError as exc:

@@ -10,7 +10,13 @@ which side succeeds: ``'>='`` (resource at least the threshold: ``N``, ``d``) or
 
 Names that match :func:`theorycheck.symbols.is_constant_name` (``C``, ``C3``, ``c``,
 ``K1``...) are free constants unless ``constants=[...]`` says otherwise; every other
-name is a task variable.
+name is a task variable. ``E`` is Euler's number and ``pi`` is pi (never variables;
+:mod:`theorycheck.law.parse`).
+
+``assume="k < n"`` (or a list of such strings) declares where the law is meant to hold
+(:mod:`theorycheck.law.assumptions`): ``Law.parse("m >= C*k*log(n/k)", assume="k < n")``
+is checked for positivity only where ``k < n``, refuses to be evaluated elsewhere, and
+exposes :attr:`Law.assumptions` and the vectorised :meth:`Law.satisfies` for the design.
 """
 
 from __future__ import annotations
@@ -20,8 +26,10 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+import numpy as np
 import sympy as sp
 
+from theorycheck.law.assumptions import parse_assumptions, satisfies
 from theorycheck.law.evaluation import LawEvaluation
 from theorycheck.law.exponents import Term, leading_term, monomial_parts
 from theorycheck.law.parse import parse_law_text
@@ -43,11 +51,12 @@ class Law(LawEvaluation):
     """
 
     def __init__(self, condition: Any, resource: str | None = None,
-                 constants: Iterable[str] | None = None) -> None:
+                 constants: Iterable[str] | None = None, assume: str | Iterable[str] | None = None) -> None:
         if isinstance(condition, str):
             condition = parse_law_text(condition)
         original = normalise_condition(condition)
         names = sorted({s.name for s in original.free_symbols})
+        assumptions = parse_assumptions(assume, names, sp.sstr(original))
         const = _constant_names(names, constants, original)
         if resource is None:
             lhs_vars = sorted({s.name for s in original.lhs.free_symbols} - set(const))
@@ -63,12 +72,13 @@ class Law(LawEvaluation):
                 f"resource {resource!r} is not a variable of {str(original)!r}; "
                 f"choose one of {[n for n in names if n not in const]}"
             )
-        threshold, sense = solve_condition(original, symbol(resource), [symbol(c) for c in const])
-        self._set(original, resource, tuple(const), threshold, sense)
+        threshold, sense = solve_condition(original, symbol(resource), [symbol(c) for c in const], assumptions)
+        self._set(original, resource, tuple(const), threshold, sense, assumptions)
 
     def _set(self, original: sp.Basic, resource: str, constants: tuple[str, ...],
-             threshold: sp.Expr, sense: str) -> None:
+             threshold: sp.Expr, sense: str, assumptions: tuple = ()) -> None:
         object.__setattr__(self, "_original", original)
+        object.__setattr__(self, "assumptions", tuple(assumptions))
         object.__setattr__(self, "resource", resource)
         object.__setattr__(self, "constants", tuple(sorted(constants)))
         object.__setattr__(self, "threshold", threshold)
@@ -81,17 +91,23 @@ class Law(LawEvaluation):
 
     def __reduce__(self):
         """Pickle the solved law without its cached (lambdified) functions, e.g. for dask workers."""
-        return (_restore, (self._original, self.resource, self.constants, self.threshold, self.sense))
+        return (_restore, (self._original, self.resource, self.constants, self.threshold, self.sense,
+                           self.assumptions))
 
     # ----------------------------------------------------------------- construction
     @classmethod
-    def parse(cls, text: str, resource: str | None = None, constants: Iterable[str] | None = None) -> Law:
-        """Parse a law string safely (see :mod:`theorycheck.law.parse`) and solve it for the resource."""
-        return cls(parse_law_text(text), resource=resource, constants=constants)
+    def parse(cls, text: str, resource: str | None = None, constants: Iterable[str] | None = None,
+              assume: str | Iterable[str] | None = None) -> Law:
+        """Parse a law string safely (see :mod:`theorycheck.law.parse`) and solve it for the resource.
+
+        ``assume``: where the law holds, e.g. ``"k < n"`` or ``["k < n", "k >= 2"]``
+        (:mod:`theorycheck.law.assumptions`).
+        """
+        return cls(parse_law_text(text), resource=resource, constants=constants, assume=assume)
 
     @classmethod
     def from_threshold(cls, resource: str, expr: Any, sense: str = ">=",
-                       constants: Iterable[str] | None = None) -> Law:
+                       constants: Iterable[str] | None = None, assume: str | Iterable[str] | None = None) -> Law:
         """``resource >= expr`` (or ``<=``); ``expr`` a SymPy expression or an expression string."""
         if sense not in _SENSES:
             raise ValueError(f"sense must be '>=' or '<=', got {sense!r}")
@@ -101,7 +117,7 @@ class Law(LawEvaluation):
 
             expr = parse_expression_text(expr)
         rel = sp.Ge(res, expr, evaluate=False) if sense == ">=" else sp.Le(res, expr, evaluate=False)
-        return cls(rel, resource=resource, constants=constants)
+        return cls(rel, resource=resource, constants=constants, assume=assume)
 
     def solve_for(self, var: str) -> Law:
         """The same condition solved for ``var`` (e.g. the largest ``V`` given ``N, d, L``).
@@ -112,7 +128,7 @@ class Law(LawEvaluation):
         names = set(self.variables) | {self.resource}
         if var not in names:
             raise ValueError(f"cannot solve {self.text!r} for {var!r}: variables are {sorted(names)}")
-        return Law(self._original, resource=var, constants=self.constants)
+        return Law(self._original, resource=var, constants=self.constants, assume=self.assumption_texts)
 
     # ------------------------------------------------------------------ identity
     @property
@@ -129,7 +145,29 @@ class Law(LawEvaluation):
         return self._original
 
     def _key(self) -> tuple:
-        return (self._original, self.resource, self.constants)
+        return (self._original, self.resource, self.constants, self.assumptions)
+
+    # --------------------------------------------------------------- assumptions
+    @property
+    def assumption_texts(self) -> tuple[str, ...]:
+        """The declared assumptions as strings, e.g. ``('k < n',)``."""
+        return tuple(sp.sstr(a) for a in self.assumptions)
+
+    def assumptions_within(self, expr: sp.Basic) -> tuple[str, ...]:
+        """The assumptions that only name symbols of ``expr`` and the resource: what a law
+        derived from this one (an additive alternative, a frozen polylog) can carry over."""
+        names = {s.name for s in expr.free_symbols} | {self.resource}
+        return tuple(t for a, t in zip(self.assumptions, self.assumption_texts)
+                     if {s.name for s in a.free_symbols} <= names)
+
+    def satisfies(self, points: Mapping[str, Any]) -> np.ndarray:
+        """Vectorised: True where every declared assumption holds at ``points`` (a mapping
+        name -> value or array, broadcast together; constants default to 1)."""
+        if not isinstance(points, Mapping):
+            raise ValueError(f"points must be a mapping name -> values, got {type(points).__name__}")
+        full = {c: 1.0 for c in self.constants}
+        full.update(points)
+        return satisfies(self.assumptions, full)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Law) and self._key() == other._key()
@@ -158,6 +196,8 @@ class Law(LawEvaluation):
         return self.text
 
     def __repr__(self) -> str:
+        if self.assumptions:
+            return f"Law({self.text!r}, resource={self.resource!r}, assume={list(self.assumption_texts)!r})"
         return f"Law({self.text!r}, resource={self.resource!r})"
 
     def _repr_latex_(self) -> str:
@@ -168,7 +208,7 @@ class Law(LawEvaluation):
             "law": self.text, "latex": self.latex, "resource": self.resource, "sense": self.sense,
             "threshold": sp.sstr(self.threshold), "threshold_latex": sp.latex(self.threshold),
             "variables": list(self.variables), "constants": list(self.constants),
-            "is_monomial": self.is_monomial,
+            "is_monomial": self.is_monomial, "assume": list(self.assumption_texts),
         }
 
     # ----------------------------------------------------------------- exponents
@@ -230,9 +270,10 @@ class Law(LawEvaluation):
         return self.ray_growth(ray)[0]
 
 
-def _restore(original: sp.Basic, resource: str, constants: tuple[str, ...], threshold: sp.Expr, sense: str) -> Law:
+def _restore(original: sp.Basic, resource: str, constants: tuple[str, ...], threshold: sp.Expr, sense: str,
+             assumptions: tuple = ()) -> Law:
     law = object.__new__(Law)
-    law._set(original, resource, constants, threshold, sense)
+    law._set(original, resource, constants, threshold, sense, assumptions)
     return law
 
 

@@ -7,7 +7,9 @@ log-space forms, research/ecosystem.md §1.3) and :mod:`theorycheck.law.precise`
 
 Inputs: ``values`` maps exactly the law's variables to positive floats or arrays
 (broadcast together); ``constants`` maps some of its free constants to positive values
-(the others default to 1). Anything else is a ValueError naming the culprit.
+(the others default to 1). Anything else is a ValueError naming the culprit, and so
+are values outside the law's declared assumptions (``assume="k < n"``,
+:mod:`theorycheck.law.assumptions`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 import sympy as sp
 
 from theorycheck.law import numeric, precise
+from theorycheck.law.assumptions import violations
 from theorycheck.symbols import symbol
 
 __all__ = ["LawEvaluation"]
@@ -73,7 +76,17 @@ class LawEvaluation:
         """Validated float64 arrays, variables then constants, broadcast to one shape."""
         const_arrays = self._constant_arrays(constants)
         var_arrays = numeric.as_positive_arrays(values, self.variables, "values")
+        self._check_assumptions(dict(zip(self.variables + self.constants, [*var_arrays, *const_arrays])))
         return list(np.broadcast_arrays(*var_arrays, *const_arrays)) if var_arrays or const_arrays else []
+
+    def _check_assumptions(self, named: Mapping[str, np.ndarray]) -> None:
+        """ValueError if some point violates a declared assumption (those naming the
+        resource, which is not an input here, are skipped)."""
+        usable = [a for a in getattr(self, "assumptions", ()) if {s.name for s in a.free_symbols} <= set(named)]
+        bad = violations(usable, named)
+        if bad:
+            raise ValueError(f"law {self.text!r} is evaluated where its assumption {bad[0]!r} fails; "
+                             f"give values inside it (assumptions: {', '.join(self.assumption_texts)})")
 
     def evaluate(self, values: Mapping[str, Any], constants: Mapping[str, Any] | None = None) -> np.ndarray:
         """Threshold at ``values`` (float64, vectorised; constants default to 1).
@@ -122,7 +135,11 @@ class LawEvaluation:
                 if not np.all(np.isfinite(arr)):
                     raise ValueError(f"log value of {name} must be finite, got {values[name]!r}")
                 log_vars.append(arr)
-            log_consts = [np.log(c) for c in self._constant_arrays(constants)]
+            const_arrays = self._constant_arrays(constants)
+            with np.errstate(over="ignore"):
+                self._check_assumptions(dict(zip(self.variables + self.constants,
+                                                 [*(np.exp(a) for a in log_vars), *const_arrays])))
+            log_consts = [np.log(c) for c in const_arrays]
             args = list(np.broadcast_arrays(*log_vars, *log_consts)) if log_vars or log_consts else []
         else:
             args = [np.log(a) for a in self._inputs(values, constants)]
@@ -146,6 +163,14 @@ class LawEvaluation:
         missing = [n for n in self.variables if n not in values]
         if missing:
             raise ValueError(f"values lacks {missing}; expected exactly {list(self.variables)}")
+        if getattr(self, "assumptions", ()):  # bad values are reported by precise.evaluate_mp below
+            try:
+                point = {n: np.float64(float(v)) for n, v in {**{c: 1 for c in self.constants}, **constants,
+                                                            **values}.items()}
+            except (TypeError, ValueError):
+                point = None
+            if point is not None:
+                self._check_assumptions(point)
         subs = {symbol(n): values[n] for n in self.variables}
         subs.update({symbol(c): constants.get(c, 1) for c in self.constants})
         return precise.evaluate_mp(self.threshold, subs, dps)

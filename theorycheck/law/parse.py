@@ -10,7 +10,12 @@ one positive symbol per name) or to one of the accepted functions.
 Accepted grammar
 ----------------
 * numbers (integers and decimals; decimals become exact rationals, ``0.5 -> 1/2``);
-* names (Python identifiers not starting with ``_``); ``pi`` is the number pi;
+* names (Python identifiers not starting with ``_``); ``pi`` is the number pi and ``E``
+  is Euler's number e = 2.718... (as in SymPy and in textbook forms such as
+  ``log(E*n/k)``) -- with one exception: ``E`` standing alone as one side of a law
+  (``E >= C1/d + C2/T``, an error as the resource) is the variable ``E``, since a law's
+  resource cannot be a number; a law that uses ``E`` both ways is refused. Lower-case
+  ``e`` is an ordinary name (a variable, or with ``fit`` an unknown symbol);
 * ``+ - * / **`` (and ``^`` as a synonym of ``**``), unary ``-``/``+``, parentheses;
 * calls of ``log`` (natural; ``log(x, b)`` is base ``b``), ``ln``, ``exp``, ``sqrt``,
   ``Max``, ``Min`` (also spelled ``max``/``min``);
@@ -37,7 +42,10 @@ from sympy.parsing.sympy_parser import (
 
 from theorycheck.symbols import symbol
 
-__all__ = ["parse_law_text", "parse_expression_text", "FUNCTIONS", "MAX_EXPONENT", "MAX_LENGTH"]
+__all__ = ["parse_law_text", "parse_expression_text", "FUNCTIONS", "NUMBERS", "MAX_EXPONENT", "MAX_LENGTH"]
+
+#: Names that are numbers, not variables (docs/fit.md "E and pi").
+NUMBERS: dict[str, sp.Expr] = {"pi": sp.pi, "E": sp.E}
 
 #: Functions a law string may call, by the names it may use.
 FUNCTIONS: dict[str, object] = {
@@ -177,8 +185,9 @@ def _check(text: str) -> ast.Expression:
 def _to_sympy(source: str, names: set[str], text: str) -> sp.Basic:
     local: dict[str, object] = {name: symbol(name) for name in names}
     local.update(FUNCTIONS)
-    if "pi" in names:
-        local["pi"] = sp.pi
+    for name, number in NUMBERS.items():
+        if name in names:
+            local[name] = number
     transformations = standard_transformations + (rationalize,)
     try:
         return parse_expr(source.strip(), local_dict=local, global_dict=dict(_GLOBALS), transformations=transformations)
@@ -216,8 +225,15 @@ def parse_law_text(text: str) -> sp.core.relational.Relational:
     checker = _Checker(text)
     checker.visit(body.left)
     checker.visit(body.comparators[0])
+    lone = [isinstance(node, ast.Name) and node.id == "E" for node in (body.left, body.comparators[0])]
+    if any(lone) and sum(isinstance(n, ast.Name) and n.id == "E" for n in ast.walk(body)) > 1:
+        raise _refuse(text, "'E' is both a variable (alone on one side) and Euler's number (inside an "
+                            "expression); rename the variable, e.g. 'err'")
     sides = []
-    for node in (body.left, body.comparators[0]):
+    for node, alone in zip((body.left, body.comparators[0]), lone):
+        if alone:
+            sides.append(symbol("E"))
+            continue
         side = _to_sympy(ast.unparse(node), checker.names, text)
         if not isinstance(side, sp.Expr):
             raise _refuse(text, f"{ast.unparse(node)!r} is not an expression")

@@ -7,7 +7,8 @@ for the resource ``R`` uses ``sympy.solve`` over positive symbols, then ``solves
 pitfall 3). The **sense** is ``'>='`` if ``F`` increases in ``R`` at the threshold,
 ``'<='`` if it decreases: decided symbolically when SymPy can, otherwise at fixed
 pseudo-random points (seeded; variables in ``[e, 1e4]``, constants in ``[0.5, 20]``),
-where the threshold must also be positive.
+where the threshold must also be positive. With declared assumptions (e.g. ``k < n``,
+:mod:`theorycheck.law.assumptions`) only points that satisfy them are used.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import sympy as sp
 
+from theorycheck.law.assumptions import satisfies
 from theorycheck.symbols import symbol
 
 __all__ = ["normalise_condition", "solve_condition", "ALLOWED_FUNCTIONS"]
@@ -26,6 +28,7 @@ ALLOWED_FUNCTIONS = (sp.log, sp.exp, sp.Max, sp.Min, sp.LambertW)
 _RELATIONS = {sp.GreaterThan: ">=", sp.StrictGreaterThan: ">=", sp.LessThan: "<=", sp.StrictLessThan: "<="}
 _CHECK_SEED = 20260517
 _CHECK_POINTS = 12
+_MAX_DRAWS = 50 * _CHECK_POINTS
 
 
 def normalise_condition(condition: object) -> sp.core.relational.Relational:
@@ -62,21 +65,35 @@ def _sense_symbolic(derivative: sp.Expr) -> str | None:
     return None
 
 
-def _sample_points(symbols: Sequence[sp.Symbol], constants: Sequence[sp.Symbol]) -> list[dict]:
+def _sample_points(symbols: Sequence[sp.Symbol], constants: Sequence[sp.Symbol],
+                   assumptions: Sequence[sp.Basic] = ()) -> list[dict]:
+    """Seeded points (variables log-uniform in ``[e, 1e4]``, constants in ``[0.5, 20]``)
+    that satisfy ``assumptions``; the first ``_CHECK_POINTS`` of at most ``_MAX_DRAWS`` draws."""
     rng = np.random.default_rng(np.random.SeedSequence(_CHECK_SEED))
     points = []
-    for _ in range(_CHECK_POINTS):
+    for _ in range(_MAX_DRAWS):
         point = {s: float(np.exp(rng.uniform(1.0, np.log(1e4)))) for s in symbols}
         point.update({c: float(rng.uniform(0.5, 20.0)) for c in constants})
+        if assumptions and not bool(satisfies(assumptions, {s.name: v for s, v in point.items()})):
+            continue
         points.append(point)
+        if len(points) == _CHECK_POINTS:
+            break
+    if len(points) < _CHECK_POINTS // 2:
+        raise ValueError(
+            f"the assumptions {[sp.sstr(a) for a in assumptions]} hold at only {len(points)} of {_MAX_DRAWS} "
+            "random points with variables in [e, 1e4]; state assumptions that leave room (e.g. 'k < n')"
+        )
     return points
 
 
-def _numeric_sense(F: sp.Expr, R: sp.Symbol, threshold: sp.Expr, constants: Sequence[sp.Symbol], law: str) -> str:
+def _numeric_sense(F: sp.Expr, R: sp.Symbol, threshold: sp.Expr, constants: Sequence[sp.Symbol], law: str,
+                   assumptions: Sequence[sp.Basic] = ()) -> str:
     others = sorted((threshold.free_symbols | F.free_symbols) - {R} - set(constants), key=lambda s: s.name)
+    others = _with_assumed(others, assumptions, R)
     senses = set()
     valid = 0
-    for point in _sample_points(others, [c for c in constants if c in F.free_symbols]):
+    for point in _sample_points(others, [c for c in constants if c in F.free_symbols], assumptions):
         g = threshold.evalf(30, subs=point)
         if not (g.is_real and g.is_finite) or g <= 0:
             continue
@@ -116,8 +133,14 @@ def _candidates(F: sp.Expr, R: sp.Symbol, law: str) -> list[sp.Expr]:
 
 
 def solve_condition(rel: sp.core.relational.Relational, R: sp.Symbol,
-                    constants: Sequence[sp.Symbol]) -> tuple[sp.Expr, str]:
-    """``(threshold, sense)`` with the law equivalent to ``R >= threshold`` or ``R <= threshold``."""
+                    constants: Sequence[sp.Symbol], assumptions: Sequence[sp.Basic] = ()) -> tuple[sp.Expr, str]:
+    """``(threshold, sense)`` with the law equivalent to ``R >= threshold`` or ``R <= threshold``.
+
+    ``assumptions`` (relationals over the law's names) restrict the points at which
+    positivity and the sense are checked numerically; those that involve ``R`` itself
+    cannot be tested before ``R`` is known and are left to evaluation time.
+    """
+    assumptions = tuple(a for a in assumptions if R not in a.free_symbols)
     op = _RELATIONS[type(rel)]
     law = sp.sstr(rel)
     flip = {">=": "<=", "<=": ">="}
@@ -132,16 +155,17 @@ def solve_condition(rel: sp.core.relational.Relational, R: sp.Symbol,
         sols = _candidates(F, R, law)
         positive = [s for s in sols if s.is_positive is not False]
         if len(positive) > 1:
-            positive = [s for s in positive if _positive_at_points(s, constants)]
+            positive = [s for s in positive if _positive_at_points(s, constants, assumptions)]
         if len(positive) != 1:
             raise ValueError(
                 f"{law!r} has {len(positive)} positive solutions for {R} ({positive}); cannot pick a threshold"
             )
         threshold = positive[0]
-        sense = _sense_symbolic(sp.diff(F, R).subs(R, threshold)) or _numeric_sense(F, R, threshold, constants, law)
+        sense = _sense_symbolic(sp.diff(F, R).subs(R, threshold)) or _numeric_sense(
+            F, R, threshold, constants, law, assumptions)
     if R in threshold.free_symbols:
         raise ValueError(f"{law!r}: the threshold for {R} depends on {R}")
-    _check_positive(threshold, constants, law, R)
+    _check_positive(threshold, constants, law, R, assumptions)
     return threshold, sense
 
 
@@ -164,17 +188,27 @@ def _monomial_side(rel: sp.Basic, R: sp.Symbol) -> tuple[sp.Expr, sp.Rational, s
     return None
 
 
-def _positive_at_points(expr: sp.Expr, constants: Sequence[sp.Symbol]) -> bool:
-    syms = sorted(expr.free_symbols - set(constants), key=lambda s: s.name)
-    for point in _sample_points(syms, [c for c in constants if c in expr.free_symbols]):
+def _with_assumed(syms: Sequence[sp.Symbol], assumptions: Sequence[sp.Basic], R: sp.Symbol) -> list[sp.Symbol]:
+    """``syms`` plus the variables the assumptions name (so that they can be tested)."""
+    extra = {s for a in assumptions for s in a.free_symbols} - set(syms) - {R}
+    return sorted({*syms, *extra}, key=lambda s: s.name)
+
+
+def _positive_at_points(expr: sp.Expr, constants: Sequence[sp.Symbol],
+                        assumptions: Sequence[sp.Basic] = ()) -> bool:
+    syms = _with_assumed(sorted(expr.free_symbols - set(constants), key=lambda s: s.name), assumptions, None)
+    for point in _sample_points(syms, [c for c in constants if c in expr.free_symbols], assumptions):
         value = expr.evalf(30, subs=point)
         if not (value.is_real and value > 0):
             return False
     return True
 
 
-def _check_positive(threshold: sp.Expr, constants: Sequence[sp.Symbol], law: str, R: sp.Symbol) -> None:
+def _check_positive(threshold: sp.Expr, constants: Sequence[sp.Symbol], law: str, R: sp.Symbol,
+                    assumptions: Sequence[sp.Basic] = ()) -> None:
     if threshold.is_positive:
         return
-    if not _positive_at_points(threshold, constants):
-        raise ValueError(f"the threshold of {law!r} for {R} is not positive at typical values (variables in [e, 1e4])")
+    if not _positive_at_points(threshold, constants, assumptions):
+        where = "variables in [e, 1e4]" + (f" with {', '.join(sp.sstr(a) for a in assumptions)}" if assumptions
+                                            else "; declare assumptions such as assume='k < n' if it needs them")
+        raise ValueError(f"the threshold of {law!r} for {R} is not positive at typical values ({where})")

@@ -67,7 +67,8 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
     if "tolerance" in v:
         head += (f"   (tolerance ±{f(v['tolerance'])} on exponents, {100 * float(v['level']):.0f}% level, "
                  f"q={f(v['q'])}, up to {v['up_to']})")
-    lines = [head, f"reason: {v.get('reason', '')}", "", "exponents:",
+    data = [f"data: {v['data']}"] if v.get("data") else []
+    lines = [head, f"reason: {v.get('reason', '')}", *data, "", "exponents:",
              f"  {'var':<6}{'observed':>10}  {'CI':<22}{'predicted':>10}  status"]
     for name, c in (v.get("exponents") or {}).items():
         lines.append(f"  {name:<6}{f(c.get('estimate')):>10}  {_interval(c.get('ci'), digits):<22}"

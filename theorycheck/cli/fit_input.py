@@ -1,0 +1,137 @@
+"""Read ``theorycheck fit``'s CSV: binomial rows or a thresholds table (docs/fit.md).
+
+The kind is told by the header:
+
+* **binomial rows** -- a ``successes`` column: parameters, the resource, ``successes``,
+  ``trials`` (every row at least one trial);
+* **thresholds table** -- no ``successes``; a threshold column (``threshold``, or the
+  resource's name) and its uncertainty: ``ci_low``/``ci_high``, or ``se``, or ``seed``
+  (one row per seed with its critical value). ``check``'s ``thresholds.csv`` is one.
+
+Reserved column names (:data:`RESERVED`) are never parameters. Which columns are the
+variables: with a law, exactly the law's variables; another column that takes several
+values is refused (it would merge different cells), one with a single value is ignored
+with a note. Without a law: ``--params``, or every non-reserved column other than the
+resource. The file is read as UTF-8 with an optional byte-order mark.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["RESERVED", "CsvData", "read_data", "unused_columns"]
+
+#: Columns with a fixed meaning.
+RESERVED = ("successes", "trials", "threshold", "ci_low", "ci_high", "se", "seed", "predicted")
+_TABLE_OPTIONAL = ("ci_low", "ci_high", "se")
+
+
+@dataclass(frozen=True)
+class CsvData:
+    """Parsed rows (floats; ``None`` for an empty table entry), the header and the kind."""
+
+    path: str
+    header: tuple[str, ...]
+    rows: tuple[dict, ...]
+    kind: str  # "binomial" or "thresholds"
+    column: str  # the resource / threshold column
+    distinct: dict  # column -> set of its distinct raw entries
+
+    def candidates(self, resource: str) -> list[str]:
+        """Non-reserved columns other than the resource: possible parameters."""
+        return [h for h in self.header if h not in RESERVED and h != resource]
+
+
+def _number(text: str, column: str, line: int) -> float:
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"line {line}, column {column!r}: {text!r} is not a number") from None
+    if math.isnan(value) or math.isinf(value):
+        raise ValueError(f"line {line}, column {column!r}: {text!r} is not a finite number")
+    return value
+
+
+def _kind(path: str, header: list[str], resource: str) -> tuple[str, str]:
+    if "successes" in header:
+        missing = [c for c in (resource, "successes", "trials") if c not in header]
+        if missing:
+            raise ValueError(f"{path!r} lacks column(s) {missing}; its columns are {header}")
+        return "binomial", resource
+    column = "threshold" if "threshold" in header else resource
+    has_error = "seed" in header or "se" in header or {"ci_low", "ci_high"} <= set(header)
+    if column in header and has_error:
+        return "thresholds", column
+    raise ValueError(
+        f"{path!r} lacks column(s) ['successes'] for binomial rows ({resource}, successes, trials) and is not a "
+        f"thresholds table (threshold or {resource}, with ci_low,ci_high or se or seed); its columns are {header}")
+
+
+def read_data(path: str, *, resource: str, params: Callable[[list[str], str], list[str]]) -> CsvData:
+    """Read ``path``; ``params(header, kind)`` chooses the parameter columns (and may
+    refuse the header with a ValueError)."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as handle:
+            reader = csv.DictReader(handle)
+            header = [h.strip() for h in (reader.fieldnames or [])]
+            raw = [{(k or "").strip(): v for k, v in rec.items()} for rec in reader]
+    except OSError as exc:
+        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise ValueError(f"{path!r} is not a readable CSV file: {exc}") from None
+    if not header:
+        raise ValueError(f"{path!r} is empty: expected a header such as d,L,V,{resource},successes,trials")
+    kind, column = _kind(path, header, resource)
+    params = params(header, kind)
+    absent = [p for p in params if p not in header]
+    if absent:
+        raise ValueError(f"the CSV has no column {absent[0]!r} (columns: {', '.join(header)})")
+    if not raw:
+        raise ValueError(f"{path!r} has a header but no data rows")
+    if kind == "binomial":
+        columns = [*params, resource, "successes", "trials"]
+        optional: list[str] = []
+    else:
+        columns = [*params] + (["seed"] if "seed" in header else [])
+        optional = [column] + [c for c in _TABLE_OPTIONAL if c in header and "seed" not in header]
+    rows = []
+    for i, record in enumerate(raw, start=2):
+        row: dict = {}
+        for col in [*columns, *optional]:
+            text = record.get(col)
+            if text is None or str(text).strip() == "":
+                if col in optional:
+                    row[col] = None
+                    continue
+                raise ValueError(f"line {i}: column {col!r} is empty")
+            row[col] = _number(str(text).strip(), col, i)
+            if row[col] < 0:
+                raise ValueError(f"line {i}, column {col!r}: negative value {text!r}")
+        if kind == "binomial":
+            _check_counts(row, i)
+        rows.append(row)
+    distinct = {h: {str(rec.get(h) or "").strip() for rec in raw} for h in header}
+    return CsvData(path, tuple(header), tuple(rows), kind, column, distinct)
+
+
+def _check_counts(row: dict, line: int) -> None:
+    for col in ("successes", "trials"):
+        if row[col] != int(row[col]):
+            raise ValueError(f"line {line}, column {col!r}: {row[col]:g} is not a whole number")
+    if row["trials"] == 0:
+        raise ValueError(f"line {line}: trials is 0; every row needs at least one trial (drop the row)")
+    if row["successes"] > row["trials"]:
+        raise ValueError(f"line {line}: successes ({row['successes']:g}) exceed trials ({row['trials']:g})")
+
+
+def unused_columns(data: CsvData, resource: str, params: list[str]) -> tuple[list[str], list[str]]:
+    """``(varying, constant)``: non-reserved columns that are not parameters, split by
+    whether they take several values (which would merge different cells)."""
+    varying, constant = [], []
+    for col in data.candidates(resource):
+        if col not in params:
+            (varying if len(data.distinct.get(col, ())) > 1 else constant).append(col)
+    return varying, constant

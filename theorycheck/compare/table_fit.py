@@ -1,0 +1,138 @@
+"""Fit a law's constants to a thresholds table (Gaussian likelihood in log thresholds).
+
+For a :class:`~theorycheck.compare.threshold_table.ThresholdTable` the data of cell ``c``
+are its log threshold ``y_c`` and standard error ``s_c``; the model is
+
+    y_c ~ N(log K + log f(x_c; C), s_c^2)
+
+(the binomial likelihood of :mod:`theorycheck.compare.law_fit` integrated down to the
+cells' thresholds, docs/theory.md §4 and §6). ``K`` is added only when the constants
+cannot already scale ``f`` and constants the cells do not identify are fixed at 1 (the
+same rule as the binomial fit, :func:`theorycheck.compare.law_fit._identifiable`).
+Weighted least squares (``scipy.optimize.least_squares``); the covariance is
+``(J^T W J)^-1`` scaled by the residual chi-square per degree of freedom when that
+exceeds 1 (extra scatter between cells, as :func:`~theorycheck.compare.exponents.fit_power_law_wls`).
+:func:`table_goodness_of_fit` is the chi-square of the residuals: the table's analogue of
+the binomial collapse test; :func:`compare_models_table` ranks laws by AIC/BIC of this
+likelihood (as :func:`~theorycheck.compare.model_selection.compare_models` does for binomial rows).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from scipy.optimize import least_squares, minimize_scalar
+from scipy.stats import chi2, norm
+
+from theorycheck.compare.exponents import LRTest
+from theorycheck.compare.law_fit import Estimate, LawFit, _exp, _identifiable
+from theorycheck.compare.model_selection import ModelComparison, ModelScore
+from theorycheck.compare.threshold_table import ThresholdTable
+
+__all__ = ["fit_law_table", "table_goodness_of_fit", "compare_models_table"]
+
+
+class _TableModel:
+    """What :func:`_identifiable` needs (``names``, ``log_f``; it sets ``free``, ``with_scale``)."""
+
+    def __init__(self, law: Any, table: ThresholdTable, cells: list[int]) -> None:
+        self.law, self.names = law, tuple(law.constants)
+        self.values = {v: table.cell_values(v)[cells] for v in law.variables}
+        self.n = len(cells)
+        self.free: list[str] = list(self.names)
+        self.with_scale = True
+
+    def log_f(self, log_c: np.ndarray) -> np.ndarray:
+        consts = {name: math.exp(v) for name, v in zip(self.free, log_c)}
+        out = np.asarray(self.law.log_evaluate(self.values, consts), dtype=float).reshape(-1)
+        return np.full(self.n, float(out[0])) if out.size == 1 else out
+
+
+def _usable(table: ThresholdTable) -> list[int]:
+    return [i for i, c in enumerate(table.cells)
+            if c.log_threshold is not None and math.isfinite(c.log_se) and c.log_se > 0]
+
+
+def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> LawFit:
+    """Weighted least-squares fit of ``law`` to ``table`` (module docstring)."""
+    cells = _usable(table)
+    if not cells:
+        raise ValueError("no cell of the thresholds table has a threshold with a finite uncertainty: nothing to fit")
+    model = _TableModel(law, table, cells)
+    notes = list(_identifiable(model))
+    y = np.array([table.cells[i].log_threshold for i in cells])
+    w = 1.0 / np.array([table.cells[i].log_se for i in cells])
+    nc = len(model.free)
+
+    def resid(p: np.ndarray) -> np.ndarray:
+        log_k = p[nc] if model.with_scale else 0.0
+        return (y - model.log_f(p[:nc]) - log_k) * w
+
+    x0 = np.zeros(nc)
+    if nc and not model.with_scale:  # shift all constants together to the data's level first
+        x0 = x0 + minimize_scalar(lambda d: float(np.sum(resid(x0 + d) ** 2)), bounds=(-60, 60),
+                                  method="bounded").x
+    if model.with_scale:
+        x0 = np.append(x0, np.average(y - model.log_f(x0[:nc]), weights=w ** 2))
+    sol = least_squares(resid, x0, bounds=(x0 - 50.0, x0 + 50.0)) if len(x0) else None
+    p = sol.x if sol is not None else x0
+    r = resid(p)
+    chisq, df = float(r @ r), len(cells) - len(p)
+    identified = len(p) <= len(cells)
+    cov = np.full((len(p), len(p)), np.nan)
+    if identified and len(p):
+        jac = sol.jac
+        try:
+            cov = np.linalg.inv(jac.T @ jac) * (max(1.0, chisq / df) if df > 0 else 1.0)
+        except np.linalg.LinAlgError:
+            identified = False
+            notes.append("the constants are not identified by these cells (singular information matrix)")
+    if df > 0 and chisq / df > 1.0:
+        notes.append(f"thresholds scatter beyond their errors around the fitted law (chi2/df = {chisq / df:.3g}); "
+                     "constant CIs widened by that factor")
+    z = float(norm.ppf(0.5 + level / 2.0))
+
+    def est(i: int) -> Estimate:
+        if not identified or not math.isfinite(cov[i, i]):
+            return Estimate(_exp(p[i]), (0.0, math.inf), math.nan)
+        se = math.sqrt(cov[i, i])
+        return Estimate(_exp(p[i]), (_exp(p[i] - z * se), _exp(p[i] + z * se)), se)
+
+    llf = -0.5 * chisq - float(np.sum(np.log(math.sqrt(2 * math.pi) / w)))
+    return LawFit(
+        law=getattr(law, "text", str(law)),
+        constants={name: est(i) for i, name in enumerate(model.free)},
+        scale=est(nc) if model.with_scale else None,
+        trends={}, width=math.nan, width_trends={},
+        llf=llf, n_params=len(p), nobs=len(cells), identified=identified, notes=tuple(notes),
+        fitted_constants={name: _exp(p[i]) for i, name in enumerate(model.free)},
+        log_scale=float(p[nc]) if model.with_scale else 0.0,
+    )
+
+
+def table_goodness_of_fit(law: Any, table: ThresholdTable, fit: LawFit) -> LRTest:
+    """Chi-square of the standardised residuals on ``cells - parameters`` df: does the
+    fitted law pass through the thresholds within their errors?"""
+    cells = _usable(table)
+    values = {v: table.cell_values(v)[cells] for v in law.variables}
+    pred = np.asarray(law.log_evaluate(values, fit.fitted_constants), dtype=float).reshape(-1) + fit.log_scale
+    y = np.array([table.cells[i].log_threshold for i in cells])
+    s = np.array([table.cells[i].log_se for i in cells])
+    stat = float(np.sum(((y - pred) / s) ** 2))
+    df = len(cells) - fit.n_params
+    p = float(chi2.sf(stat, df)) if df > 0 else math.nan
+    return LRTest(stat, df, p, "law fitted to the table's log thresholds vs free per-cell thresholds (chi-square)")
+
+
+def compare_models_table(laws: dict[str, Any], table: ThresholdTable, *, level: float = 0.95) -> ModelComparison:
+    """Fit every law (name -> Law) to ``table``; rank by AIC and BIC of the Gaussian likelihood."""
+    if not laws:
+        raise ValueError("give at least one law to compare")
+    scores = []
+    for name, law in laws.items():
+        fit = fit_law_table(law, table, level=level)
+        scores.append(ModelScore(name, fit.law, fit.n_params, fit.llf, fit.aic, fit.bic, fit.identified))
+    scores.sort(key=lambda s: s.aic)
+    return ModelComparison(tuple(scores), scores[0].name, min(scores, key=lambda s: s.bic).name)

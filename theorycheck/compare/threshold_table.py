@@ -1,0 +1,202 @@
+"""Thresholds as data: one measured threshold per cell with its uncertainty.
+
+What a paper prints, what a bisection produces and what ``theorycheck check`` writes as
+``thresholds.csv``: per cell, the variables, the resource's threshold ``R*`` and its
+uncertainty, given as
+
+* ``ci_low``/``ci_high`` -- a two-sided confidence interval at level ``ci_level``
+  (default 0.95); the log threshold's standard error is
+  ``se = log(ci_high/ci_low) / (2 z)``, ``z = Phi^-1((1 + ci_level)/2)``
+  (the normal approximation that :attr:`theorycheck.threshold.result.Threshold.log_se`
+  uses, so a table written by ``check`` carries exactly the numbers its verdict used);
+* ``se`` -- the standard error of ``log R*`` directly;
+* ``seed`` -- one row per seed with that seed's critical value: ``log R*`` is the mean
+  of the log critical values over the cell's seeds (the geometric mean, = the median
+  seed for a symmetric spread) and its standard error ``s/sqrt(n)``, inflated by
+  ``t_{n-1}/z`` so that the normal interval the comparator builds is the exact
+  t interval (docs/fit.md).
+
+The likelihood of a law is Gaussian in the log thresholds, ``log R*_c ~ N(log K + log f(x_c; C),
+se_c^2)`` (:mod:`theorycheck.compare.table_fit`); a cell without a threshold (an empty
+``threshold``, as ``check`` writes for a cell with no crossing) is kept as censored and
+carries no information.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.stats import norm
+from scipy.stats import t as student
+
+from theorycheck.compare.data import _check_name, _positive_value
+from theorycheck.threshold.result import Threshold
+
+__all__ = ["TableCell", "ThresholdTable", "KINDS"]
+
+#: How the uncertainty of a table was given.
+KINDS = {"ci": "ci_low/ci_high", "se": "se of log threshold", "seeds": "per-seed critical values"}
+
+
+@dataclass(frozen=True)
+class TableCell:
+    """One cell: its parameters, log threshold (``None``: no threshold) and its standard error."""
+
+    params: tuple[tuple[str, float], ...]
+    log_threshold: float | None
+    log_se: float
+    seeds: int = 0
+
+    @property
+    def values(self) -> dict[str, float]:
+        return dict(self.params)
+
+    @property
+    def trials(self) -> int:
+        return 0
+
+    def label(self) -> str:
+        return ", ".join(f"{k}={v:g}" for k, v in self.params)
+
+
+@dataclass(frozen=True)
+class ThresholdTable:
+    """Cells of measured thresholds along one resource (module docstring).
+
+    Same views as :class:`~theorycheck.compare.data.Dataset` (``cells``, ``variables``,
+    ``cell_values``, ``varied``, ``span_decades``), so that
+    :func:`theorycheck.compare.compare` takes either kind.
+    """
+
+    resource: str
+    variables: tuple[str, ...]
+    cells: tuple[TableCell, ...]
+    increasing: bool = True
+    kind: str = "ci"
+    ci_level: float = 0.95
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Mapping[str, Any]], *, resource: str, variables: Sequence[str],
+                  increasing: bool = True, ci_level: float = 0.95, column: str = "threshold") -> ThresholdTable:
+        """From rows ``{var: value, ..., column: R*, "ci_low", "ci_high"}`` (or ``"se"``, or
+        ``"seed"`` with one critical value per row); ``column`` names the threshold column
+        (``"threshold"`` or the resource's name). ``R* = None`` marks a cell without a threshold."""
+        resource = _check_name(resource, "resource")
+        names = tuple(sorted(_check_name(v, "variable name") for v in variables))
+        if isinstance(ci_level, bool) or not isinstance(ci_level, float | int) or not 0 < ci_level < 1:
+            raise ValueError(f"ci_level must be a number in (0, 1), e.g. 0.95, got {ci_level!r}")
+        rows = list(rows)
+        if not rows:
+            raise ValueError("no rows: a thresholds table needs at least one cell")
+        keys = set(rows[0])
+        kind = "seeds" if "seed" in keys else "se" if "se" in keys else "ci"
+        need = {"seeds": [column], "se": [column, "se"], "ci": [column, "ci_low", "ci_high"]}[kind]
+        grouped: dict[tuple[float, ...], list[Mapping[str, Any]]] = {}
+        for i, row in enumerate(rows):
+            missing = [c for c in (*names, *need) if c not in row]
+            if missing:
+                raise ValueError(f"row {i} lacks {missing}; each row needs {[*names, *need]}")
+            key = tuple(_positive_value(v, row[v], f" (row {i})") for v in names)
+            grouped.setdefault(key, []).append(row)
+        z = float(norm.ppf(0.5 + ci_level / 2.0))
+        cells = []
+        for key in sorted(grouped):
+            group = grouped[key]
+            params = tuple(zip(names, key))
+            if kind == "seeds":
+                cells.append(_seed_cell(params, group, column, z))
+                continue
+            if len(group) > 1:
+                raise ValueError(f"cell {dict(params)} has {len(group)} rows; a thresholds table has one row "
+                                 "per cell (or a 'seed' column with one row per seed)")
+            cells.append(_single_cell(params, group[0], kind, column, z))
+        return cls(resource, names, tuple(cells), bool(increasing), kind, float(ci_level))
+
+    # ----------------------------------------------------------------- views
+    def cell_values(self, name: str) -> np.ndarray:
+        if name not in self.variables:
+            raise ValueError(f"no parameter {name!r}; the table has {list(self.variables)}")
+        return np.asarray([c.values[name] for c in self.cells], dtype=float)
+
+    def span_decades(self, name: str) -> float:
+        v = self.cell_values(name)
+        return float(np.log10(v.max() / v.min()))
+
+    @property
+    def varied(self) -> tuple[str, ...]:
+        return tuple(v for v in self.variables if len(set(self.cell_values(v))) > 1)
+
+    @property
+    def trials(self) -> int:
+        return 0
+
+    def describe(self) -> str:
+        """One line for reports: which kind of data this is."""
+        found = sum(c.log_threshold is not None for c in self.cells)
+        what = KINDS[self.kind] + (f" at {100 * self.ci_level:g}%" if self.kind == "ci" else "")
+        return (f"thresholds table: {len(self.cells)} cell(s), {found} with a threshold; "
+                f"uncertainty from {what}")
+
+    def thresholds(self, q: float = 0.5) -> list[Threshold]:
+        """One :class:`Threshold` per cell (method ``"table"``; CI at :attr:`ci_level`)."""
+        z = float(norm.ppf(0.5 + self.ci_level / 2.0))
+        out = []
+        for c in self.cells:
+            if c.log_threshold is None:
+                out.append(Threshold(None, (0.0, math.inf), q, (), self.ci_level, "censored",
+                                     resource=self.resource, increasing=self.increasing,
+                                     notes=("no threshold in the table",)))
+                continue
+            lo, hi = c.log_threshold - z * c.log_se, c.log_threshold + z * c.log_se
+            out.append(Threshold(math.exp(c.log_threshold), (math.exp(lo), math.exp(hi)), q, (),
+                                 self.ci_level, "table", resource=self.resource, increasing=self.increasing))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"resource": self.resource, "variables": list(self.variables), "increasing": self.increasing,
+                "kind": self.kind, "ci_level": self.ci_level,
+                "cells": [{"params": c.values, "log_threshold": c.log_threshold, "log_se": c.log_se,
+                           "seeds": c.seeds} for c in self.cells]}
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip()) or (
+        isinstance(value, float) and math.isnan(value))
+
+
+def _single_cell(params: tuple, row: Mapping[str, Any], kind: str, column: str, z: float) -> TableCell:
+    where = f" (cell {dict(params)})"
+    if _missing(row[column]):
+        return TableCell(params, None, math.inf)
+    est = _positive_value(column, row[column], where)
+    if kind == "se":
+        se = _positive_value("se", row["se"], where)
+        return TableCell(params, math.log(est), se)
+    if _missing(row["ci_low"]) or _missing(row["ci_high"]):
+        raise ValueError(f"ci_low/ci_high are empty{where} although {column} = {est:g}; give both or leave "
+                         f"{column} empty for a cell without a threshold")
+    lo, hi = _positive_value("ci_low", row["ci_low"], where), _positive_value("ci_high", row["ci_high"], where)
+    if not lo < hi or not lo <= est <= hi:
+        raise ValueError(f"need ci_low < ci_high with {column} between them{where}, got "
+                         f"{lo:g}, {est:g}, {hi:g}")
+    return TableCell(params, math.log(est), math.log(hi / lo) / (2.0 * z))
+
+
+def _seed_cell(params: tuple, rows: Sequence[Mapping[str, Any]], column: str, z: float) -> TableCell:
+    where = f" (cell {dict(params)})"
+    logs = np.log([_positive_value(column, r[column], where) for r in rows])
+    seeds = [r["seed"] for r in rows]
+    if len(set(map(str, seeds))) != len(seeds):
+        raise ValueError(f"a seed appears twice{where}: one critical value per seed and cell")
+    n = len(logs)
+    if n < 2:
+        raise ValueError(f"only {n} seed{where}: a per-seed table needs at least 2 seeds per cell")
+    sd = float(np.std(logs, ddof=1))
+    if sd == 0.0:
+        raise ValueError(f"every seed has the same critical value{where}: no spread to estimate an error from")
+    se = sd / math.sqrt(n) * float(student.ppf(0.5 + (1 - 2 * norm.sf(z)) / 2.0, n - 1)) / z
+    return TableCell(params, float(np.mean(logs)), se, n)
