@@ -40,7 +40,7 @@ import sympy as sp
 from scipy.stats import norm
 from scipy.stats import t as student
 
-from theorycheck.compare.checks import plain
+from theorycheck.jsonable import jsonable
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import Exponent
 from theorycheck.compare.law_fit import cell_thresholds
@@ -88,7 +88,7 @@ class FreeFit:
 
     def to_dict(self) -> dict[str, Any]:
         """Strict JSON (NaN and infinities as ``None``)."""
-        return plain({"resource": self.resource, "sense": self.sense, "data": self.data_kind,
+        return jsonable({"resource": self.resource, "sense": self.sense, "data": self.data_kind,
                 "exponents": {k: v.to_dict() for k, v in self.exponents.items()},
                 "log_powers": {k: v.to_dict() for k, v in self.log_powers.items()},
                 "intercept": self.intercept, "bic": self.bic, "cells": self.n_cells,

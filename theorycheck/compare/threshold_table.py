@@ -33,7 +33,8 @@ import numpy as np
 from scipy.stats import norm
 from scipy.stats import t as student
 
-from theorycheck.compare.data import _check_name, _positive_value
+from theorycheck.compare.data import _check_name
+from theorycheck.validate import check_positive as _positive_value
 from theorycheck.threshold.result import Threshold
 
 __all__ = ["TableCell", "ThresholdTable", "KINDS"]
