@@ -84,3 +84,42 @@ def test_a_holder_that_exits_normally_leaves_no_lock(tmp_path):
     start = time.monotonic()
     OutLock(tmp_path).acquire().release()
     assert time.monotonic() - start < 5
+
+
+ARGS = ["check", "--law", "N >= C*L*V*log(V)", "--set", "algorithm=one-step", "--base", "V=48",
+        "--base", "d=96", "--base", "L=4", "--vary", "L", "--seed", "11", "--quiet", "--json"]
+
+
+def test_cli_refuses_an_out_that_another_run_holds(tmp_path, capsys):
+    from theorycheck.cli.main import main
+
+    out = tmp_path / "out"
+    out.mkdir()
+    with hold_out_lock(out):
+        code = main([*ARGS, "--out", str(out)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert len(err) == 1 and "is in use by another theorycheck run" in err[0]
+    assert not (out / "trials.sqlite").exists()  # refused before any work
+
+
+@pytest.mark.slow  # two real runs; ~15 s
+def test_two_cli_runs_on_one_out_the_second_exits_2(tmp_path):
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-c", "import sys; from theorycheck.cli.main import main; sys.exit(main())",
+           *ARGS, "--out", str(out)]
+    first = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 120
+        while not (out / LOCK_NAME).exists() or not (out / LOCK_NAME).read_text():
+            assert first.poll() is None and time.time() < deadline, "the first run ended before it was seen"
+            time.sleep(0.05)
+        second = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        assert first.poll() is None, "the first run finished before the second asked: make it longer"
+        assert second.returncode == 2
+        lines = second.stderr.strip().splitlines()
+        assert len(lines) == 1 and f"pid {first.pid} " in lines[0], second.stderr
+    finally:
+        first.kill()
+        first.wait(timeout=30)
+        first.stderr.close()

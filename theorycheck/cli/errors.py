@@ -84,7 +84,10 @@ def _silence_stdout() -> None:
 def run_command(func: Callable[[Any], int], args: Any, *, stderr: TextIO | None = None) -> int:
     """``func(args)``'s exit code, or the code of how it failed (table in the module docstring).
 
-    ``SystemExit`` passes through (argparse's own exits)."""
+    ``SystemExit`` passes through (argparse's own exits). Locks on output directories
+    taken during the command (:func:`theorycheck.sweep.lock.lock_out`) are released at its end."""
+    from theorycheck.sweep.lock import release_all
+
     err = stderr if stderr is not None else sys.stderr
     try:
         return int(func(args))
@@ -102,3 +105,5 @@ def run_command(func: Callable[[Any], int], args: Any, *, stderr: TextIO | None 
             traceback.print_exc(file=err)
         print(internal_error_line(exc), file=err)
         return EXIT_INTERNAL
+    finally:
+        release_all()  # the --out lock taken by prepare_out ends with the command

@@ -68,7 +68,8 @@ def default_out(ident: str) -> Path:
 
 
 def prepare_out(path: Path) -> Path:
-    """Create the output directory and prove it is writable, before any work."""
+    """Create the output directory, prove it is writable and lock it for this run
+    (:mod:`theorycheck.sweep.lock`), before any work."""
     try:
         path.mkdir(parents=True, exist_ok=True)
         probe = path / ".write-test"
@@ -81,4 +82,7 @@ def prepare_out(path: Path) -> Path:
         ) from None
     if not os.access(path, os.W_OK):
         raise ValueError(f"output directory {str(path)!r} is not writable; choose another with --out DIR")
+    from theorycheck.sweep.lock import lock_out  # not at import: theorycheck.sweep pulls numpy
+
+    lock_out(path)  # one run per --out: ValueError (exit 2) while another live run holds it
     return path

@@ -34,7 +34,7 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["LOCK_NAME", "OutLock", "hold_out_lock", "lock_out"]
+__all__ = ["LOCK_NAME", "OutLock", "hold_out_lock", "lock_out", "release_all"]
 
 #: Name of the lock file inside an output directory.
 LOCK_NAME = ".theorycheck.lock"
@@ -110,12 +110,19 @@ _HELD: dict[Path, OutLock] = {}
 
 
 def lock_out(directory: str | os.PathLike[str]) -> OutLock:
-    """Lock ``directory`` for the rest of this process (the CLI's one-line hook); ValueError
-    if another live run holds it. Locking a directory this process already holds is a no-op."""
+    """Lock ``directory`` until :func:`release_all` or the end of this process (the CLI takes
+    it in ``prepare_out``; ``run_command`` releases it when the command ends); ValueError if
+    another live run holds it. Locking a directory this process already holds is a no-op."""
     key = Path(directory).resolve()
     if key not in _HELD or not _HELD[key].held:
         _HELD[key] = OutLock(directory).acquire()
     return _HELD[key]
+
+
+def release_all() -> None:
+    """Release every lock taken by :func:`lock_out` (the end of a CLI command)."""
+    while _HELD:
+        _HELD.popitem()[1].release()
 
 
 @contextlib.contextmanager
