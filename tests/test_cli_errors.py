@@ -124,3 +124,32 @@ def test_a_closed_stdout_exits_quietly_without_a_traceback():
     proc.stderr.close()
     assert proc.wait(timeout=60) == EXIT_BROKEN_PIPE
     assert err == ""
+
+
+def _main_uses_run_command() -> bool:
+    import inspect
+
+    from theorycheck.cli import main as cli_main
+
+    return "run_command(" in inspect.getsource(cli_main.main)
+
+
+CLI_WITH_A_BUG = textwrap.dedent("""
+    import sys
+    import theorycheck.cli.bounds_cmd as bounds_cmd
+    def broken(args):
+        raise RuntimeError("injected internal error")
+    bounds_cmd.run = broken  # before main() builds its parser, so `bounds` runs it
+    from theorycheck.cli.main import main
+    sys.exit(main(["bounds", "list"]))
+""")
+
+
+@pytest.mark.skipif(not _main_uses_run_command(),
+                    reason="cli/main.py does not call theorycheck.cli.errors.run_command yet (the lead's hook)")
+def test_the_cli_exits_4_on_an_injected_internal_error():
+    env = {k: v for k, v in os.environ.items() if k != "THEORYCHECK_DEBUG"}
+    proc = subprocess.run([sys.executable, "-c", CLI_WITH_A_BUG], capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == EXIT_INTERNAL, proc.stderr
+    assert proc.stderr == ("theorycheck: internal error: RuntimeError: injected internal error (a bug: please "
+                           "report; rerun with THEORYCHECK_DEBUG=1 for the traceback)\n")
