@@ -15,7 +15,9 @@ from theorycheck.check.regime import (
     SUMMARY_CHARS,
     cells_from_check,
     evaluate_regime,
+    law_constraints,
     parse_constraint,
+    regime_for,
 )
 
 # Right-hand sides in the variables of the catalogue's regimes, with their value at a cell.
@@ -127,3 +129,23 @@ def test_catalogue_regime_and_check_cells_round_trip_to_json():
     data = json.loads(json.dumps(report.to_dict()))
     assert data["violations"]["V >> d"] == [0] and data["unjudged"]["N << L*V"] == [1]
     assert data["cells"][1]["in_regime"] is None and data["much"] == MUCH
+
+
+def test_law_constraints_come_from_the_catalogue_and_the_law_s_assumptions():
+    assert law_constraints("vural2026.headline") == ("V >> d", "L << V", "N << L*V")
+    assert law_constraints("user-law") == ()
+
+    class LawWithAssumptions:  # the interface of Law.assumption_texts (declared assume=)
+        assumption_texts = ("k < n", "V >> d")
+
+    assert law_constraints("vural2026.headline", LawWithAssumptions()) == ("V >> d", "L << V", "N << L*V", "k < n")
+
+
+def test_regime_for_marks_each_cell_and_returns_the_json_report():
+    cells = [{"params": {"V": 1024.0, "d": 16.0, "L": 4.0}, "threshold": {"estimate": 100.0}},
+             {"params": {"V": 128.0, "d": 181.0, "L": 16.0}, "threshold": {"estimate": 2.0e4}},
+             {"params": {"V": 1024.0, "d": 16.0, "L": 4.0}, "threshold": {"estimate": None}}]
+    data = regime_for("vural2026.headline", None, cells, "N")
+    assert [c["in_regime"] for c in cells] == [True, False, None]
+    assert data["outside"] is True and data["violations"]["V >> d"] == [1]
+    assert data["summary"].startswith("outside the law's regime in 1 of 3 cells: V >> d fails in 1/3")

@@ -56,7 +56,7 @@ from theorycheck.law.parse import parse_expression_text
 from theorycheck.symbols import symbol
 
 __all__ = ["MUCH", "Constraint", "CellRegime", "RegimeReport", "parse_constraint",
-           "evaluate_regime", "cells_from_check"]
+           "evaluate_regime", "cells_from_check", "law_constraints", "regime_for"]
 
 #: Ratio that ``>>`` and ``<<`` demand between their two sides (reason in the module docstring).
 MUCH = 4.0
@@ -178,7 +178,7 @@ class RegimeReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"constraints": [c.text for c in self.constraints], "much": MUCH,
-                "in_regime": self.in_regime, "violations": self.violations(),
+                "outside": self.outside, "in_regime": self.in_regime, "violations": self.violations(),
                 "unjudged": self.unjudged(), "summary": self.summary(),
                 "cells": [cell.to_dict() for cell in self.cells]}
 
@@ -273,3 +273,30 @@ def cells_from_check(result: Mapping[str, Any]) -> list[dict[str, float | None]]
     resource = result["design"]["resource"]
     return [{**cell["params"], resource: (cell.get("threshold") or {}).get("estimate")}
             for cell in result["cells"]]
+
+
+def law_constraints(target_id: str | None, law: Any = None) -> tuple[str, ...]:
+    """The constraints a check must respect: the regime constraints of the catalogue bound
+    ``target_id`` (none for an id the catalogue does not know, e.g. ``"user-law"``) plus the
+    assumptions a law declares (``Law.assumption_texts``, e.g. ``--assume "k < n"``)."""
+    from theorycheck import catalogue
+
+    texts: list[str] = []
+    if target_id is not None:
+        try:
+            texts.extend(catalogue.get(target_id).regime.constraints)
+        except ValueError:  # not a catalogue id
+            pass
+    texts.extend(t for t in getattr(law, "assumption_texts", ()) if t not in texts)
+    return tuple(texts)
+
+
+def regime_for(target_id: str | None, law: Any, cells: list[dict[str, Any]], resource: str) -> dict[str, Any]:
+    """The check's hook: evaluate :func:`law_constraints` at ``cells`` (a check's cell
+    dicts with ``params`` and ``threshold``; the resource read at the threshold estimate),
+    set ``cell["in_regime"]`` on each, and return :meth:`RegimeReport.to_dict`."""
+    report = evaluate_regime(law_constraints(target_id, law), cells_from_check(
+        {"design": {"resource": resource}, "cells": cells}))
+    for cell, flag in zip(cells, report.in_regime):
+        cell["in_regime"] = flag
+    return report.to_dict()
