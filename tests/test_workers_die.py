@@ -20,8 +20,7 @@ psutil = pytest.importorskip("psutil")  # installed with dask.distributed (the t
 
 # A small check whose sweep runs long enough to be killed midway (as in test_check_resume.py).
 ARGS = ["check", "--law", "N >= C*L*V*log(V)", "--set", "algorithm=one-step", "--base", "V=48",
-        "--base", "d=96", "--base", "L=4", "--vary", "L", "--seed", "11", "--quiet", "--json",
-        "--workers", "2"]
+        "--base", "d=96", "--base", "L=4", "--vary", "L", "--seed", "11", "--quiet", "--json"]
 
 #: How long orphaned workers get to notice (PARENT_POLL_SECONDS is 0.5 s; the rest is
 #: slack for a loaded CI machine).
@@ -39,9 +38,13 @@ def _running(procs: list) -> list:
     return [p for p in procs if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
 
 
-def test_sigkill_of_the_main_process_leaves_no_worker(tmp_path):
+@pytest.mark.parametrize("pool, at_least", [
+    (["--workers", "2"], 3),  # fork server + 2 workers
+    pytest.param(["--dask-local"], 2, marks=[pytest.mark.dask, pytest.mark.slow]),  # 2 worker processes (their nannies run inside the main process)
+])
+def test_sigkill_of_the_main_process_leaves_no_worker(tmp_path, pool, at_least):
     cmd = [sys.executable, "-c", "import sys; from theorycheck.cli.main import main; sys.exit(main())",
-           *ARGS, "--out", str(tmp_path / "out")]
+           *ARGS, *pool, "--out", str(tmp_path / "out")]
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     with open(tmp_path / "log", "w") as log:
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
@@ -52,11 +55,11 @@ def test_sigkill_of_the_main_process_leaves_no_worker(tmp_path):
         workers = []
         while time.time() < deadline and proc.poll() is None:
             workers = [p for p in _descendants(proc.pid) if "resource_tracker" not in " ".join(p.cmdline())]
-            if len(workers) >= 3:  # fork server + 2 workers
+            if len(workers) >= at_least:
                 break
             time.sleep(0.1)
         assert proc.poll() is None, "the check finished before the pool was seen; make it longer"
-        assert len(workers) >= 3, f"expected a fork server and 2 workers, saw {workers}"
+        assert len(workers) >= at_least, f"expected {at_least} pool processes, saw {workers}"
         time.sleep(1.0)  # the workers are computing trials now
         everything = _descendants(proc.pid)
         proc.send_signal(signal.SIGKILL)
