@@ -149,3 +149,12 @@ def test_regime_for_marks_each_cell_and_returns_the_json_report():
     assert [c["in_regime"] for c in cells] == [True, False, None]
     assert data["outside"] is True and data["violations"]["V >> d"] == [1]
     assert data["summary"].startswith("outside the law's regime in 1 of 3 cells: V >> d fails in 1/3")
+
+
+def test_regime_for_reads_held_variables_from_the_base_and_never_fails_on_a_missing_name():
+    # vural2026.orthogonal constrains L and d, which its law does not vary: they come from the base.
+    cells = [{"params": {"V": 64.0}, "threshold": {"estimate": 1e3}}]
+    data = regime_for("vural2026.orthogonal", None, cells, "N", base={"V": 32.0, "d": 128.0, "L": 8.0})
+    assert cells[0]["in_regime"] is True and data["constraints"] == ["L <= V", "d >= V"]
+    data = regime_for("vural2026.orthogonal", None, cells, "N", base={"V": 32.0})  # L, d unknown
+    assert cells[0]["in_regime"] is None and data["unjudged"] == {"L <= V": [0], "d >= V": [0]}

@@ -268,10 +268,12 @@ def evaluate_regime(constraints: Any, cells: Sequence[Mapping[str, Any]]) -> Reg
 
 
 def cells_from_check(result: Mapping[str, Any]) -> list[dict[str, float | None]]:
-    """The cells of a check (``CheckResult.to_dict()`` or its ``verdict.json``): each cell's
-    parameters plus the resource at its threshold estimate (``None`` where censored)."""
+    """The cells of a check (``CheckResult.to_dict()`` or its ``verdict.json``): the design's
+    base point, overridden by each cell's parameters, plus the resource at the cell's
+    threshold estimate (``None`` where censored)."""
     resource = result["design"]["resource"]
-    return [{**cell["params"], resource: (cell.get("threshold") or {}).get("estimate")}
+    base = {k: v for k, v in (result["design"].get("base") or {}).items() if isinstance(v, (int, float))}
+    return [{**base, **cell["params"], resource: (cell.get("threshold") or {}).get("estimate")}
             for cell in result["cells"]]
 
 
@@ -291,12 +293,17 @@ def law_constraints(target_id: str | None, law: Any = None) -> tuple[str, ...]:
     return tuple(texts)
 
 
-def regime_for(target_id: str | None, law: Any, cells: list[dict[str, Any]], resource: str) -> dict[str, Any]:
-    """The check's hook: evaluate :func:`law_constraints` at ``cells`` (a check's cell
-    dicts with ``params`` and ``threshold``; the resource read at the threshold estimate),
-    set ``cell["in_regime"]`` on each, and return :meth:`RegimeReport.to_dict`."""
-    report = evaluate_regime(law_constraints(target_id, law), cells_from_check(
-        {"design": {"resource": resource}, "cells": cells}))
+def regime_for(target_id: str | None, law: Any, cells: list[dict[str, Any]], resource: str,
+               base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The check's hook: evaluate :func:`law_constraints` at ``cells`` (a check's cell dicts
+    with ``params`` and ``threshold``, on top of the design's ``base`` point; the resource
+    read at the threshold estimate), set ``cell["in_regime"]`` on each, and return
+    :meth:`RegimeReport.to_dict`. A name that neither the cells nor the base give leaves
+    its constraints not judged (it never fails a finished check)."""
+    constraints = _as_constraints(law_constraints(target_id, law))
+    names = {n for c in constraints for n in c.names}
+    values = cells_from_check({"design": {"resource": resource, "base": dict(base or {})}, "cells": cells})
+    report = evaluate_regime(constraints, [{**dict.fromkeys(names), **v} for v in values])
     for cell, flag in zip(cells, report.in_regime):
         cell["in_regime"] = flag
     return report.to_dict()
