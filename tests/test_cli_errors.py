@@ -153,3 +153,28 @@ def test_the_cli_exits_4_on_an_injected_internal_error():
     assert proc.returncode == EXIT_INTERNAL, proc.stderr
     assert proc.stderr == ("theorycheck: internal error: RuntimeError: injected internal error (a bug: please "
                            "report; rerun with THEORYCHECK_DEBUG=1 for the traceback)\n")
+
+
+FULL_DISK = textwrap.dedent("""
+    import resource, signal, sys
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing
+    resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))  # files of at most 64 KiB: a "full disk"
+    from theorycheck.cli.errors import run_command
+    from theorycheck.cli.main import build_parser
+    args = build_parser().parse_args(["check", "--law", "N >= C*L*V*log(V)", "--set", "algorithm=one-step",
+                                      "--base", "V=48", "--base", "d=96", "--base", "L=4", "--vary", "L",
+                                      "--quiet", "--json", "--out", sys.argv[1]])
+    sys.exit(run_command(args.func, args))
+""")
+
+
+@pytest.mark.slow  # ~8 s: designs a real check before its store fails
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_FSIZE/SIGXFSZ as on Linux")
+def test_a_real_check_whose_store_cannot_grow_exits_4_with_one_line(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "THEORYCHECK_DEBUG"}
+    proc = subprocess.run([sys.executable, "-c", FULL_DISK, str(tmp_path / "out")], capture_output=True,
+                          text=True, timeout=300, env=env)
+    assert proc.returncode == EXIT_INTERNAL, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("theorycheck: error: the run failed writing or reading its files")
+    assert proc.stdout == ""  # no verdict printed
