@@ -44,7 +44,8 @@ main process, so a parent-death signal would not fire when the main process dies
 (measured: after SIGKILL of the main process the fork server and both workers were
 still running; with the watchdog every one of them was gone within 5 s -- the fork
 server and the resource tracker exit once no worker holds their pipes). dask workers
-already exit with their nanny (``distributed.process``).
+already exit with their nanny (``distributed.process``). POSIX only: on Windows the
+watchdog is not started (``os.kill(pid, 0)`` there sends a console event).
 """
 
 from __future__ import annotations
@@ -101,7 +102,11 @@ def _alive(pid: int, start_time: str | None) -> bool:
 
 
 def _die_with_parent(parent_pid: int, start_time: str | None, interval: float) -> None:
-    """Pool-worker initializer: a daemon thread ends this process once ``parent_pid`` is gone."""
+    """Pool-worker initializer: a daemon thread ends this process once ``parent_pid`` is gone.
+
+    Not on Windows, where ``os.kill(pid, 0)`` would not probe but signal the parent."""
+    if os.name == "nt":  # pragma: no cover
+        return
 
     def watch() -> None:
         while True:
