@@ -174,7 +174,14 @@ class RegimeReport:
                 span = (_ratio(min(logs)) if min(logs) == max(logs)
                         else f"{_ratio(min(logs))}..{_ratio(max(logs))}")
                 parts.append(f"{c.text} fails in {len(bad)}/{n} ({c.ratio_label()} {span}, needs {_NEEDS[c.op]})")
-        return _clip(head + ": " + "; ".join(parts))
+        line = head + ": " + parts[0]
+        for k, part in enumerate(parts[1:], start=1):
+            more = f"; +{len(parts) - k - 1} more" if k < len(parts) - 1 else ""
+            if len(line) + 2 + len(part) + len(more) > SUMMARY_CHARS:
+                line += f"; +{len(parts) - k} more"
+                break
+            line += "; " + part
+        return _clip(line)
 
     def to_dict(self) -> dict[str, Any]:
         return {"constraints": [c.text for c in self.constraints], "much": MUCH,
