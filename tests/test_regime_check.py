@@ -90,6 +90,10 @@ def test_summary_names_what_fails_where_and_by_how_much():
                                                  {"V": 1024.0, "d": 512.0, "N": 1.0}]).summary()
     assert part.startswith("outside the law's regime in 1 of 2 cells: V >> d fails in 1/2")
     assert evaluate_regime((), [{"V": 1.0}]).summary() == "the law states no regime constraints"
+    unknown = evaluate_regime(["N << V"], [{"V": 8.0, "N": None}, {"V": 8.0, "N": 1.0}]).summary()
+    assert unknown.startswith("no cell outside the law's regime (N << V); 1 of 2 cells not judged")
+    assert evaluate_regime(["V >> d"], [{"V": 1.0, "d": 1.0}]).summary().startswith(
+        "outside the law's regime in the only cell: V >> d fails in 1/1")
     many = [f"V >> d*{k}" for k in range(2, 30)]
     long_line = evaluate_regime(many, [{"V": 2.0, "d": 1.0}]).summary()
     assert len(long_line) <= SUMMARY_CHARS and long_line.endswith(" more")  # whole parts, then a count

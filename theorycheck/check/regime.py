@@ -159,13 +159,11 @@ class RegimeReport:
         texts = ", ".join(c.text for c in self.constraints)
         unjudged = sum(cell.in_regime is None for cell in self.cells)
         if not self.outside:
-            inside = n - unjudged
-            head = (f"inside the law's regime ({texts}) in all {n} cells" if not unjudged else
-                    f"inside the law's regime ({texts}) in {inside} of {n} cells, {unjudged} not judged")
-            return _clip(head)
-        outside = sum(flag is False for flag in self.in_regime)
-        head = (f"outside the law's regime in {'all ' if n > 1 else ''}{n} cell{'s' if n > 1 else ''}" if outside == n
-                else f"outside the law's regime in {outside} of {n} cells")
+            if not unjudged:
+                return _clip(f"inside the law's regime ({texts}) in {_cells(n, n)}")
+            return _clip(f"no cell outside the law's regime ({texts}); {_cells(unjudged, n)} not judged "
+                         "(a value such as the threshold is missing)")
+        head = f"outside the law's regime in {_cells(sum(f is False for f in self.in_regime), n)}"
         parts = []
         for c in self.constraints:
             bad = self.violations()[c.text]
@@ -188,6 +186,12 @@ class RegimeReport:
                 "outside": self.outside, "in_regime": self.in_regime, "violations": self.violations(),
                 "unjudged": self.unjudged(), "summary": self.summary(),
                 "cells": [cell.to_dict() for cell in self.cells]}
+
+
+def _cells(k: int, n: int) -> str:
+    if k == n:
+        return "the only cell" if n == 1 else f"all {n} cells"
+    return f"{k} of {n} cells"
 
 
 def _ratio(log10: float) -> str:
