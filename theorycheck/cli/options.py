@@ -19,10 +19,12 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base", action="append", default=[], metavar="VAR=VALUE",
                    help="base point of the sweep, e.g. --base V=256 --base d=64")
     p.add_argument("--vary", default=None, metavar="VARS", help="comma-separated variables to vary (default: all)")
+    p.add_argument("--workers", type=int, default=None, metavar="K",
+                   help="K local worker processes (with --dask-local: K dask workers)")
     par = p.add_mutually_exclusive_group()
-    par.add_argument("--workers", type=int, default=None, metavar="K", help="K local worker processes")
     par.add_argument("--scheduler", default=None, metavar="ADDRESS", help="a dask.distributed scheduler address")
-    par.add_argument("--dask-local", action="store_true", help="start a dask LocalCluster on this machine")
+    par.add_argument("--dask-local", action="store_true",
+                     help="start a dask LocalCluster on this machine (one worker per CPU, or --workers K)")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="output directory (default ./theorycheck-out/<id>-<timestamp>); "
                         "run again with the same --out to resume an interrupted sweep")
@@ -68,7 +70,8 @@ def default_out(ident: str) -> Path:
 
 
 def prepare_out(path: Path) -> Path:
-    """Create the output directory and prove it is writable, before any work."""
+    """Create the output directory, prove it is writable and lock it for this run
+    (:mod:`theorycheck.sweep.lock`), before any work."""
     try:
         path.mkdir(parents=True, exist_ok=True)
         probe = path / ".write-test"
@@ -81,4 +84,7 @@ def prepare_out(path: Path) -> Path:
         ) from None
     if not os.access(path, os.W_OK):
         raise ValueError(f"output directory {str(path)!r} is not writable; choose another with --out DIR")
+    from theorycheck.sweep.lock import lock_out  # not at import: theorycheck.sweep pulls numpy
+
+    lock_out(path)  # one run per --out: ValueError (exit 2) while another live run holds it
     return path

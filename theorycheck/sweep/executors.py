@@ -25,26 +25,117 @@ The dask ``LocalCluster`` uses processes (trials are CPU-bound Python: threads w
 share one GIL) with ``dashboard_address=":0"`` (a free port: the default 8787 warns when
 taken, which ``filterwarnings=error`` turns into failures, ecosystem.md §8) and
 ``silence_logs=ERROR``. dask is optional: without it you get a ``ValueError`` saying
-``pip install 'theorycheck[dask]'``. An unreachable scheduler is a ``ValueError`` after
-``connect_timeout`` seconds, before any work.
+``pip install 'theorycheck[dask]'``.
+
+A scheduler address is probed before the ``Client`` is built: a TCP connection plus
+dask's handshake, the whole under ``connect_timeout`` seconds. Needed because
+``Client(address, timeout=...)`` bounds the TCP connection but not the handshake read
+that follows it (distributed 2026.8, ``distributed.comm.core.connect``): a port that
+accepts and says nothing (a silent listener, an HTTP server) hung it for ever. An
+unreachable address, or one that does not speak dask, is a one-line ``ValueError``
+after at most ``connect_timeout`` seconds, before any work.
+
+Workers die with their parent. A pool worker runs :func:`_die_with_parent` as its
+initializer: a daemon thread that checks every :data:`PARENT_POLL_SECONDS` whether the
+process that made the pool is still alive (same pid, same start time, not a zombie)
+and ends the worker with ``os._exit`` when it is not. Polling, not Linux's
+``PR_SET_PDEATHSIG``: with ``forkserver`` a worker's parent is the fork server, not the
+main process, so a parent-death signal would not fire when the main process dies
+(measured: after SIGKILL of the main process the fork server and both workers were
+still running; with the watchdog every one of them was gone within 5 s -- the fork
+server and the resource tracker exit once no worker holds their pipes). dask workers
+already exit with their nanny (``distributed.process``). POSIX only: on Windows the
+watchdog is not started (``os.kill(pid, 0)`` there sends a console event).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from theorycheck.validate import check_int
+
+#: How often a pool worker checks that the process that made the pool is alive (seconds):
+#: an orphaned worker computes at most this long (plus the check) after its parent died.
+PARENT_POLL_SECONDS = 0.5
 
 
 def _start_method() -> str:
     methods = multiprocessing.get_all_start_methods()
     return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _start_time(pid: int) -> str | None:
+    """The start time of process ``pid`` (Linux: field 22 of /proc/PID/stat), to tell a
+    reused pid from the original; ``None`` where /proc is not available."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def _alive(pid: int, start_time: str | None) -> bool:
+    """Whether process ``pid`` still runs: it exists, is not a zombie and (where /proc
+    tells) started when it did when the pool was made."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by another user: pid reused
+        return False
+    if start_time is None:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[0] != "Z" and fields[19] == start_time
+
+
+def _die_with_parent(parent_pid: int, start_time: str | None, interval: float) -> None:
+    """Pool-worker initializer: a daemon thread ends this process once ``parent_pid`` is gone.
+
+    Not on Windows, where ``os.kill(pid, 0)`` would not probe but signal the parent."""
+    if os.name == "nt":  # pragma: no cover
+        return
+
+    def watch() -> None:
+        while True:
+            time.sleep(interval)
+            if not _alive(parent_pid, start_time):
+                os._exit(1)
+
+    threading.Thread(target=watch, name="theorycheck-parent-watch", daemon=True).start()
+
+
+def _probe_scheduler(distributed: Any, address: str, timeout: float) -> None:
+    """Open a dask comm to ``address`` (TCP connection and handshake) and close it, all
+    within ``timeout`` seconds; raise ValueError when that fails. Runs its own event
+    loop in a helper thread, so it also works where a loop is running (Jupyter)."""
+
+    async def connect_and_close() -> None:
+        comm = await asyncio.wait_for(distributed.comm.connect(address, timeout=timeout), timeout)
+        await comm.close()
+
+    with ThreadPoolExecutor(1) as helper:
+        try:
+            helper.submit(asyncio.run, connect_and_close()).result()
+        except Exception as exc:  # noqa: BLE001 - any failure means: no dask scheduler there
+            what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            raise ValueError(
+                f"cannot reach dask scheduler {address!r} within {timeout:g} s ({what}); "
+                "check the address (e.g. tcp://host:8786) and that a dask scheduler listens there"
+            ) from None
 
 
 def _import_distributed() -> Any:
@@ -90,12 +181,13 @@ def make_executor(
 
     if scheduler is not None:
         distributed = _import_distributed()
+        _probe_scheduler(distributed, scheduler, connect_timeout)
         try:
             client = distributed.Client(scheduler, timeout=connect_timeout, set_as_default=False)
         except (OSError, TimeoutError) as exc:
             raise ValueError(
                 f"cannot reach dask scheduler {scheduler!r} within {connect_timeout:g} s ({exc}); "
-                "check the address (e.g. tcp://host:8786) and that the scheduler is running"
+                "check the address (e.g. tcp://host:8786) and that a dask scheduler listens there"
             ) from None
         with client:
             yield client.get_executor()
@@ -117,7 +209,10 @@ def make_executor(
         yield None
     else:
         context = multiprocessing.get_context(_start_method())
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_die_with_parent,
+            initargs=(os.getpid(), _start_time(os.getpid()), PARENT_POLL_SECONDS),
+        )
         try:
             yield pool
         finally:

@@ -1,0 +1,109 @@
+"""How a command's ending becomes an exit code: a crash must never look like a verdict.
+
+``theorycheck`` exit codes (issue 12 item 5):
+
+====  =======================================================================
+0     consistent (``check``, ``fit``) / success (other commands)
+1     refuted
+2     bad input: a ``ValueError`` raised before any work, one line on stderr
+3     inconclusive
+4     the run failed: an internal error (a bug) or the machine refused
+      (full disk, store not writable); one line on stderr, no verdict
+130   interrupted (Ctrl-C); finished trials are kept in the store
+141   stdout closed early (``theorycheck ... | head``), as a process killed by
+      SIGPIPE would report; nothing more is printed
+====  =======================================================================
+
+Before, an unexpected exception escaped as a traceback with Python's exit code 1 --
+the code of "refuted" -- so a crash could be read as a verdict. :func:`run_command`
+wraps a sub-command and maps every way it can end to the table above. The internal
+error line is ``theorycheck: internal error: <Type>: <message> (a bug: please report;
+rerun with THEORYCHECK_DEBUG=1 for the traceback)``; with ``THEORYCHECK_DEBUG=1`` the
+traceback is printed first (the exit code stays 4). Failures of the machine rather than
+the code (``sqlite3.OperationalError`` such as "database or disk is full", ``OSError``
+such as ENOSPC) get a line saying what to do instead of "a bug".
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, TextIO
+
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_BROKEN_PIPE",
+           "run_command", "internal_error_line"]
+
+#: Bad input (a ValueError before any work); the same number as the verdict map's
+#: ``BAD_INPUT`` (theorycheck.report.terminal on the primitives branch).
+EXIT_BAD_INPUT = 2
+#: The run failed without a verdict: a bug, or the machine refused (full disk).
+EXIT_INTERNAL = 4
+#: Ctrl-C (128 + SIGINT, the shell's convention).
+EXIT_INTERRUPTED = 130
+#: stdout closed by its reader (128 + SIGPIPE, the shell's convention).
+EXIT_BROKEN_PIPE = 141
+
+#: Longest message kept in the one-line report of an internal error.
+MAX_MESSAGE = 300
+
+
+def _one_line(text: str) -> str:
+    text = " / ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+
+
+def _debug() -> bool:
+    return os.environ.get("THEORYCHECK_DEBUG", "").strip() not in ("", "0")
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """The one line printed for an exception that is not bad input (module docstring)."""
+    what = f"{type(exc).__name__}: {_one_line(exc)}" if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, sqlite3.OperationalError) or (isinstance(exc, OSError) and not isinstance(
+            exc, (BrokenPipeError, ConnectionError))):
+        return (f"theorycheck: error: the run failed writing or reading its files ({what}); free disk "
+                "space or choose another --out, then rerun the same command to resume "
+                "(finished trials are kept in the store)")
+    return (f"theorycheck: internal error: {what} (a bug: please report; rerun with "
+            "THEORYCHECK_DEBUG=1 for the traceback)")
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that Python's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor
+        pass
+
+
+def run_command(func: Callable[[Any], int], args: Any, *, stderr: TextIO | None = None) -> int:
+    """``func(args)``'s exit code, or the code of how it failed (table in the module docstring).
+
+    ``SystemExit`` passes through (argparse's own exits). Locks on output directories
+    taken during the command (:func:`theorycheck.sweep.lock.lock_out`) are released at its end."""
+    from theorycheck.sweep.lock import release_all
+
+    err = stderr if stderr is not None else sys.stderr
+    try:
+        return int(func(args))
+    except ValueError as exc:
+        print(f"theorycheck: error: {exc}", file=err)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("theorycheck: interrupted (finished trials are kept in the store)", file=err)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except Exception as exc:  # noqa: BLE001 - the point: no crash may exit 0, 1 or 3
+        if _debug():
+            traceback.print_exc(file=err)
+        print(internal_error_line(exc), file=err)
+        return EXIT_INTERNAL
+    finally:
+        release_all()  # the --out lock taken by prepare_out ends with the command

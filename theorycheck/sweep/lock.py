@@ -1,0 +1,132 @@
+"""One run per output directory: an advisory lock on ``<out>/.theorycheck.lock``.
+
+Two ``theorycheck check`` runs on one ``--out`` used to run side by side (double work, one
+store fed by both, the last writer's report wins; issue 12 item 6). A run now takes an
+exclusive ``fcntl.flock`` on a lock file in its output directory before any work; a
+second run finds it taken and stops with a one-line ``ValueError`` (exit 2 in the CLI)
+naming the holder.
+
+Why ``flock`` and not a pid file: the kernel releases a ``flock`` when the holder's last
+descriptor closes -- on exit, on an exception, on SIGKILL, on a power cut of the process
+-- so a dead run never leaves a stale lock behind, and no pid has to be trusted (pids
+are reused). The file's content (pid, host, start time) is only there to make the
+message useful; it is never used to decide. The file itself stays in place after
+release: deleting it would race with a run that has just opened it (it could then hold
+a lock on an unlinked file while a third run locks a new one).
+
+The descriptor is opened close-on-exec (Python's default), so programs the run starts do
+not inherit it. Where ``fcntl`` does not exist (Windows) the lock is not enforced;
+:attr:`OutLock.enforced` says so. ``flock`` on network file systems is only as good as
+the server's lock support (Linux NFS maps it to POSIX byte-range locks).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["LOCK_NAME", "OutLock", "hold_out_lock", "lock_out", "release_all"]
+
+#: Name of the lock file inside an output directory.
+LOCK_NAME = ".theorycheck.lock"
+
+
+class OutLock:
+    """An exclusive lock on an output directory, held from :meth:`acquire` until
+    :meth:`release` or the end of the process (whichever comes first)."""
+
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.directory = Path(directory)
+        self.path = self.directory / LOCK_NAME
+        self.enforced = fcntl is not None
+        self._fd: int | None = None
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def acquire(self) -> OutLock:
+        """Take the lock without waiting; ValueError (one line) when another live run holds it."""
+        if self._fd is not None:
+            raise ValueError(f"the lock on {str(self.directory)!r} is already held by this OutLock")
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise ValueError(
+                f"cannot create the lock file {str(self.path)!r} ({exc.strerror or exc}); "
+                "choose a writable output directory with --out DIR"
+            ) from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:  # BlockingIOError: held by another open file description
+                holder = _read_holder(fd)
+                os.close(fd)
+                raise ValueError(
+                    f"output directory {str(self.directory)!r} is in use by another theorycheck run "
+                    f"({holder}); wait for it to finish, or choose another --out DIR"
+                ) from None
+        os.ftruncate(fd, 0)
+        stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        os.write(fd, f"pid {os.getpid()} on {socket.gethostname()}, started {stamp}\n".encode())
+        self._fd = fd
+        return self
+
+    def release(self) -> None:
+        """Give the lock back (closing the descriptor releases the ``flock``); idempotent."""
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)
+
+    def __enter__(self) -> OutLock:
+        return self.acquire() if self._fd is None else self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def __del__(self) -> None:
+        self.release()
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        text = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+    except OSError:
+        text = ""
+    return text.splitlines()[0] if text else "holder unknown"
+
+
+#: Locks taken by :func:`lock_out`, kept referenced so that they stay held until exit.
+_HELD: dict[Path, OutLock] = {}
+
+
+def lock_out(directory: str | os.PathLike[str]) -> OutLock:
+    """Lock ``directory`` until :func:`release_all` or the end of this process (the CLI takes
+    it in ``prepare_out``; ``run_command`` releases it when the command ends); ValueError if
+    another live run holds it. Locking a directory this process already holds is a no-op."""
+    key = Path(directory).resolve()
+    if key not in _HELD or not _HELD[key].held:
+        _HELD[key] = OutLock(directory).acquire()
+    return _HELD[key]
+
+
+def release_all() -> None:
+    """Release every lock taken by :func:`lock_out` (the end of a CLI command)."""
+    while _HELD:
+        _HELD.popitem()[1].release()
+
+
+@contextlib.contextmanager
+def hold_out_lock(directory: str | os.PathLike[str]) -> Iterator[OutLock]:
+    """``with hold_out_lock(out): ...`` -- the lock for the duration of a block."""
+    with OutLock(directory) as lock:
+        yield lock
