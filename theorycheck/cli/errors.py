@@ -36,15 +36,14 @@ from typing import Any, TextIO
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_BROKEN_PIPE",
            "run_command", "internal_error_line"]
 
-#: Bad input (a ValueError before any work); the same number as the verdict map's
-#: ``BAD_INPUT`` (theorycheck.report.terminal on the primitives branch).
-EXIT_BAD_INPUT = 2
-#: The run failed without a verdict: a bug, or the machine refused (full disk).
-EXIT_INTERNAL = 4
-#: Ctrl-C (128 + SIGINT, the shell's convention).
-EXIT_INTERRUPTED = 130
-#: stdout closed by its reader (128 + SIGPIPE, the shell's convention).
-EXIT_BROKEN_PIPE = 141
+# The one exit-code map lives in theorycheck.report.terminal (verdicts 0/1/3, bad input 2,
+# internal error 4, Ctrl-C 130, closed stdout 141).
+from theorycheck.report.terminal import (  # noqa: E402
+    BAD_INPUT as EXIT_BAD_INPUT,
+    BROKEN_PIPE as EXIT_BROKEN_PIPE,
+    INTERNAL as EXIT_INTERNAL,
+    INTERRUPTED as EXIT_INTERRUPTED,
+)
 
 #: Longest message kept in the one-line report of an internal error.
 MAX_MESSAGE = 300

@@ -5,6 +5,8 @@ One renderer and one exit-code map for every command that ends in a verdict
 
 * :data:`EXIT_CODES`: ``consistent -> 0``, ``refuted -> 1``, ``inconclusive -> 3``;
   :data:`BAD_INPUT` ``= 2`` is the code of a ``ValueError`` raised before any work;
+  :data:`INTERNAL` ``= 4`` an internal error (a bug, a full disk), never a verdict;
+  :data:`INTERRUPTED` ``= 130`` Ctrl-C; :data:`BROKEN_PIPE` ``= 141`` a closed stdout;
   :func:`exit_code` maps any other status to ``3`` (nothing was decided);
 * :func:`render_verdict`: plain text of the JSON form of a verdict
   (:meth:`theorycheck.compare.Verdict.to_dict`, or ``CheckResult.to_dict()``);
@@ -17,10 +19,17 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["EXIT_CODES", "BAD_INPUT", "exit_code", "format_number", "render_verdict"]
+__all__ = ["EXIT_CODES", "BAD_INPUT", "INTERNAL", "INTERRUPTED", "BROKEN_PIPE", "exit_code", "format_number",
+           "render_verdict"]
 
 EXIT_CODES = {"consistent": 0, "refuted": 1, "inconclusive": 3}
 BAD_INPUT = 2
+#: The run failed without a verdict: a bug, or the machine refused (full disk).
+INTERNAL = 4
+#: Ctrl-C (128 + SIGINT, the shell's convention).
+INTERRUPTED = 130
+#: stdout closed by its reader (128 + SIGPIPE, the shell's convention).
+BROKEN_PIPE = 141
 
 
 def exit_code(status: str) -> int:
