@@ -35,8 +35,10 @@ BOUNDS = [
         task="linear-am",
         criterion="exact recall of all V facts (tau = 1, THEORY §4): the derivation is a union bound "
                   "over all pairs; at tau = 0.99 the tolerated errors grow with V and flatten the law",
-        simulation={"task": "linear-am", "method": "hebbian", "target": 1.0,
-                    "base": {"V": 128}, "ranges": {"V": (16, 2048)}, "vary": ("V",)},
+        settings={"method": "hebbian", "target": 1.0},
+        base={"V": 128},
+        ranges={"V": (16, 2048)},
+        vary=("V",),
         constants={"C": 10.0},
         description="one-step outer-product (Hebbian) memory: exact recall needs d^2 >~ C V log V",
         notes="C ~ 10 measured: at (V, d) = (256, 128) accuracy ~ 0.996-1.00, (512, 128) ~ 0.94.",
