@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from theorycheck.outcome import Outcome, jsonable
-from theorycheck.simulate import ALGORITHMS, resolve_algorithm, simulate
+from theorycheck.registry import algorithm_names
+from theorycheck.simulate import resolve_algorithm, simulate
 from theorycheck.tasks.retrieval import RetrievalParams
 
 P = RetrievalParams(V=32, d=32, L=6, N=3000, marker_in_value=False)
@@ -72,7 +73,7 @@ def test_bad_input_is_rejected_before_work():
 
 
 def test_registry_names_and_lazy_wiring():
-    assert {"limit", "one-step", "three-step", "gd"} <= set(ALGORITHMS)
+    assert {"limit", "one-step", "three-step", "gd"} <= set(algorithm_names())
     wired = {("three-step", "attention"): "theorycheck.algorithms.three_step.run_three_step",
              ("gd", "attention"): "theorycheck.algorithms.gd.run_gd",
              ("limit", "mlp"): "theorycheck.algorithms.limit_mlp.run_limit_mlp",

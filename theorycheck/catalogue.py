@@ -258,7 +258,7 @@ def validate(bound: Bound) -> None:
 
 def _task_variables(name: str) -> set[str]:
     """The variable names of the registered task ``name``; ValueError naming the known tasks."""
-    from theorycheck.check.trials import get_task
+    from theorycheck.registry import get_task
 
     return set(get_task(name).variables)
 

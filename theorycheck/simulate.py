@@ -27,60 +27,18 @@ from collections.abc import Callable
 
 import numpy as np
 
-from theorycheck.algorithms.limit import run_limit
-from theorycheck.algorithms.one_step import run_one_step
 from theorycheck.outcome import Outcome
+from theorycheck.registry import get_algorithm
 from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings, test_batch
 
-__all__ = ["simulate", "ALGORITHMS", "resolve_algorithm", "check_options", "seed_sequence", "seed_record"]
-
-
-def _limit_any(params, emb, train_seed, **options):
-    """``limit``: the attention-only fast path, or the MLP limit for ``model='mlp'``."""
-    return resolve_algorithm("limit", params.model)(params, emb, train_seed, **options)
-
-
-def _three_step(params, emb, train_seed, **options):
-    """``three-step``: three finite gradient steps (SIM-DENSE, imported on first use)."""
-    return resolve_algorithm("three-step", params.model)(params, emb, train_seed, **options)
-
-
-def _gd(params, emb, train_seed, **options):
-    """``gd``: full gradient descent / Adam (SIM-DENSE, imported on first use)."""
-    return resolve_algorithm("gd", params.model)(params, emb, train_seed, **options)
-
-
-ALGORITHMS: dict[str, Callable] = {
-    "limit": _limit_any,
-    "one-step": run_one_step,
-    "three-step": _three_step,
-    "gd": _gd,
-}
-"""Algorithm names of THEORY §3 → ``run(params, emb, train_seed, **options) -> Fitted``."""
+__all__ = ["simulate", "resolve_algorithm", "check_options", "seed_sequence", "seed_record"]
 
 
 def resolve_algorithm(name: str, model: str = "attention") -> Callable:
-    """The function that runs algorithm ``name`` for ``model`` (imports lazily the
-    dense algorithms, so this module works without them)."""
-    if name not in ALGORITHMS:
-        raise ValueError(
-            f"unknown algorithm {name!r}; valid algorithms: {', '.join(sorted(ALGORITHMS))}"
-        )
-    if name == "limit":
-        if model == "mlp":
-            from theorycheck.algorithms.limit_mlp import run_limit_mlp
-
-            return run_limit_mlp
-        return run_limit
-    if name == "three-step":
-        from theorycheck.algorithms.three_step import run_three_step
-
-        return run_three_step
-    if name == "gd":
-        from theorycheck.algorithms.gd import run_gd
-
-        return run_gd
-    return ALGORITHMS[name]
+    """The function that runs algorithm ``name`` for ``model``, from the declarations of
+    :mod:`theorycheck.registry` (imported on first use). ValueError naming the valid
+    algorithms, or the models the algorithm supports."""
+    return get_algorithm(name).runner(model)
 
 
 def seed_sequence(seed) -> np.random.SeedSequence:

@@ -36,6 +36,7 @@ from theorycheck.models.training import (
     check_positive,
     feature_mean,
 )
+from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams, test_batch
 
 __all__ = ["run_gd", "OPTIMIZERS", "DEFAULT_LR", "EVAL_SPAWN_KEY"]
@@ -138,3 +139,11 @@ def run_gd(
     diagnostics.update({"steps": float(steps), "lr": lr})
     return DenseFit(params=params, emb=emb, w_v=w_v, w_kq=w_kq, feature_mean=mu,
                     diagnostics=diagnostics, history=tuple(history), chunk=data.chunk)
+
+
+ALGORITHM = Algorithm(
+    name="gd",
+    runners={"attention": "theorycheck.algorithms.gd:run_gd", "mlp": "theorycheck.algorithms.gd:run_gd"},
+    dense=True,
+    description="full gradient descent or Adam from zero (docs/theory.md §3 item 4)",
+)

@@ -27,7 +27,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("target", nargs="?", default=None, metavar="ID", help=f"catalogue id (default {DEFAULT_TARGET})")
     p.add_argument("--law", default=None, help='your own law, e.g. "N >= C*L*V**2*log(V)/d**2"')
-    p.add_argument("--task", default=None, help="task to simulate for --law: retrieval (default) or linear-am")
+    p.add_argument("--task", default=None, metavar="TASK",
+                   help="task to simulate for --law: a registered name (default retrieval; "
+                   "'theorycheck tasks' lists them), package.module:NAME or path/to/file.py:NAME "
+                   "naming a theorycheck.Task")
     add_run_options(p)
     p.set_defaults(func=run)
 
@@ -40,7 +43,9 @@ def resolve_common(args: argparse.Namespace) -> dict:
     if args.tolerance is not None and not args.tolerance > 0:
         raise ValueError(f"--tolerance must be positive, got {args.tolerance}")
     vary = tuple(v.strip() for v in args.vary.split(",") if v.strip()) if args.vary else None
-    return dict(budget=args.budget, task=getattr(args, "task", None),
+    from theorycheck.task_sources import resolve_task
+
+    return dict(budget=args.budget, task=resolve_task(getattr(args, "task", None)),
                 settings=parse_assignments(args.settings, "--set"),
                 base=parse_assignments(args.base, "--base", numeric=True), vary=vary)
 

@@ -46,13 +46,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 import queue
-from concurrent.futures import BrokenExecutor, Executor, Future
+from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from theorycheck.sweep.cells import CellSpec, check_cells, describe_trial
+from theorycheck.sweep.cells import CellSpec, check_cells, check_shippable, describe_trial
 from theorycheck.sweep.progress import NullProgress, ProgressReporter, SweepState
 from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
 from theorycheck.sweep.seeding import (
@@ -166,6 +166,8 @@ def run_sweep(
         raise ValueError(
             f"executor must be a concurrent.futures.Executor or None, got {type(executor).__name__}"
         )
+    if executor is not None and not isinstance(executor, ThreadPoolExecutor):
+        check_shippable(trial)  # processes (pools, dask) pickle it; a lambda: ValueError before any work
     identity = SweepIdentity(
         entropy=check_entropy(entropy),
         code_version=default_code_version() if code_version is None else str(code_version),

@@ -18,14 +18,18 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from theorycheck.outcome import Outcome
+from theorycheck.registry import Task, Variable
 from theorycheck.tasks.retrieval import check_choice, check_fraction, check_int
 
-__all__ = ["LinearAMParams", "LinearAMMemory", "make_memory", "train_memory", "simulate_linear_am"]
+__all__ = ["LinearAMParams", "LinearAMMemory", "make_memory", "train_memory", "simulate_linear_am",
+           "linear_am_params", "linear_am_trial", "linear_am_cost", "TASK"]
 
 METHODS = ("hebbian", "gd")
 OPTIMIZERS = ("gd", "adam")
@@ -149,3 +153,43 @@ def simulate_linear_am(params: LinearAMParams, seed=0) -> Outcome:
         seconds=time.perf_counter() - start,
         extras=extras,
     )
+
+
+# --------------------------------------------------------------------- task declaration
+def linear_am_params(params: Mapping[str, Any]) -> LinearAMParams:
+    """A flat settings dict as :class:`LinearAMParams` (integers rounded by their declared kind)."""
+    settings = TASK.coerce(params)
+    fields = set(LinearAMParams.__dataclass_fields__)
+    unknown = sorted(set(settings) - fields)
+    if unknown:
+        raise ValueError(f"linear-am task has no parameter(s) {unknown}; known: {sorted(fields)}")
+    return LinearAMParams(**settings)
+
+
+def linear_am_trial(params: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]:
+    """One linear associative memory trial (the control task of docs/theory.md §5)."""
+    out = simulate_linear_am(linear_am_params(params), seed=seed)
+    return {"success": bool(out.success), "accuracy": float(out.accuracy)}  # no wall-clock time
+
+
+def linear_am_cost(p: Mapping[str, Any]) -> float:
+    """BLAS work of the memory and its read-out, (V d^2 + V^2 d) per pass, in token-visit units."""
+    passes = 1 + (3 * p.get("steps", 500) if p.get("method") == "gd" else 0)
+    return 0.02 * passes * float(p["V"] * p["d"] ** 2 + p["V"] ** 2 * p["d"])
+
+
+TASK = Task(
+    name="linear-am",
+    trial=linear_am_trial,
+    variables=(
+        Variable("V", "integer", 2, description="number of facts"),
+        Variable("d", "integer", 1, description="embedding dimension"),
+    ),
+    resource="d",
+    defaults={"V": 256, "d": 64},
+    validate=linear_am_params,
+    cost=linear_am_cost,
+    description="linear associative memory, the control task with a known law (docs/theory.md §5)",
+    settings=(Variable("steps", "integer", 1, description="gradient steps (method='gd')"),),
+    choices={"method": METHODS, "optimizer": OPTIMIZERS},
+)

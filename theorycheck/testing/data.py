@@ -91,23 +91,22 @@ def simulated_trial(algorithm: str = "limit", *, entropy: int = 0, resource: str
     >>> trial({"V": 32, "d": 32, "L": 4}, 4000, 0) in (True, False)
     True
     """
-    from theorycheck.simulate import ALGORITHMS, simulate
+    from theorycheck.registry import get_algorithm, get_task
+    from theorycheck.simulate import simulate
     from theorycheck.tasks.retrieval import RetrievalParams
 
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; valid algorithms: {', '.join(sorted(ALGORITHMS))}")
+    get_algorithm(algorithm)  # ValueError naming the valid algorithms
     if isinstance(entropy, bool) or not isinstance(entropy, int) or entropy < 0:
         raise ValueError(f"entropy must be an integer >= 0, got {entropy!r}")
     fields = set(RetrievalParams.__dataclass_fields__)
     unknown = sorted(set(settings) - fields)
     if unknown or resource not in fields:
         raise ValueError(f"unknown retrieval parameter(s) {unknown or [resource]}; known: {sorted(fields)}")
-    integer = {"V", "d", "L", "N", "m", "contexts"}
+    task = get_task("retrieval")
 
     def trial(cell: Mapping[str, Any], value: float, replicate: int) -> bool:
-        params = {**settings, **cell, resource: value}
-        params = {k: int(round(v)) if k in integer else v for k, v in params.items()}
-        key = int(round(value)) if resource in integer else int(np.float64(value).view(np.uint64))
+        params = task.coerce({**settings, **cell, resource: value})
+        key = int(round(value)) if task.kind(resource) == "integer" else int(np.float64(value).view(np.uint64))
         seed = np.random.SeedSequence(entropy, spawn_key=(_cell_key(cell), key, int(replicate)))
         return bool(simulate(RetrievalParams(**params), algorithm, seed=seed).success)
 
