@@ -240,3 +240,14 @@ def test_design_hints_and_lower_reach_the_target():
 @pytest.mark.parametrize("bound", [b for b in ALL if b.expected is not None], ids=lambda b: b.id)
 def test_declared_expected_verdicts_name_a_known_budget(bound: Bound):
     assert bound.expected.budget in BUDGETS and bound.task is not None
+
+
+@pytest.mark.parametrize("bound", [b for b in ALL if b.task is not None], ids=lambda b: b.id)
+def test_settings_and_base_are_parameters_the_task_can_run(bound: Bound):
+    """The task's own validation (no trial run) accepts the bound's settings at its base point:
+    a misspelt setting or an unknown algorithm in the catalogue fails here, not mid-check."""
+    from theorycheck.registry import get_task
+
+    task = get_task(bound.task)
+    typed = task.check_params({**task.defaults, **bound.settings, **bound.base})
+    assert {k: typed[k] for k in bound.settings} == {k: v for k, v in bound.settings.items()}
