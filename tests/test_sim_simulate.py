@@ -6,7 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from theorycheck.outcome import Outcome, jsonable
+from theorycheck.jsonable import jsonable
+from theorycheck.outcome import Outcome
 from theorycheck.registry import algorithm_names
 from theorycheck.simulate import resolve_algorithm, simulate
 from theorycheck.tasks.retrieval import RetrievalParams

@@ -29,6 +29,7 @@ import numpy as np
 
 from theorycheck.outcome import Outcome
 from theorycheck.registry import get_algorithm
+from theorycheck.seeding import child_seed, seed_record, seed_sequence
 from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings, test_batch
 
 __all__ = ["simulate", "resolve_algorithm", "check_options", "seed_sequence", "seed_record"]
@@ -39,29 +40,6 @@ def resolve_algorithm(name: str, model: str = "attention") -> Callable:
     :mod:`theorycheck.registry` (imported on first use). ValueError naming the valid
     algorithms, or the models the algorithm supports."""
     return get_algorithm(name).runner(model)
-
-
-def seed_sequence(seed) -> np.random.SeedSequence:
-    """An int ``>= 0`` or a ``SeedSequence`` → ``SeedSequence``."""
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0 or a numpy SeedSequence, got {seed!r}")
-    return np.random.SeedSequence(int(seed))
-
-
-def seed_record(seed) -> int | dict:
-    """JSON form of a seed: the int, or ``{"entropy": ..., "spawn_key": [...]}`` of a SeedSequence
-    (entropy an int or, for ``SeedSequence([a, b, ...])``, a list of ints)."""
-    if isinstance(seed, np.random.SeedSequence):
-        ent = seed.entropy
-        entropy = [int(e) for e in ent] if isinstance(ent, (list, tuple, np.ndarray)) else int(ent)
-        return {"entropy": entropy, "spawn_key": [int(k) for k in seed.spawn_key]}
-    return int(seed)
-
-
-def _child(ss: np.random.SeedSequence, i: int) -> np.random.SeedSequence:
-    return np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (i,))
 
 
 def check_options(fn: Callable, algorithm: str, options: dict) -> None:
@@ -90,9 +68,9 @@ def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **option
     check_options(fn, algorithm, options)
     ss = seed_sequence(seed)
     start = time.perf_counter()
-    emb = make_embeddings(params, np.random.default_rng(_child(ss, 0)))
-    fitted = fn(params, emb, _child(ss, 1), **options)
-    test = test_batch(params, emb, np.random.default_rng(_child(ss, 2)))
+    emb = make_embeddings(params, np.random.default_rng(child_seed(ss, 0)))
+    fitted = fn(params, emb, child_seed(ss, 1), **options)
+    test = test_batch(params, emb, np.random.default_rng(child_seed(ss, 2)))
     predicted, attended = fitted.predict(test)
     accuracy = float(np.mean(predicted == test.labels))
     attended = np.asarray(attended)

@@ -24,7 +24,7 @@ import re
 
 import sympy as sp
 
-__all__ = ["N", "d", "L", "V", "m", "zeta", "symbol", "VARIABLES", "is_constant_name"]
+__all__ = ["N", "d", "L", "V", "m", "zeta", "symbol", "is_constant_name"]
 
 _REGISTRY: dict[str, sp.Symbol] = {}
 

@@ -30,11 +30,11 @@ from theorycheck.models.training import (
     DEFAULT_DENSE_CACHE_BYTES,
     DenseFit,
     DenseTrainingData,
-    check_positive,
     feature_mean,
 )
 from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams
+from theorycheck.validate import check_positive
 
 __all__ = ["run_three_step", "DEFAULT_BETA", "full_gradient"]
 

@@ -6,7 +6,6 @@ Exit codes: 0 consistent, 1 refuted, 3 inconclusive, 2 bad input (before any wor
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -15,7 +14,6 @@ from theorycheck.check.budget import get_budget
 from theorycheck.cli.options import add_run_options, default_out, parse_assignments, prepare_out
 
 DEFAULT_TARGET = "vural2026.one_step"
-EXIT = {"consistent": 0, "refuted": 1, "inconclusive": 3}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -78,13 +76,14 @@ def run(args: argparse.Namespace) -> int:
               f"output {out})", file=sys.stderr)
     (result,) = run_checks(args, [("check", target, kw)], out)
     from theorycheck.report import write_report
-    from theorycheck.report.markdown import verdict_table
+    from theorycheck.jsonable import dumps
+    from theorycheck.report.terminal import exit_code, render_verdict
 
     data = result.to_dict()
     write_report(data, out)
     if args.json:
-        print(json.dumps({**data["verdict"], "out": str(out)}, indent=2, default=str))
+        print(dumps({**data["verdict"], "out": out}, sort_keys=False))
     else:
-        print(verdict_table(data))
+        print(render_verdict(data))
         print(f"\nreport: {out / 'report.md'}  (verdict.json, thresholds.csv, plots)")
-    return EXIT.get(result.status, 3)
+    return exit_code(result.status)

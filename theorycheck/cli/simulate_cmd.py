@@ -23,11 +23,10 @@ Exit 0 after the trials ran (whatever their success), 2 on bad input.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Iterable
 
-from theorycheck.outcome import jsonable
+from theorycheck.jsonable import dumps
 
 DEFAULTS = {"V": 128, "d": 64, "L": 16, "N": 20000}  # runs in about a second
 
@@ -103,7 +102,7 @@ def add_parser(subparsers) -> None:
 
 def _trials(args) -> tuple[dict, str, dict, object]:
     """Validate everything, then return (params echo, algorithm, options, runner)."""
-    from theorycheck.tasks.retrieval import check_int
+    from theorycheck.validate import check_int
 
     check_int("--seeds", args.seeds, 1)
     check_int("--seed", args.seed, 0)
@@ -135,7 +134,7 @@ def _run_declared(args) -> int:
     from theorycheck.cli.options import parse_assignments
     from theorycheck.registry import get_task
     from theorycheck.simulate import seed_sequence
-    from theorycheck.tasks.checks import check_int
+    from theorycheck.validate import check_int
 
     check_int("--seeds", args.seeds, 1)
     check_int("--seed", args.seed, 0)
@@ -147,8 +146,8 @@ def _run_declared(args) -> int:
         out = task.trial(dict(params), seed_sequence(s))
         results.append(dict(out) if isinstance(out, dict) else {"success": bool(out)})
     if args.json:
-        print(json.dumps(jsonable({"task": task.name, "params": params, "seeds": seeds,
-                                   "success": [bool(r["success"]) for r in results], "results": results})))
+        print(dumps({"task": task.name, "params": params, "seeds": seeds,
+                     "success": [bool(r["success"]) for r in results], "results": results}, indent=None))
         return 0
     print(f"{task.name} [{', '.join(f'{k}={v}' for k, v in params.items())}]")
     for s, r in zip(seeds, results):
@@ -181,7 +180,7 @@ def run(args) -> int:
             "seconds": [o.seconds for o in outcomes],
             "outcomes": [o.to_dict() for o in outcomes],
         }
-        print(json.dumps(jsonable(report)))
+        print(dumps(report, indent=None, sort_keys=False))
         return 0
     cell = ", ".join(f"{k}={v}" for k, v in params.items() if v is not None)
     print(f"{args.task} [{cell}] algorithm={algorithm} {options or ''}".rstrip())

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from theorycheck.sweep.seeding import canonical_json
+from theorycheck.jsonable import canonical_json
 
 
 @runtime_checkable

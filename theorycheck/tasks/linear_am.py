@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 
 from theorycheck.outcome import Outcome
+from theorycheck.optim import Adam
 from theorycheck.registry import Task, Variable
-from theorycheck.tasks.retrieval import check_choice, check_fraction, check_int
+from theorycheck.validate import check_choice, check_fraction, check_int
 
 __all__ = ["LinearAMParams", "LinearAMMemory", "make_memory", "train_memory", "simulate_linear_am",
            "linear_am_params", "linear_am_trial", "linear_am_cost", "TASK"]
@@ -100,12 +101,10 @@ def train_memory(E: np.ndarray, U: np.ndarray, perm: np.ndarray, params: LinearA
         return U[perm].T @ E, []
     V, d = E.shape
     W = np.zeros((d, d))
-    m = np.zeros_like(W)
-    v = np.zeros_like(W)
-    b1, b2, eps = 0.9, 0.999, 1e-8
+    adam = Adam([W.shape])
     rows = np.arange(V)
     losses = []
-    for t in range(1, params.steps + 1):
+    for _ in range(params.steps):
         logits = E @ W.T @ U.T  # [x, y]
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
@@ -114,9 +113,7 @@ def train_memory(E: np.ndarray, U: np.ndarray, perm: np.ndarray, params: LinearA
         p[rows, perm] -= 1.0
         grad = U.T @ p.T @ E / V
         if params.optimizer == "adam":
-            m = b1 * m + (1 - b1) * grad
-            v = b2 * v + (1 - b2) * grad * grad
-            W -= params.lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+            W -= adam.step([grad], params.lr)[0]
         else:
             W -= params.lr * grad
     return W, losses
@@ -131,7 +128,7 @@ def make_memory(params: LinearAMParams, rng: np.random.Generator) -> tuple[Linea
 
 def simulate_linear_am(params: LinearAMParams, seed=0) -> Outcome:
     """One trial of the linear associative memory: recall accuracy over the ``V`` facts."""
-    from theorycheck.simulate import seed_record, seed_sequence
+    from theorycheck.seeding import seed_record, seed_sequence
 
     if not isinstance(params, LinearAMParams):
         raise ValueError(f"params must be a LinearAMParams, got {type(params).__name__}")
