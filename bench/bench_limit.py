@@ -36,7 +36,7 @@ if __name__ == "__main__":  # BLAS threads must be fixed before NumPy loads Open
 import numpy as np  # noqa: E402
 
 from theorycheck.algorithms.dense_reference import run_dense_limit
-from theorycheck.algorithms.chunked import DEFAULT_CACHE_BYTES
+from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES
 from theorycheck.algorithms.limit import run_limit
 from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings
 

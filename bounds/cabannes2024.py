@@ -48,11 +48,11 @@ BOUNDS = [
         regime=Regime({"d": 1, "T": 3}, "dimension-limited: d^(1-alpha) >> T^(1/alpha-1); d = t, T = t^3"),
         provenance="prior",
         citation=CITATION,
-        task="zipf-am",
+        task=None,  # no Zipf associative-memory simulator here: use `theorycheck fit` on your own data
         criterion="population error sum_x p(x) 1[f_hat(x) != f*(x)] (their metric; no threshold)",
-        simulation={"task": "zipf-am", "alpha": 2, "weighting": "threshold"},
+        settings={"alpha": 2, "weighting": "threshold"},
         description="Zipf(alpha) inputs, store top ~d items: error ~ d^-(alpha-1) + T^(-1+1/alpha); alpha = 2",
         notes="Exponents recalled from the paper ([M]); the code draws 5 d^(1-alpha), 0.5 T^(-1+1/alpha) and "
-              "3.5/d as reference lines, so no reference constants are claimed. No simulator in theorycheck yet.",
+              "3.5/d as reference lines, so no reference constants are claimed. No simulator in theorycheck (task=None).",
     ),
 ]

@@ -9,7 +9,7 @@ recall when ``d**2 >~ C V log V`` (research/paper.md §3.2, [D]); ``C ~ 10`` mea
 
 from __future__ import annotations
 
-from theorycheck.catalogue import Bound
+from theorycheck.catalogue import Bound, Expected
 from theorycheck.law import Law, Regime
 
 CITATION = """@article{kohonen1972correlation,
@@ -35,8 +35,13 @@ BOUNDS = [
         task="linear-am",
         criterion="exact recall of all V facts (tau = 1, THEORY §4): the derivation is a union bound "
                   "over all pairs; at tau = 0.99 the tolerated errors grow with V and flatten the law",
-        simulation={"task": "linear-am", "method": "hebbian", "target": 1.0,
-                    "base": {"V": 128}, "ranges": {"V": (16, 2048)}, "vary": ("V",)},
+        settings={"method": "hebbian", "target": 1.0},
+        base={"V": 128},
+        ranges={"V": (16, 2048)},
+        vary=("V",),
+        expected=Expected("consistent", "quick", 2026,
+                          "2026-11-22: V-exponent 0.494, CI [0.474, 0.513]; observed minus predicted "
+                          "-0.104, 90% CI [-0.120, -0.087] within ±0.25; C ~ 14.7; ~5 s CPU"),
         constants={"C": 10.0},
         description="one-step outer-product (Hebbian) memory: exact recall needs d^2 >~ C V log V",
         notes="C ~ 10 measured: at (V, d) = (256, 128) accuracy ~ 0.996-1.00, (512, 128) ~ 0.94.",

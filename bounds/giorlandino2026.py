@@ -33,7 +33,7 @@ BOUNDS = [
         citation=CITATION,
         task="linear-am",
         criterion="exact storage of all p = V associations by the optimal (decoupled) linear memory",
-        simulation={"task": "linear-am", "method": "gd"},
+        settings={"method": "gd"},
         constants={"C": 0.5},
         description="sharp capacity of the linear associative memory: p log p / d^2 = 1/2",
         notes="The constant is for the optimal memory; gradient descent on cross-entropy is only a proxy "

@@ -37,11 +37,11 @@ BOUNDS = [
         regime=Regime({"N": 1}, "N -> oo (number of sequences)"),
         provenance="prior",
         citation=CITATION,
-        task="memorization",
+        task=None,  # no memorisation simulator here: use `theorycheck fit` on your own data
         criterion=_CRITERION,
-        simulation={"task": "memorization", "setting": "next-token"},
+        settings={"setting": "next-token"},
         description="next-token memorisation of N sequences needs and suffices with ~sqrt(N) parameters (up to logs)",
-        notes="N counts sequences here. Optimal up to log factors; no simulator in theorycheck.",
+        notes="N counts sequences here. Optimal up to log factors; no simulator in theorycheck (task=None).",
     ),
     Bound(
         id="kajitsuka2025.seq2seq",
@@ -51,9 +51,9 @@ BOUNDS = [
         regime=Regime({"N": 1, "n": "1/2"}, "N = t sequences of length n = t^(1/2)"),
         provenance="prior",
         citation=CITATION,
-        task="memorization",
+        task=None,  # no memorisation simulator here: use `theorycheck fit` on your own data
         criterion=_CRITERION,
-        simulation={"task": "memorization", "setting": "sequence-to-sequence", "attention": "hardmax"},
+        settings={"setting": "sequence-to-sequence", "attention": "hardmax"},
         description="sequence-to-sequence memorisation: Theta~(sqrt(n N)) parameters (hardmax)",
         notes="Necessity shown for hardmax attention; N counts sequences, n is their length.",
     ),

@@ -57,11 +57,41 @@ LOWER_REGIME = Regime(
 _V_ONLY = Regime({"V": 1}, "V -> oo")
 
 
+# Design hints for `theorycheck check` (theorycheck.check.target): the base point, the
+# ranges the sweep must stay within and the order in which variables are varied (a quick
+# budget varies the first two). Chosen so that the storage condition d^2 >= ~10 V log V
+# (not part of these laws) has at least a 2x margin everywhere in the sweep: near it the
+# measured threshold diverges for a reason the law under test does not describe.
+_STORAGE_SAFE = {"base": {"V": 128, "d": 181, "L": 16},
+                 "ranges": {"d": (128, 512), "V": (45, 256), "L": (2, 128)},
+                 "vary": ("d", "L", "V")}
+_DESIGN = {
+    "one_step": _STORAGE_SAFE,
+    "one_step_refined": _STORAGE_SAFE,
+    "gradient_noise": _STORAGE_SAFE,
+    "headline": _STORAGE_SAFE,
+    "lower": _STORAGE_SAFE,
+    "counts": {"base": {"V": 128, "d": 256, "L": 8}, "ranges": {"V": (32, 256)}, "vary": ("V",)},
+    "mean_bias": {"base": {"V": 128, "d": 181, "L": 8}, "ranges": {"d": (128, 512), "V": (45, 256)},
+                  "vary": ("d", "V")},
+    "orthogonal": {"base": {"V": 64, "d": 66, "L": 8}, "ranges": {"L": (2, 128), "V": (16, 64)},
+                   "vary": ("L", "V")},
+    "mlp_gradient_noise": {"base": {"V": 64, "d": 64, "m": 256, "L": 8}, "vary": ("m", "L", "d", "V")},
+    "mlp_mean_bias": {"base": {"V": 64, "d": 64, "m": 256, "L": 8}, "vary": ("d", "V")},
+    "mlp_storage": {"base": {"V": 64, "d": 64, "m": 256, "L": 4, "N": 20000}, "vary": ("V", "d")},
+}
+#: The lower bound the observed thresholds must respect (same resource N, same regime of N << L V).
+_LOWER = {"one_step": "vural2026.lower", "one_step_refined": "vural2026.lower",
+          "gradient_noise": "vural2026.lower"}
+
+
 def _entry(id_: str, law: Law, kind: str, directions: dict, regime: Regime, provenance: str,
-           description: str, simulation: dict, constants: dict | None = None, notes: str = "") -> Bound:
+           description: str, settings: dict, constants: dict | None = None, notes: str = "") -> Bound:
+    """A vural2026 entry: task, criterion and citation shared; design hints from ``_DESIGN``."""
     return Bound(id=f"vural2026.{id_}", law=law, kind=kind, directions=directions, regime=regime,
                  provenance=provenance, citation=CITATION, task=TASK, criterion=CRITERION,
-                 simulation=simulation, constants=constants or {}, description=description, notes=notes)
+                 settings=settings, constants=constants or {}, description=description, notes=notes,
+                 lower=_LOWER.get(id_), **_DESIGN.get(id_, {}))
 
 
 BOUNDS = [
@@ -153,44 +183,3 @@ BOUNDS = [
            "By analogy with mean_bias: the ReLU mean (E[relu]^2/E[relu^2] = 1/pi) plays the role of zeta^2, "
            "so no m at this order; a conjecture (research/paper.md §3.5). Vanishes with center_features=True."),
 ]
-
-# Design hints for `theorycheck check` (theorycheck.check.target): the base point, the
-# ranges the sweep must stay within and the order in which variables are varied (a quick
-# budget varies the first two). Chosen so that the storage condition d^2 >= ~10 V log V
-# (not part of these laws) has at least a 2x margin everywhere in the sweep: near it the
-# measured threshold diverges for a reason the law under test does not describe.
-_STORAGE_SAFE = {"base": {"V": 128, "d": 181, "L": 16},
-                 "ranges": {"d": (128, 512), "V": (45, 256), "L": (2, 128)},
-                 "vary": ("d", "L", "V")}
-_DESIGN = {
-    "one_step": _STORAGE_SAFE,
-    "one_step_refined": _STORAGE_SAFE,
-    "gradient_noise": _STORAGE_SAFE,
-    "headline": _STORAGE_SAFE,
-    "lower": _STORAGE_SAFE,
-    "counts": {"base": {"V": 128, "d": 256, "L": 8}, "ranges": {"V": (32, 256)}, "vary": ("V",)},
-    "mean_bias": {"base": {"V": 128, "d": 181, "L": 8}, "ranges": {"d": (128, 512), "V": (45, 256)},
-                  "vary": ("d", "V")},
-    "orthogonal": {"base": {"V": 64, "d": 66, "L": 8}, "ranges": {"L": (2, 128), "V": (16, 64)},
-                   "vary": ("L", "V")},
-    "mlp_gradient_noise": {"base": {"V": 64, "d": 64, "m": 256, "L": 8}, "vary": ("m", "L", "d", "V")},
-    "mlp_mean_bias": {"base": {"V": 64, "d": 64, "m": 256, "L": 8}, "vary": ("d", "V")},
-    "mlp_storage": {"base": {"V": 64, "d": 64, "m": 256, "L": 4, "N": 20000}, "vary": ("V", "d")},
-}
-_LOWER = {"one_step": "vural2026.lower", "one_step_refined": "vural2026.lower",
-          "gradient_noise": "vural2026.lower"}
-
-
-def _with_design(bound: Bound) -> Bound:
-    name = bound.id.split(".", 1)[1]
-    extra = dict(_DESIGN.get(name, {}))
-    if name in _LOWER:
-        extra["lower"] = _LOWER[name]
-    if not extra:
-        return bound
-    import dataclasses
-
-    return dataclasses.replace(bound, simulation={**bound.simulation, **extra})
-
-
-BOUNDS = [_with_design(b) for b in BOUNDS]

@@ -58,7 +58,8 @@ bound = catalogue.get("vural2026.one_step")
 print(bound.id, "—", bound.description)
 print("law:        ", bound.law)
 print("provenance: ", bound.provenance, "|", bound.notes)
-print("simulation: ", dict(bound.simulation))
+print("task:       ", bound.task, "| settings:", dict(bound.settings))
+print("design:     ", "base", dict(bound.base), "| ranges", dict(bound.ranges), "| vary", bound.vary)
 print("exponents on its regime (", bound.regime.description, "):",
       {k: str(v) for k, v in bound.exponents().items()})
 bound.law

@@ -82,8 +82,9 @@ my_bound = Bound(
     criterion="recall accuracy >= 0.99 over the V tokens (THEORY §4), success probability 1/2",
     # simulator settings: orthogonal embeddings need d >= V + 2, so d is fixed at 130
     # and V may range up to 128; "base" and "ranges" guide the sweep design
-    simulation={"algorithm": "one-step", "embeddings": "orthogonal", "d": 130,
-                "base": {"V": 48, "L": 16}, "ranges": {"V": (8, 128)}},
+    settings={"algorithm": "one-step", "embeddings": "orthogonal", "d": 130},
+    base={"V": 48, "L": 16},
+    ranges={"V": (8, 128)},
     constants={"C0": 1.2, "C1": 14.0},  # rough values from notebooks 01 and 03
     description="one-step readout, orthogonal embeddings: counts plus label co-occurrence noise",
 )

@@ -10,7 +10,10 @@ import numpy as np
 import pytest
 
 from theorycheck import catalogue
-from theorycheck.catalogue import Bound
+from theorycheck.catalogue import Bound, Expected
+from theorycheck.check.budget import BUDGETS
+from theorycheck.check.target import resolve_target
+from theorycheck.registry import task_names
 from theorycheck.law import Law, Regime, relation
 
 THEORY_IDS = [
@@ -32,7 +35,8 @@ def test_every_theory_entry_is_present_once():
 @pytest.mark.parametrize("bound", ALL, ids=lambda b: b.id)
 def test_entry_is_well_formed_and_serialisable(bound: Bound):
     assert bound.citation.lstrip().startswith("@") and bound.citation.rstrip().endswith("}")
-    assert bound.task and bound.criterion and bound.description
+    assert bound.criterion and bound.description
+    assert bound.task is None or bound.task in task_names()
     info = json.loads(json.dumps(bound.to_dict()))
     assert info["id"] == bound.id and set(info["exponents"]) == set(bound.law.variables)
 
@@ -122,7 +126,7 @@ def test_get_unknown_id_suggests_close_matches():
 def _bound(**changes) -> Bound:
     fields = dict(id="test.entry", law=Law.parse("N >= C*V"), kind="upper",
                   directions={"N": "helps", "V": "hurts"}, regime=Regime({"V": 1}), provenance="derived",
-                  citation="@misc{x}", task="retrieval", criterion="accuracy", simulation={}, constants={"C": 1.0},
+                  citation="@misc{x}", task="retrieval", criterion="accuracy", settings={}, constants={"C": 1.0},
                   description="test")
     fields.update(changes)
     return Bound(**fields)
@@ -140,6 +144,15 @@ def _bound(**changes) -> Bound:
         ({"constants": {"C": -1.0}}, "positive number"),
         ({"regime": Regime({"d": 1})}, "no exponent for"),
         ({"law": "N >= V"}, "must be a theorycheck.law.Law"),
+        ({"task": ""}, "task must be a task name or None"),
+        ({"settings": {"algorithm": "limit", "base": {"V": 64}}}, r"settings hold \['base'\].*Bound\(base=...\)"),
+        ({"settings": {"task": "retrieval"}}, r"settings hold \['task'\]"),
+        ({"ranges": {"V": (64, 16)}}, r"ranges\['V'\] must be \(low, high\)"),
+        ({"base": {"V": 0}}, "base must map variables to positive numbers"),
+        ({"vary": "V"}, "vary must be a non-empty tuple"),
+        ({"lower": "test.entry"}, "lower must be the id of another"),
+        ({"expected": "consistent"}, "expected must be a theorycheck.catalogue.Expected"),
+        ({"task": None, "expected": Expected("consistent", "quick")}, "needs a bound that check can run"),
     ],
 )
 def test_bound_validation(changes, fragment):
@@ -166,3 +179,75 @@ def test_bounds_and_laws_pickle_for_process_and_dask_executors():
         assert copy.law == bound.law and copy.regime == bound.regime
         assert copy.to_dict() == bound.to_dict()
         np.testing.assert_array_equal(copy.law.evaluate(point), before)
+
+
+@pytest.mark.parametrize(
+    ("changes", "fragment"),
+    [
+        ({"task": "zipf-am"}, "unknown task 'zipf-am'.*or task=None"),
+        ({"base": {"V": 64, "T": 3}}, r"base names \['T'\], not variables of task 'retrieval'"),
+        ({"vary": ("V", "alpha")}, r"vary names \['alpha'\]"),
+        ({"task": "linear-am", "law": Law.parse("N >= C*V")}, r"law names \['N'\], not variables of task 'linear-am'"),
+        ({"lower": "vural2026.gradient_noise"}, "must be the id of a 'lower' bound"),
+        ({"lower": "nope.nope"}, "must be the id of a 'lower' bound"),
+        ({"task": None, "base": {"V": 64}}, "design hints .* need a task"),
+    ],
+)
+def test_names_are_validated_against_tasks_and_catalogue(changes, fragment):
+    """What the catalogue checks at load for every entry, and check for a hand-built Bound."""
+    bound = _bound(**changes)
+    with pytest.raises(ValueError, match=fragment):
+        catalogue.validate(bound)
+    if bound.task is not None:  # check validates a hand-built Bound the same way
+        with pytest.raises(ValueError, match=fragment):
+            resolve_target(bound)
+
+
+def test_catalogue_load_rejects_a_bound_naming_an_unknown_task(monkeypatch):
+    import bounds.folklore
+
+    bad = [_bound(id="hebbian.copy", task="zipf-am")]
+    monkeypatch.setattr(bounds.folklore, "BOUNDS", bounds.folklore.BOUNDS + bad)
+    catalogue._registry.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="hebbian.copy: unknown task 'zipf-am'"):
+            catalogue.all_bounds()
+    finally:
+        monkeypatch.undo()
+        catalogue._registry.cache_clear()
+    assert "hebbian.copy" not in [b.id for b in catalogue.all_bounds()]
+
+
+def test_a_bound_without_simulator_is_refused_by_check_in_one_line():
+    no_sim = [b for b in ALL if b.task is None]
+    assert {b.id for b in no_sim} == {"cabannes2024", "kajitsuka2025", "kajitsuka2025.seq2seq", "nichani2025.mlp_am"}
+    for bound in no_sim:
+        with pytest.raises(ValueError, match=f"{bound.id} has no simulator in this package") as info:
+            resolve_target(bound.id)
+        assert "\n" not in str(info.value) and f"theorycheck fit DATA.csv --law {bound.id}" in str(info.value)
+
+
+def test_design_hints_and_lower_reach_the_target():
+    target = resolve_target("vural2026.one_step")
+    bound = catalogue.get("vural2026.one_step")
+    assert target.task.name == bound.task == "retrieval"
+    assert target.settings == dict(bound.settings) == {"algorithm": "one-step", "embeddings": "random"}
+    assert target.base["d"] == bound.base["d"] == 181 and target.ranges == dict(bound.ranges)
+    assert target.vary == bound.vary == ("d", "L", "V")
+    assert target.lower_law == catalogue.get("vural2026.lower").law
+
+
+@pytest.mark.parametrize("bound", [b for b in ALL if b.expected is not None], ids=lambda b: b.id)
+def test_declared_expected_verdicts_name_a_known_budget(bound: Bound):
+    assert bound.expected.budget in BUDGETS and bound.task is not None
+
+
+@pytest.mark.parametrize("bound", [b for b in ALL if b.task is not None], ids=lambda b: b.id)
+def test_settings_and_base_are_parameters_the_task_can_run(bound: Bound):
+    """The task's own validation (no trial run) accepts the bound's settings at its base point:
+    a misspelt setting or an unknown algorithm in the catalogue fails here, not mid-check."""
+    from theorycheck.registry import get_task
+
+    task = get_task(bound.task)
+    typed = task.check_params({**task.defaults, **bound.settings, **bound.base})
+    assert {k: typed[k] for k in bound.settings} == {k: v for k, v in bound.settings.items()}

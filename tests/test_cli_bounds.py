@@ -54,6 +54,36 @@ def test_show_text(capsys):
     assert "@inproceedings{vural2026recall" in out
 
 
+def test_show_json_has_the_structured_fields(capsys):
+    assert main(["bounds", "show", "vural2026.one_step", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["task"] == "retrieval" and "simulation" not in info
+    assert info["settings"] == {"algorithm": "one-step", "embeddings": "random"}
+    assert info["base"] == {"V": 128, "d": 181, "L": 16}
+    assert info["ranges"] == {"d": [128, 512], "V": [45, 256], "L": [2, 128]}
+    assert info["vary"] == ["d", "L", "V"] and info["lower"] == "vural2026.lower"
+    assert "expected" in info
+
+
+def test_show_a_bound_without_simulator(capsys):
+    assert main(["bounds", "show", "kajitsuka2025", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["task"] is None and info["expected"] is None and info["base"] == {} and info["vary"] is None
+    assert main(["bounds", "show", "kajitsuka2025"]) == 0
+    out = capsys.readouterr().out
+    assert "task:        none (no simulator in this package: usable with `theorycheck fit" in out
+    assert "settings:    setting: next-token" in out and "lower:       -" in out
+    assert main(["bounds", "list"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("kajitsuka2025 "))
+    assert row.split()[:4] == ["kajitsuka2025", "scaling", "prior", "-"]
+
+
+def test_check_refuses_a_bound_without_simulator_exit_2(capsys):
+    assert main(["check", "nichani2025.mlp_am"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "nichani2025.mlp_am has no simulator in this package" in err[0]
+
+
 def test_unknown_id_is_one_line_exit_2(capsys):
     assert main(["bounds", "show", "vural2026.gradient"]) == 2
     captured = capsys.readouterr()

@@ -90,7 +90,7 @@ def test_loss_matches_direct_definition():
 def test_gradient_at_zero_is_minus_first_limit_matrix_and_kq_gradient_vanishes():
     # At W = 0: p = 1/V, σ = 1/L, so -∇_{W_V} L̂ = (1/N) Σ w_{y_n} ō_nᵀ = G₁ of the
     # limit, and ∇_{W_KQ} L̂ = 0 (it is proportional to W_V).  Only summation order
-    # differs from SIM-CORE's counting fast path: agreement to 1e-12 relative.
+    # differs from the counting fast path of the limit algorithm: agreement to 1e-12 relative.
     params = RetrievalParams(V=12, d=8, L=5, N=700)
     emb = make_embeddings(params, np.random.default_rng(4))
     seed = np.random.SeedSequence(9)

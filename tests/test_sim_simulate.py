@@ -2,7 +2,6 @@
 
 import json
 import math
-import os
 
 import numpy as np
 import pytest
@@ -76,14 +75,13 @@ def test_bad_input_is_rejected_before_work():
 
 def test_registry_names_and_lazy_wiring():
     assert {"limit", "one-step", "three-step", "gd"} <= set(algorithm_names())
-    root = os.path.join(os.path.dirname(__file__), "..", "theorycheck", "algorithms")
-    wired = {"three-step": ("three_step.py", "run_three_step"), "gd": ("gd.py", "run_gd")}
-    for name, (module, function) in wired.items():
-        if os.path.exists(os.path.join(root, module)):
-            assert resolve_algorithm(name).__name__ == function
-    if os.path.exists(os.path.join(root, "limit_mlp.py")):
-        assert resolve_algorithm("limit", "mlp").__name__ == "run_limit_mlp"
-    assert resolve_algorithm("limit").__name__ == "run_limit"
+    wired = {("three-step", "attention"): "theorycheck.algorithms.three_step.run_three_step",
+             ("gd", "attention"): "theorycheck.algorithms.gd.run_gd",
+             ("limit", "mlp"): "theorycheck.algorithms.limit_mlp.run_limit_mlp",
+             ("limit", "attention"): "theorycheck.algorithms.limit.run_limit"}
+    for (name, model), path in wired.items():
+        runner = resolve_algorithm(name, model)
+        assert f"{runner.__module__}.{runner.__name__}" == path, (name, model)
 
 
 def test_jsonable():

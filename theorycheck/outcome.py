@@ -24,13 +24,14 @@ class Outcome:
     target``), trigger coefficient and selection margin (``None`` where undefined), wall
     time ``seconds`` of the whole trial, and algorithm diagnostics in ``extras``.
 
-    ``seed`` is the int given to :func:`~theorycheck.simulate.simulate`, or for a
-    ``SeedSequence`` the list ``[entropy, *spawn_key]``.
+    ``seed`` is :func:`~theorycheck.simulate.seed_record` of the seed the trial was given:
+    the int itself, or for a ``SeedSequence`` the dict ``{"entropy": ..., "spawn_key":
+    [...]}`` (``entropy`` an int, or a list of ints for ``SeedSequence([a, b, ...])``).
     """
 
     params: dict
     algorithm: str
-    seed: int | list
+    seed: int | dict
     options: dict
     accuracy: float
     selection_accuracy: float

@@ -32,7 +32,7 @@ scalars, so nothing of size ``N×L×d`` is ever formed (rows: ``E[x] = e_x``, ``
   position; ``G₂ = Wᵀ(D E)/N + [miv]·(Wᵀ c') z_trigᵀ / N``.
 
 Time ``O(N·L + V²·d)``, memory ``O(V² + chunk)`` plus the token cache.  The three passes
-see the same data through :class:`~theorycheck.algorithms.chunked.TrainingPasses`: the
+see the same data through :class:`~theorycheck.tasks.training_passes.TrainingPasses`: the
 tokens are kept compactly (int16 when ``V <= 32767``) and sorted by label if they fit in
 ``cache_bytes``, otherwise every pass draws them again from their seeds
 (:func:`~theorycheck.tasks.retrieval.iter_chunks` is replayable).  On label-sorted data
@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from theorycheck.algorithms.attention_readout import attend, predict_labels
-from theorycheck.algorithms.chunked import DEFAULT_CACHE_BYTES, TrainingPasses
+from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, TrainingPasses
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 
 __all__ = [

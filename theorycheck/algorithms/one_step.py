@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from theorycheck.algorithms.chunked import TrainingPasses
+from theorycheck.tasks.training_passes import TrainingPasses
 from theorycheck.algorithms.limit import _first_gradient, centered_labels
 from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams

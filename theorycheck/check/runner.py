@@ -1,4 +1,4 @@
-"""``check``: one call from a law to a verdict (issue: theorycheck check).
+"""``check``: one call from a law to a verdict.
 
 Pipeline (DESIGN.md): resolve the target (catalogue id, :class:`~theorycheck.law.Law` or
 law string) -> :func:`~theorycheck.check.design.design_sweep` -> one

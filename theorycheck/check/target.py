@@ -1,12 +1,12 @@
 """What a check checks: a catalogue bound, a law object, or a user's law string.
 
-A bound's ``simulation`` mapping holds the simulator settings it speaks about
-(``task``, ``algorithm``, ``embeddings``, ...) and, optionally, design hints read here:
-
-* ``base`` -- the base point of the sweep (task variables),
-* ``ranges`` -- ``{variable: (low, high)}`` limits the design must respect,
-* ``vary`` -- the variables to vary (default: every variable of the law),
-* ``lower`` -- the id of a lower bound that the observed thresholds must respect.
+A :class:`~theorycheck.catalogue.Bound` carries everything a check needs in its own
+fields (docs/theory.md §5): ``task``, simulator ``settings`` (``algorithm``,
+``embeddings``, ...), the design hints ``base`` (base point of the sweep), ``ranges``
+(``{variable: (low, high)}`` limits the design must respect) and ``vary`` (the variables
+to vary; default every variable of the law), and ``lower`` (the id of a lower bound the
+observed thresholds must respect). A bound with ``task=None`` has no simulator in this
+package and is refused here with a one-line message.
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ from theorycheck import catalogue
 from theorycheck.law import Law
 from theorycheck.registry import Task, get_task
 
-__all__ = ["Target", "resolve_target", "DESIGN_KEYS"]
-
-DESIGN_KEYS = ("task", "base", "ranges", "vary", "lower")
+__all__ = ["Target", "resolve_target"]
 
 
 @dataclass(frozen=True)
@@ -46,12 +44,6 @@ class Target:
                 "reference_constants": dict(self.constants), **self.meta}
 
 
-def _split(simulation: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    sim = dict(simulation)
-    hints = {k: sim.pop(k) for k in DESIGN_KEYS if k in sim}
-    return sim, hints
-
-
 def resolve_target(target: Any, *, task: str | Task | None = None, settings: Mapping[str, Any] | None = None,
                    base: Mapping[str, float] | None = None, vary: tuple[str, ...] | None = None,
                    ranges: Mapping[str, tuple[float, float]] | None = None) -> Target:
@@ -70,9 +62,17 @@ def resolve_target(target: Any, *, task: str | Task | None = None, settings: Map
                 f"{bound.id} is an assumption ({bound.law.text}), not a threshold to measure; "
                 "check one of the upper, lower or scaling entries instead (theorycheck bounds list)"
             )
-        sim, hints = _split(bound.simulation)
+        if bound.task is None:
+            raise ValueError(
+                f"{bound.id} has no simulator in this package (task=None), so check cannot run it; "
+                f"fit it to your own data instead: theorycheck fit DATA.csv --law {bound.id}"
+            )
+        catalogue.validate(bound)  # a Bound built by hand: its task, variables and lower bound exist
         law, ident = bound.law, bound.id
-        task_name = task if task is not None else (hints.get("task") or bound.task)
+        sim = dict(bound.settings)
+        task_name = task if task is not None else bound.task
+        hint_base, hint_ranges, hint_vary = dict(bound.base), dict(bound.ranges), bound.vary
+        lower = catalogue.get(bound.lower).law if bound.lower else None
         meta = {"kind": bound.kind, "provenance": bound.provenance, "citation": bound.citation,
                 "description": bound.description, "criterion": bound.criterion, "notes": bound.notes}
         constants = dict(bound.constants)
@@ -82,17 +82,16 @@ def resolve_target(target: Any, *, task: str | Task | None = None, settings: Map
                        "not a theorem of the paper.",)
     else:
         law = target if isinstance(target, Law) else Law.parse(_law_text(target))
-        sim, hints = {}, {}
+        sim, hint_base, hint_ranges, hint_vary, lower = {}, {}, {}, None, None
         ident, task_name, meta, constants, caveats = "user-law", task if task is not None else "retrieval", {
             "kind": "upper", "provenance": "user", "description": "a user-supplied law"}, {}, ()
     sim.update(settings or {})
     task_obj = get_task(task_name)
-    lower = catalogue.get(hints["lower"]).law if hints.get("lower") else None
     return Target(
         id=ident, law=law, task=task_obj, settings=sim,
-        base={**task_obj.defaults, **dict(hints.get("base", {})), **dict(base or {})},
-        ranges={k: _range(k, v) for k, v in {**dict(hints.get("ranges", {})), **dict(ranges or {})}.items()},
-        vary=tuple(vary) if vary else (tuple(hints["vary"]) if hints.get("vary") else None),
+        base={**task_obj.defaults, **hint_base, **dict(base or {})},
+        ranges={k: _range(k, v) for k, v in {**hint_ranges, **dict(ranges or {})}.items()},
+        vary=tuple(vary) if vary else (tuple(hint_vary) if hint_vary else None),
         constants=constants, lower_law=lower, meta=meta, caveats=caveats,
     )
 

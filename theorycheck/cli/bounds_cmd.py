@@ -3,7 +3,10 @@
 * ``theorycheck bounds list [--json]`` -- one row per entry (id, kind, provenance, law);
 * ``theorycheck bounds show ID [--json]`` -- the law as stated and solved for its
   resource (text and LaTeX), variables with directions, exponents and log powers in
-  the entry's regime, reference constants, provenance, simulator settings, citation.
+  the entry's regime, reference constants, provenance, task (``null``/``none`` when this
+  package has no simulator for it), simulator settings, design hints (base, ranges, vary),
+  the lower bound it must respect, the expected verdict of its own check where measured,
+  citation.
 
 Unknown ids are bad input (exit 2, one line on stderr, via ``main``'s ValueError handler).
 """
@@ -40,15 +43,27 @@ def _summary(bound: catalogue.Bound) -> dict:
 
 def _table(rows: list[dict]) -> str:
     columns = ("id", "kind", "provenance", "task", "law")
-    widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in columns[:-1]}
+    cells = [{c: r[c] if r[c] is not None else "-" for c in columns} for r in rows]
+    widths = {c: max(len(c), *(len(r[c]) for r in cells)) for c in columns[:-1]}
     lines = ["  ".join(c.upper().ljust(widths.get(c, 0)) for c in columns).rstrip()]
-    for r in rows:
+    for r in cells:
         lines.append("  ".join(r[c].ljust(widths[c]) for c in columns[:-1]) + "  " + r["law"])
     return "\n".join(lines)
 
 
 def _fmt(mapping: dict) -> str:
     return ", ".join(f"{k}: {v}" for k, v in mapping.items()) or "-"
+
+
+def _ranges(ranges: dict) -> str:
+    return ", ".join(f"{k} in [{lo:g}, {hi:g}]" for k, (lo, hi) in ranges.items()) or "-"
+
+
+def _expected(expected: dict | None) -> str:
+    if expected is None:
+        return "- (not measured)"
+    text = f"{expected['verdict']} (budget {expected['budget']}, entropy {expected['entropy']})"
+    return text + (f"; {expected['measured']}" if expected["measured"] else "")
 
 
 def _show_text(info: dict) -> str:
@@ -67,8 +82,13 @@ def _show_text(info: dict) -> str:
         f"log powers:  {_fmt(info['log_powers'])}",
         f"             ({info['note']})",
         f"constants:   {_fmt(info['constants'])} (free: {', '.join(info['free_constants']) or '-'})",
-        f"task:        {info['task']}; criterion: {info['criterion']}",
-        f"simulation:  {_fmt(info['simulation'])}",
+        f"task:        {info['task'] or 'none (' + catalogue.NO_SIMULATOR + ')'}",
+        f"criterion:   {info['criterion']}",
+        f"settings:    {_fmt(info['settings'])}",
+        f"design:      base {_fmt(info['base'])}; ranges {_ranges(info['ranges'])}; "
+        f"vary {', '.join(info['vary']) if info['vary'] else '(every variable of the law)'}",
+        f"lower:       {info['lower'] or '-'}",
+        f"expected:    {_expected(info['expected'])}",
     ]
     if info["notes"]:
         lines.append(f"notes:       {info['notes']}")

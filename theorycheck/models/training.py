@@ -3,7 +3,7 @@
 * :class:`DenseTrainingData`: the ``N`` training sequences of a seed as dense
   ``(keys, values, labels, pos)`` sub-chunks of at most ``chunk`` sequences, so memory is
   bounded by ``O(chunk·L·d)``; the same data as :func:`theorycheck.tasks.retrieval.iter_chunks`
-  (via SIM-CORE's :class:`~theorycheck.algorithms.chunked.TrainingPasses`), replayable for
+  (via :class:`~theorycheck.tasks.training_passes.TrainingPasses`), replayable for
   every pass; the dense arrays are kept between passes when they fit in ``dense_cache_bytes``.
 * :class:`DenseFit`: a trained ``(W_V, W_KQ)`` pair with the Fitted protocol
   (``predict``, ``diagnostics``).
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from theorycheck.algorithms.chunked import DEFAULT_CACHE_BYTES, TrainingPasses
+from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, TrainingPasses
 from theorycheck.models.attention import DenseModel, dense_model
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 from theorycheck.validate import check_int

@@ -39,8 +39,8 @@ OPTIMIZERS = ("gd", "adam")
 @dataclass(frozen=True)
 class LinearAMParams:
     """``V`` facts, dimension ``d``, ``method`` ``"hebbian"`` | ``"gd"``; for ``gd``:
-    ``steps``, learning rate ``lr`` (default 1 for plain GD — the loss is a mean over
-    facts, so ``lr·V`` is the step of one fact —, 0.1 for Adam) and ``optimizer``
+    ``steps``, learning rate ``lr`` (default ``V`` for plain GD — the loss is a mean over
+    facts, so ``lr = V`` gives each fact a step of 1 —, 0.1 for Adam) and ``optimizer``
     ``"gd"`` | ``"adam"``; ``target`` ``τ``: success iff recall accuracy ``>= τ``."""
 
     V: int
