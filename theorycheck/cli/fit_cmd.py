@@ -19,8 +19,6 @@ import math
 import sys
 from typing import Any
 
-from theorycheck.symbols import VARIABLES
-
 __all__ = ["add_parser", "run", "read_csv", "load_law"]
 
 EXIT = {"consistent": 0, "refuted": 1, "inconclusive": 3}
@@ -54,6 +52,7 @@ def load_law(text: str, *, resource: str | None = None, columns: tuple[str, ...]
     """A Law from a condition string or a catalogue id; names that are not ``columns``
     (and not task variables) become free constants."""
     from theorycheck.law import Law
+    from theorycheck.symbols import VARIABLES
 
     if not isinstance(text, str) or not text.strip():
         raise ValueError("--law is empty: give a condition such as 'N >= C*V*log(V)' or a catalogue id")

@@ -21,8 +21,6 @@ from __future__ import annotations
 import json
 import math
 
-from theorycheck.outcome import jsonable
-
 DEFAULTS = {"V": 128, "d": 64, "L": 16, "N": 20000}  # runs in about a second
 
 
@@ -97,6 +95,8 @@ def run(args) -> int:
     seeds = list(range(args.seed, args.seed + args.seeds))
     outcomes = [trial(s) for s in seeds]
     if args.json:
+        from theorycheck.outcome import jsonable
+
         report = {
             "task": args.task,
             "params": params,
