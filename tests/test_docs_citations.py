@@ -1,7 +1,7 @@
 """Citations of the in-repository docs resolve: every ``docs/theory.md §n`` (or
 ``docs/methods.md §n``) named in a docstring, comment, doc or in the citation mapping
-has a heading with that number, and every ``docs/architecture.md "Title"`` names text
-that is there. (The mapping ``docs/_citations.txt`` is what the rewrite script produces.)
+has a heading with that number, and every title quoted right after
+``docs/architecture.md`` is text of that page. (The mapping ``docs/_citations.txt`` is what the rewrite script produces.)
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def _texts() -> dict[str, str]:
     texts = {f: (ROOT / f).read_text(encoding="utf-8") for f in files if (ROOT / f).exists()}
     mapping = (DOCS / "_citations.txt").read_text(encoding="utf-8")
     texts["docs/_citations.txt (new column)"] = "\n".join(
-        line.split("|")[2] for line in mapping.splitlines() if line.count("|") == 2)
+        line.split("|")[2] for line in mapping.splitlines() if re.match(r"\s*\d+ \|", line))
     return texts
 
 
@@ -67,3 +67,20 @@ def test_section_parsing():
     assert _sections(" §1.3, §2") == ["1.3", "2"]
     assert _sections(" §1–4") == ["1", "2", "3", "4"]
     assert "7.4" in _headings("theory") and "1.4" in _headings("methods")
+
+
+def test_the_script_applies_the_mapping_and_is_idempotent():
+    rows = [[c.strip() for c in line.split("|")]
+            for line in (DOCS / "_citations.txt").read_text(encoding="utf-8").splitlines()
+            if re.match(r"\s*\d+ \|", line)]
+    assert len(rows) > 40
+    old = "\n".join(r[1] for r in rows) + "\n"
+    new = "\n".join(r[2] for r in rows) + "\n"
+
+    def rewrite(text: str) -> str:
+        return subprocess.run(["bash", str(DOCS / "_rewrite_citations.sh"), "--filter"], input=text,
+                              capture_output=True, text=True, check=True).stdout
+
+    assert rewrite(old) == new
+    assert rewrite(new) == new
+    assert rewrite("THEORYCHECK_SMOKE THEORY_IDS _DESIGN = {}\n") == "THEORYCHECK_SMOKE THEORY_IDS _DESIGN = {}\n"
