@@ -86,6 +86,7 @@ def test_task_and_algorithm_come_from_the_registry():
     registry = pytest.importorskip("theorycheck.registry", reason="the registry lands on another branch")
     assert theorycheck.Task is registry.Task
     assert theorycheck.Algorithm is registry.Algorithm
+    assert theorycheck.Variable is registry.Variable
 
 
 @pytest.mark.parametrize("first", ["import theorycheck.simulate", "import theorycheck"])

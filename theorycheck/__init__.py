@@ -12,7 +12,8 @@ command line start in a fraction of a second:
 * ``simulate(params, algorithm, seed, ...)`` -- one trial (:func:`theorycheck.simulate.simulate`);
 * ``Law`` / ``Regime`` -- a threshold condition and where its exponents are read
   (:mod:`theorycheck.law`); verdicts on measured data: ``theorycheck.compare.compare``;
-* ``Task`` / ``Algorithm`` -- declarations of the registry (:mod:`theorycheck.registry`).
+* ``Task`` / ``Variable`` / ``Algorithm`` -- declarations of the registry, to add your own
+  task or algorithm (:mod:`theorycheck.registry`).
 
 ``theorycheck.check`` and ``theorycheck.simulate`` are also the names of a sub-package and
 a module; both are callable and call the function of the same name, so
@@ -32,13 +33,14 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["Algorithm", "Law", "Regime", "Task", "check", "simulate", "__version__"]
+__all__ = ["Algorithm", "Law", "Regime", "Task", "Variable", "check", "simulate", "__version__"]
 
 #: public name -> (module, attribute or None for the module itself)
 _LAZY: dict[str, tuple[str, str | None]] = {
     "Law": ("theorycheck.law.core", "Law"),
     "Regime": ("theorycheck.law.regime", "Regime"),
     "Task": ("theorycheck.registry", "Task"),
+    "Variable": ("theorycheck.registry", "Variable"),
     "Algorithm": ("theorycheck.registry", "Algorithm"),
     "check": ("theorycheck.check", None),
     "simulate": ("theorycheck.simulate", None),
