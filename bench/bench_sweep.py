@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from theorycheck.sweep import CellSpec, MemoryStore, SqliteStore, make_executor, planted_trial, run_sweep
+from theorycheck.planted import planted_trial
+from theorycheck.sweep import CellSpec, MemoryStore, SqliteStore, make_executor, run_sweep
 
 
 class GridSearch:
@@ -51,7 +52,7 @@ def cells(n_trials: int, extra: dict[str, Any] | None = None) -> dict[str, CellS
     grid = [int(g) for g in np.geomspace(8, 1024, max(n_trials // (n_cells * per_point), 1))]
     grid = sorted(set(grid))
     return {
-        f"cell{i}": CellSpec({"threshold": 40 + 20 * i, "slope": 4.0, **(extra or {})}, "N",
+        f"cell{i}": CellSpec({"threshold": 40 + 20 * i, "width": 0.425, **(extra or {})}, "N",
                              GridSearch(grid, per_point))
         for i in range(n_cells)
     }

@@ -43,7 +43,7 @@ from IPython.display import Image, display
 from theorycheck import catalogue
 from theorycheck.check import check, get_budget
 from theorycheck.report import write_report
-from theorycheck.report.markdown import verdict_table
+from theorycheck.report.terminal import render_verdict
 
 SMOKE = os.environ.get("THEORYCHECK_SMOKE") == "1"
 BUDGET = (dataclasses.replace(get_budget("quick"), name="smoke", max_trials_per_cell=24, ci_rel_width=0.5)
@@ -74,7 +74,7 @@ bound.law
 # %%
 result = check("vural2026.one_step", budget=BUDGET)
 data = result.to_dict()
-print(verdict_table(data))
+print(render_verdict(data))
 print()
 print("reason:", result.verdict.reason)
 print(f"RESULT verdict={result.status}")

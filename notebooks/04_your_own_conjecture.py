@@ -33,7 +33,7 @@ from hypothesis import Phase, given, settings
 from theorycheck.catalogue import Bound
 from theorycheck.check import check, get_budget
 from theorycheck.law import Law, Regime
-from theorycheck.report.markdown import verdict_table
+from theorycheck.report.terminal import render_verdict
 from theorycheck.testing import (
     assert_dominates,
     assert_monotone,
@@ -113,7 +113,7 @@ print(my_bound.id, "->", my_bound.law, "| exponents:", {k: str(v) for k, v in my
 
 # %%
 result = check(my_bound, budget=BUDGET)
-print(verdict_table(result.to_dict()))
+print(render_verdict(result.to_dict()))
 print()
 print("fitted constants:", {k: round(v["estimate"], 2) for k, v in result.verdict.constant.items()})
 print(f"RESULT verdict={result.status}")

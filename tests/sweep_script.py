@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from theorycheck.sweep import CellSpec, SqliteStore, planted_trial, run_sweep
-from theorycheck.sweep.seeding import canonical_json
+from theorycheck.planted import planted_trial
+from theorycheck.sweep import CellSpec, SqliteStore, run_sweep
+from theorycheck.jsonable import canonical_json
 
 ENTROPY = 20260801
 CODE_VERSION = "sweep-test"  # fixed: other parts of the tree change while tests run
@@ -89,7 +90,7 @@ class FakeBisection:
 def make_cells(thresholds: dict[str, int] = THRESHOLDS, lo: int = 8, hi: int = 512) -> dict[str, CellSpec]:
     return {
         key: CellSpec(
-            params={"threshold": t, "slope": 4.0},
+            params={"threshold": t, "width": 0.425},
             resource="N",
             search=FakeBisection(lo, hi),
         )

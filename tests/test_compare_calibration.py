@@ -9,6 +9,7 @@ from theorycheck.compare import Dataset, compare
 from theorycheck.compare.lower_bound import design_exponents
 from theorycheck.law import Law
 from theorycheck.planted import planted_dataset, planted_trial
+from theorycheck.seeding import seeded_trial
 from theorycheck.threshold import find_threshold
 
 MONO = Law.parse("N >= C*V**2*log(V)/d")
@@ -74,7 +75,7 @@ def test_exponent_coverage_on_data_from_the_adaptive_search():
         for i, (V, d) in enumerate(cells):
             truth = float(MONO.evaluate({"V": V, "d": d}, {"C": 2.0}))
             rng = np.random.default_rng(np.random.SeedSequence([rep, i]))
-            th = find_threshold(planted_trial(truth, width=0.15, seed=rep * 100 + i),
+            th = find_threshold(seeded_trial(planted_trial, {"threshold": truth, "width": 0.15}, entropy=rep * 100 + i),
                                 start=truth * math.exp(rng.uniform(-1, 1)), integer=False, rel_width=0.2)
             items.append(({"V": V, "d": d}, th))
         data = Dataset.from_thresholds(items)

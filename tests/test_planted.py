@@ -8,6 +8,7 @@ from scipy.stats import binomtest
 
 from theorycheck.law import Law
 from theorycheck.planted import planted_dataset, planted_trial, success_probability
+from theorycheck.seeding import seeded_trial
 
 LAW = Law.parse("N >= C*V**2/d")
 
@@ -48,7 +49,7 @@ def test_function_threshold_extra_variables_and_integer_grid():
 
 
 def test_planted_trial_is_order_independent_and_calibrated():
-    trial = planted_trial(1000.0, width=0.2, seed=5)
+    trial = seeded_trial(planted_trial, {"threshold": 1000.0, "width": 0.2}, entropy=5)
     first = [trial(1000.0, i) for i in range(400)]
     assert first == [trial(1000.0, i) for i in range(400)]
     assert [trial(1000.0, i) for i in reversed(range(400))] == first[::-1]
@@ -61,7 +62,7 @@ def test_planted_trial_is_order_independent_and_calibrated():
     ("kwargs", "fragment"),
     [
         (dict(grid={"V": [10]}, width=0.1), "needs ['d']"),
-        (dict(grid={"V": [10], "d": [2]}, width=0), "width must be a positive number"),
+        (dict(grid={"V": [10], "d": [2]}, width=0), "width must be a positive finite number"),
         (dict(grid={"V": [10], "d": [2]}, q=1.0), "q must lie strictly between 0 and 1"),
         (dict(grid={"V": [10], "d": [2]}, trials=0), "trials must be an integer >= 1"),
         (dict(), "give exactly one of grid"),
@@ -77,7 +78,7 @@ def test_bad_planted_arguments(kwargs, fragment):
 
 def test_bad_trial_arguments():
     with pytest.raises(ValueError, match="threshold must be a positive finite number"):
-        planted_trial(-3.0, width=0.1)
+        planted_trial({"threshold": -3.0, "width": 0.1, "N": 10}, np.random.SeedSequence(0))
     with pytest.raises(ValueError, match="law must be a theorycheck Law"):
         planted_dataset(42, grid={"V": [1]})
     assert np.all(np.isfinite(success_probability([1.0, 1e300], 10.0, width=0.1)))

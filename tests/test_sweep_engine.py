@@ -16,11 +16,10 @@ from theorycheck.sweep import (
     SqliteStore,
     TrialError,
     make_executor,
-    planted_success_probability,
-    planted_trial,
     run_sweep,
     trial_seed,
 )
+from theorycheck.planted import planted_trial, success_probability
 
 
 import sweep_script as support  # noqa: E402  (tests/ is on sys.path: pytest's prepend import mode)
@@ -51,15 +50,15 @@ def test_serial_sweep_follows_the_search_and_records_every_trial(serial_run):
         assert sum(n for _, _, n in points) == len(cell_trials)
         assert sum(s for _, s, _ in points) == sum(r.success for r in cell_trials)
         for record in cell_trials:
-            assert record.params == {"threshold": threshold, "slope": 4.0, "N": record.resource}
+            assert record.params == {"threshold": threshold, "width": 0.425, "N": record.resource}
             assert isinstance(record.resource, int)  # 128.0 asked -> 128 passed to the trial
-            expected_p = planted_success_probability(record.resource, threshold, 4.0)
+            expected_p = float(success_probability(record.resource, threshold, width=0.425))
             assert record.result["p_success"] == pytest.approx(expected_p, rel=1e-12)
             # the stored draw is the first uniform of the trial's own seed
             seed = trial_seed(support.ENTROPY, key, record.resource, record.replicate)
             assert record.seed == seed
             assert record.result["draw"] == np.random.default_rng(seed.seed_sequence()).random()
-        # slope 4: p(T/2) = 1/17 and p(2T) = 16/17, so a majority-vote bisection with 4
+        # width 0.425: p(T/2) = Phi(-1.63) = 0.052 and p(2T) = 0.948, so a majority-vote bisection with 4
         # trials per point ends within a factor 2 of T unless 2+ of 4 draws go astray
         # at some step; for this fixed entropy it does (deterministic, not a tolerance).
         lo, hi = sweep.results[key]["bracket"]

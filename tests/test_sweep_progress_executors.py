@@ -15,9 +15,9 @@ from theorycheck.sweep import (
     TerminalProgress,
     format_progress,
     make_executor,
-    planted_trial,
     run_sweep,
 )
+from theorycheck.planted import planted_trial
 from theorycheck.sweep.progress import estimate_seconds_left, format_duration
 
 
@@ -157,7 +157,7 @@ def test_scheduler_address_gives_a_working_executor():
 
 
 def one_cell():
-    return {"x": CellSpec({"threshold": 20, "slope": 4.0}, "N", support.FakeBisection(8, 64))}
+    return {"x": CellSpec({"threshold": 20, "width": 0.425}, "N", support.FakeBisection(8, 64))}
 
 
 def test_throttled_updates_are_skipped_but_the_last_one_is_drawn_at_close():

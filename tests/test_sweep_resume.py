@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from theorycheck.sweep import MemoryStore, SqliteStore, SweepIdentity, planted_trial, run_sweep
-from theorycheck.sweep.seeding import canonical_json
+from theorycheck.planted import planted_trial
+from theorycheck.sweep import MemoryStore, SqliteStore, SweepIdentity, run_sweep
+from theorycheck.jsonable import canonical_json
 
 SCRIPT = Path(__file__).with_name("sweep_script.py")
 

@@ -15,9 +15,9 @@ from theorycheck.sweep import (
     StoreError,
     code_version,
     open_store,
-    planted_trial,
     run_sweep,
 )
+from theorycheck.planted import planted_trial
 from theorycheck.sweep.store import STORE_FILENAME
 from theorycheck.sweep.version import source_digest
 
@@ -141,7 +141,7 @@ def test_row_moved_to_another_key_is_detected(filled):
     row = conn.execute(
         "SELECT key, cell, resource, replicate, params, seed, result FROM trials LIMIT 1"
     ).fetchone()
-    forged = (*row[:4], row[4].replace('"slope":4.0', '"slope":5.0'), *row[5:])
+    forged = (*row[:4], row[4].replace('"width":0.425', '"width":0.5'), *row[5:])
     assert forged != row
     conn.execute(
         "UPDATE trials SET params = ?, checksum = ? WHERE key = ?",
@@ -199,7 +199,7 @@ def test_code_version_hashes_simulation_sources_only(tmp_path):
 
 def test_store_is_usable_with_a_real_cell_after_reopen(filled):
     directory, n = filled
-    extra = {"z": CellSpec({"threshold": 20, "slope": 4.0}, "N", support.FakeBisection(8, 64))}
+    extra = {"z": CellSpec({"threshold": 20, "width": 0.425}, "N", support.FakeBisection(8, 64))}
     with SqliteStore(directory) as store:
         sweep = run_sweep(extra, planted_trial, entropy=support.ENTROPY, store=store,
                           code_version=support.CODE_VERSION)

@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from theorycheck import threshold
-from theorycheck.sweep import CellSpec, SqliteStore, planted_trial, run_sweep
+from theorycheck.planted import planted_trial
+from theorycheck.sweep import CellSpec, SqliteStore, run_sweep
 
 PLANTED = (30, 100, 400)
 ENTROPY = 11
@@ -18,7 +19,7 @@ ENTROPY = 11
 def cells():
     return {
         f"T={t}": CellSpec(
-            {"threshold": t, "slope": 4.0}, "N",
+            {"threshold": t, "width": 0.425}, "N",
             threshold.ThresholdSearch(start=64, max_trials=200),
         )
         for t in PLANTED

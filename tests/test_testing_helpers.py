@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from theorycheck import catalogue
 from theorycheck.law import Law, Regime
 from theorycheck.planted import planted_dataset, planted_trial
+from theorycheck.seeding import seeded_trial
 from theorycheck.testing import (
     assert_dominates,
     assert_monotone,
@@ -255,7 +256,7 @@ def test_measure_dataset_recovers_a_planted_trial_law():
     # A real threshold search per cell on a planted trial (threshold 10*V, width 0.1):
     # the comparator must find N* proportional to V.
     def trial(cell, n, rep):
-        return planted_trial(10 * cell["V"], width=0.1, seed=int(cell["V"]))(n, rep)
+        return seeded_trial(planted_trial, {"threshold": 10 * cell["V"], "width": 0.1}, entropy=int(cell["V"]))(n, rep)
 
     data = measure_dataset(trial, [{"V": v} for v in (16, 64, 256, 1024)], start=lambda c: 3 * c["V"],
                            max_trials=120)

@@ -7,6 +7,7 @@ import pytest
 from scipy.stats import norm
 
 from theorycheck.planted import planted_trial
+from theorycheck.seeding import seeded_trial
 from theorycheck.threshold import find_threshold
 
 
@@ -20,7 +21,7 @@ def test_search_ci_coverage_between_90_and_99_percent():
         half = float(10 ** rng.uniform(2, 5))
         truth = half * math.exp(width * norm.ppf(q))  # the q-threshold of the planted curve
         start = half * math.exp(rng.uniform(-1.5, 1.5))
-        th = find_threshold(planted_trial(half, width=width, seed=i), start=start, q=q, rel_width=0.15)
+        th = find_threshold(seeded_trial(planted_trial, {"threshold": half, "width": width}, entropy=i), start=start, q=q, rel_width=0.15)
         covered += th.ci[0] <= truth <= th.ci[1]
         trials.append(th.trials)
     coverage = covered / runs

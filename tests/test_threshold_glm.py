@@ -105,7 +105,7 @@ def test_points_are_merged_and_to_dict_is_json():
         ([(10, 5, 4)], "exceed trials"),
         ([(-1, 0, 4)], "positive finite"),
         ([(float("nan"), 0, 4)], "positive finite"),
-        ([(10, 1.5, 4)], "non-negative integer"),
+        ([(10, 1.5, 4)], "successes must be an integer >= 0"),
         ([(10, 0)], "(resource, successes, trials)"),
         ([], "no points"),
     ],

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from theorycheck.planted import planted_trial
+from theorycheck.seeding import seeded_trial
 from theorycheck.threshold import Threshold, ThresholdSearch, find_threshold
 
 
@@ -16,7 +17,7 @@ from theorycheck.threshold import Threshold, ThresholdSearch, find_threshold
 def test_search_ci_covers_planted_threshold(truth, width, start, target):
     covered = 0
     for seed in range(20):
-        th = find_threshold(planted_trial(truth, width=width, seed=seed), start=start, rel_width=target)
+        th = find_threshold(seeded_trial(planted_trial, {"threshold": truth, "width": width}, entropy=seed), start=start, rel_width=target)
         assert isinstance(th, Threshold)
         assert th.ci[0] <= th.estimate <= th.ci[1]
         assert th.trials == sum(n for _, _, n in th.points) <= 400
@@ -29,7 +30,7 @@ def test_search_ci_covers_planted_threshold(truth, width, start, target):
 
 
 def test_search_stops_at_target_width():
-    trial = planted_trial(5000.0, width=0.1, seed=4)
+    trial = seeded_trial(planted_trial, {"threshold": 5000.0, "width": 0.1}, entropy=4)
     th = find_threshold(trial, start=5000, rel_width=0.1, integer=False)
     assert th.method == "glm"
     assert th.log_ci_width <= 0.1
@@ -38,7 +39,7 @@ def test_search_stops_at_target_width():
 
 def test_search_for_decreasing_resource_capacity():
     # success falls with V (capacity): the threshold is the V where P crosses 1/2
-    trial = planted_trial(800.0, width=0.1, seed=5, increasing=False)
+    trial = seeded_trial(planted_trial, {"threshold": 800.0, "width": 0.1, "increasing": False}, entropy=5)
     th = find_threshold(trial, start=100, increasing=False, resource="V", rel_width=0.15)
     assert th.resource == "V" and not th.increasing
     assert th.ci[0] <= 800.0 <= th.ci[1]
@@ -47,7 +48,7 @@ def test_search_for_decreasing_resource_capacity():
 def test_search_at_q_090():
     truth_half, width = 1000.0, 0.2
     truth_q = truth_half * math.exp(width * 1.2815515655446004)  # Phi^-1(0.9)
-    trial = planted_trial(truth_half, width=width, seed=6)
+    trial = seeded_trial(planted_trial, {"threshold": truth_half, "width": width}, entropy=6)
     th = find_threshold(trial, start=300, q=0.9, rel_width=0.2)
     assert th.q == 0.9
     assert th.ci[0] <= truth_q <= th.ci[1]
@@ -71,7 +72,7 @@ def test_step_function_ends_in_certified_bracket():
 
 
 def test_threshold_beyond_upper_limit_is_censored():
-    trial = planted_trial(1e6, width=0.1, seed=7)
+    trial = seeded_trial(planted_trial, {"threshold": 1e6, "width": 0.1}, entropy=7)
     th = find_threshold(trial, start=10, upper=1000)
     assert th.method == "censored" and th.censored == "above" and th.estimate is None
     assert th.ci[1] == math.inf and th.ci[0] <= 1000
@@ -94,7 +95,7 @@ def test_ask_is_idempotent_until_tell_and_done_after_stop():
 
 
 def test_ask_may_return_several_points_for_parallel_runs():
-    trial = planted_trial(600.0, width=0.2, seed=8)
+    trial = seeded_trial(planted_trial, {"threshold": 600.0, "width": 0.2}, entropy=8)
     s = ThresholdSearch(start=600, points_per_round=3, rel_width=0.05, max_trials=200)
     sizes = []
     counts: dict[float, int] = {}
@@ -117,7 +118,7 @@ def test_tell_accepts_unrequested_points():
 
 
 def test_same_trial_function_same_result():
-    trial = planted_trial(900.0, width=0.1, seed=9)
+    trial = seeded_trial(planted_trial, {"threshold": 900.0, "width": 0.1}, entropy=9)
     a = find_threshold(trial, start=100)
     b = find_threshold(trial, start=100)
     assert a == b
@@ -126,14 +127,14 @@ def test_same_trial_function_same_result():
 @pytest.mark.parametrize(
     ("kwargs", "fragment"),
     [
-        ({"start": 0}, "start must be a positive number"),
+        ({"start": 0}, "start must be a positive finite number"),
         ({"start": 10, "q": 1.0}, "q must lie strictly between 0 and 1"),
         ({"start": 10, "seeds_per_point": 0}, "seeds_per_point must be an integer >= 1"),
         ({"start": 10, "lower": 50, "upper": 20}, "must be below upper"),
         ({"start": 10, "lower": 20}, "outside [lower, upper]"),
         ({"start": 10, "growth": 1.0}, "growth must be > 1"),
         ({"start": 10, "resource": ""}, "resource must be a variable name"),
-        ({"start": float("nan")}, "start must be a positive number"),
+        ({"start": float("nan")}, "start must be a positive finite number"),
     ],
 )
 def test_bad_search_arguments(kwargs, fragment):

@@ -9,36 +9,11 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-import numpy as np
+from theorycheck.jsonable import jsonable
 
-__all__ = ["Outcome", "jsonable"]
-
-
-def jsonable(value):
-    """``value`` with NumPy scalars/arrays made plain, ``NaN`` → ``None`` and ``±inf`` →
-    ``"inf"``/``"-inf"`` (strict JSON has neither)."""
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return jsonable(value.tolist())
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        if math.isnan(value):
-            return None
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return value
-    return value
+__all__ = ["Outcome"]
 
 
 @dataclass(frozen=True)

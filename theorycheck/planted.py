@@ -1,38 +1,46 @@
 """Synthetic success/failure data from a known ("planted") threshold law.
 
-The control of DESIGN.md ("Planted laws"): data drawn from a law whose exponents,
-constant and transition width are known must come back ``consistent`` with it. The
-success probability of a trial at resource ``r`` in a cell with planted threshold
-``r*`` (the resource at success probability ``q``) is
+The control of docs/architecture.md ("Planted laws"): data drawn from a law whose
+exponents, constant and transition width are known must come back ``consistent`` with
+it. The planted model is the **probit** in log resource, the same model the threshold
+fits assume (docs/theory.md §4): a trial at resource ``r`` in a cell with planted
+threshold ``r*`` (the resource at success probability ``q``) succeeds with
 
     P(success) = Phi(z_q + (log r - log r*) / width)        (``-`` if success decreases)
 
 so ``width`` is the probit transition width in log resource: P goes from
 ``Phi(z_q - 1)`` to ``Phi(z_q + 1)`` over ``r* e^{-width} .. r* e^{width}``.
+
+* :func:`planted_trial` is the one generator: a trial ``(params, seed) -> dict`` in the
+  form every sweep and check runs (bind it to ``(resource, replicate) -> bool`` for a
+  bare :class:`~theorycheck.threshold.ThresholdSearch` with
+  :func:`theorycheck.seeding.seeded_trial`);
+* :func:`planted_dataset` draws whole binomial datasets from the same probability.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
-import numbers
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from scipy.stats import norm
 
-from theorycheck.compare.data import Dataset
+from theorycheck.seeding import seed_sequence
+from theorycheck.validate import check_bool, check_int, check_open_unit, check_positive
 
 ThresholdFunction = Callable[[Mapping[str, np.ndarray]], np.ndarray]
 
 
+DEFAULT_WIDTH = 0.25
+"""Probit width of :func:`planted_trial` when ``params`` give none: ``P(T/2) = Phi(-2.8)``."""
+
+
 def _check_width_q(width: object, q: object) -> tuple[float, float]:
-    if isinstance(width, bool) or not isinstance(width, numbers.Real) or not width > 0:
-        raise ValueError(f"width must be a positive number (probit width in log resource), got {width!r}")
-    if isinstance(q, bool) or not isinstance(q, numbers.Real) or not 0 < q < 1:
-        raise ValueError(f"q must lie strictly between 0 and 1, got {q!r}")
-    return float(width), float(q)
+    return (check_positive("width", width, " (probit width in log resource)"),
+            check_open_unit("q", q))
 
 
 def success_probability(
@@ -44,27 +52,28 @@ def success_probability(
     return norm.cdf(norm.ppf(q) + (x if increasing else -x))
 
 
-def planted_trial(
-    threshold: float, *, width: float, q: float = 0.5, seed: int = 0, increasing: bool = True
-) -> Callable[[float, int], bool]:
-    """A trial function ``trial(resource, replicate) -> bool`` with a planted threshold.
+def planted_trial(params: Mapping[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]:
+    """One Bernoulli draw with the planted probit probability (module docstring).
 
-    Each ``(resource, replicate)`` gets its own uniform draw from
-    ``SeedSequence(seed, spawn_key=(bits of resource, replicate))``, so outcomes do not
-    depend on the order of calls.
+    ``params``: ``threshold`` (the planted ``r*``, required), the resource value under
+    ``params[params.get("resource_name", "N")]``, optional ``width`` (default
+    :data:`DEFAULT_WIDTH`), ``q`` (0.5), ``increasing`` (True) and ``sleep`` (seconds of
+    simulated work, for benchmarks and interruption tests). Returns ``{"success",
+    "p_success", "draw"}`` where ``draw`` is the first uniform of ``default_rng(seed)``
+    and ``success = draw < p_success``. Pure apart from the optional sleep.
     """
-    width, q = _check_width_q(width, q)
-    if not (isinstance(threshold, numbers.Real) and math.isfinite(threshold) and threshold > 0):
-        raise ValueError(f"threshold must be a positive finite number, got {threshold!r}")
-    thr = float(threshold)
-
-    def trial(resource: float, replicate: int) -> bool:
-        bits = int(np.float64(resource).view(np.uint64))
-        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(bits, int(replicate))))
-        p = float(success_probability(resource, thr, width=width, q=q, increasing=increasing))
-        return bool(rng.random() < p)
-
-    return trial
+    name = params.get("resource_name", "N")
+    threshold = check_positive("threshold", params.get("threshold"), " (the planted r*)")
+    resource = check_positive(f"resource {name}", params.get(name))
+    p = float(success_probability(
+        resource, threshold, width=params.get("width", DEFAULT_WIDTH), q=params.get("q", 0.5),
+        increasing=check_bool("increasing", params.get("increasing", True)),
+    ))
+    sleep = float(params.get("sleep", 0.0))
+    if sleep > 0:
+        time.sleep(sleep)
+    draw = float(np.random.default_rng(seed).random())
+    return {"success": draw < p, "p_success": p, "draw": draw}
 
 
 def _threshold_function(law: Any, constants: Mapping[str, float] | None) -> tuple[ThresholdFunction, tuple[str, ...], bool | None, str | None]:
@@ -129,8 +138,7 @@ def planted_dataset(
     resource = resource or law_resource or "N"
     increasing = law_increasing if increasing is None else bool(increasing)
     increasing = True if increasing is None else increasing
-    if isinstance(trials, bool) or not isinstance(trials, numbers.Integral) or trials < 1:
-        raise ValueError(f"trials must be an integer >= 1, got {trials!r}")
+    trials = check_int("trials", trials, 1)
     cell_list = _cells(grid, cells)
     names = sorted(cell_list[0])
     for c in cell_list:
@@ -146,7 +154,7 @@ def planted_dataset(
     if resources is not None and multipliers is not None:
         raise ValueError("give multipliers (relative to each cell's threshold) or resources (absolute), not both")
     rel = np.exp(width * np.linspace(-2.0, 2.0, 9)) if multipliers is None else np.asarray(multipliers, float)
-    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    rng = np.random.default_rng(seed_sequence(seed))
     rows = []
     for i, cell in enumerate(cell_list):
         grid_r = thresholds[i] * rel if resources is None else np.asarray(resources, dtype=float)
@@ -158,4 +166,6 @@ def planted_dataset(
         k = rng.binomial(int(trials), p)
         for r, kk in zip(grid_r, k):
             rows.append({**cell, resource: float(r), "successes": int(kk), "trials": int(trials)})
+    from theorycheck.compare.data import Dataset
+
     return Dataset.from_rows(rows, resource=resource, variables=names, increasing=increasing)

@@ -27,83 +27,19 @@ from collections.abc import Callable
 
 import numpy as np
 
-from theorycheck.algorithms.limit import run_limit
-from theorycheck.algorithms.one_step import run_one_step
 from theorycheck.outcome import Outcome
+from theorycheck.registry import get_algorithm
+from theorycheck.seeding import child_seed, seed_record, seed_sequence
 from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings, test_batch
 
-__all__ = ["simulate", "ALGORITHMS", "resolve_algorithm", "check_options", "seed_sequence", "seed_record"]
-
-
-def _limit_any(params, emb, train_seed, **options):
-    """``limit``: the attention-only fast path, or the MLP limit for ``model='mlp'``."""
-    return resolve_algorithm("limit", params.model)(params, emb, train_seed, **options)
-
-
-def _three_step(params, emb, train_seed, **options):
-    """``three-step``: three finite gradient steps (SIM-DENSE, imported on first use)."""
-    return resolve_algorithm("three-step", params.model)(params, emb, train_seed, **options)
-
-
-def _gd(params, emb, train_seed, **options):
-    """``gd``: full gradient descent / Adam (SIM-DENSE, imported on first use)."""
-    return resolve_algorithm("gd", params.model)(params, emb, train_seed, **options)
-
-
-ALGORITHMS: dict[str, Callable] = {
-    "limit": _limit_any,
-    "one-step": run_one_step,
-    "three-step": _three_step,
-    "gd": _gd,
-}
-"""Algorithm names of THEORY §3 → ``run(params, emb, train_seed, **options) -> Fitted``."""
+__all__ = ["simulate", "resolve_algorithm", "check_options", "seed_sequence", "seed_record"]
 
 
 def resolve_algorithm(name: str, model: str = "attention") -> Callable:
-    """The function that runs algorithm ``name`` for ``model`` (imports lazily the
-    dense algorithms, so this module works without them)."""
-    if name not in ALGORITHMS:
-        raise ValueError(
-            f"unknown algorithm {name!r}; valid algorithms: {', '.join(sorted(ALGORITHMS))}"
-        )
-    if name == "limit":
-        if model == "mlp":
-            from theorycheck.algorithms.limit_mlp import run_limit_mlp
-
-            return run_limit_mlp
-        return run_limit
-    if name == "three-step":
-        from theorycheck.algorithms.three_step import run_three_step
-
-        return run_three_step
-    if name == "gd":
-        from theorycheck.algorithms.gd import run_gd
-
-        return run_gd
-    return ALGORITHMS[name]
-
-
-def seed_sequence(seed) -> np.random.SeedSequence:
-    """An int ``>= 0`` or a ``SeedSequence`` → ``SeedSequence``."""
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0 or a numpy SeedSequence, got {seed!r}")
-    return np.random.SeedSequence(int(seed))
-
-
-def seed_record(seed) -> int | dict:
-    """JSON form of a seed: the int, or ``{"entropy": ..., "spawn_key": [...]}`` of a SeedSequence
-    (entropy an int or, for ``SeedSequence([a, b, ...])``, a list of ints)."""
-    if isinstance(seed, np.random.SeedSequence):
-        ent = seed.entropy
-        entropy = [int(e) for e in ent] if isinstance(ent, (list, tuple, np.ndarray)) else int(ent)
-        return {"entropy": entropy, "spawn_key": [int(k) for k in seed.spawn_key]}
-    return int(seed)
-
-
-def _child(ss: np.random.SeedSequence, i: int) -> np.random.SeedSequence:
-    return np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (i,))
+    """The function that runs algorithm ``name`` for ``model``, from the declarations of
+    :mod:`theorycheck.registry` (imported on first use). ValueError naming the valid
+    algorithms, or the models the algorithm supports."""
+    return get_algorithm(name).runner(model)
 
 
 def check_options(fn: Callable, algorithm: str, options: dict) -> None:
@@ -132,9 +68,9 @@ def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **option
     check_options(fn, algorithm, options)
     ss = seed_sequence(seed)
     start = time.perf_counter()
-    emb = make_embeddings(params, np.random.default_rng(_child(ss, 0)))
-    fitted = fn(params, emb, _child(ss, 1), **options)
-    test = test_batch(params, emb, np.random.default_rng(_child(ss, 2)))
+    emb = make_embeddings(params, np.random.default_rng(child_seed(ss, 0)))
+    fitted = fn(params, emb, child_seed(ss, 1), **options)
+    test = test_batch(params, emb, np.random.default_rng(child_seed(ss, 2)))
     predicted, attended = fitted.predict(test)
     accuracy = float(np.mean(predicted == test.labels))
     attended = np.asarray(attended)

@@ -24,7 +24,7 @@ import re
 
 import sympy as sp
 
-__all__ = ["N", "d", "L", "V", "m", "zeta", "symbol", "VARIABLES", "is_constant_name"]
+__all__ = ["N", "d", "L", "V", "m", "zeta", "symbol", "is_constant_name"]
 
 _REGISTRY: dict[str, sp.Symbol] = {}
 
@@ -53,8 +53,15 @@ V = symbol("V")
 m = symbol("m")
 zeta = symbol("zeta")
 
-#: Names of the task variables that the simulator understands.
-VARIABLES: tuple[str, ...] = ("N", "d", "L", "V", "m", "zeta")
+
+def __getattr__(name: str):
+    """``VARIABLES``: the names of every registered task's variables
+    (:func:`theorycheck.registry.variable_names`), looked up when asked for."""
+    if name == "VARIABLES":
+        from theorycheck.registry import variable_names
+
+        return variable_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _CONSTANT = re.compile(r"^(C\w*|c\d*|K\d*|A|B)$")
 

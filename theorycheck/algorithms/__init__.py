@@ -12,8 +12,11 @@ drawn from ``train_seed`` and returns an object with
 Modules: :mod:`.limit` (early-phase limit, attention-only fast path, THEORY §3 item 2),
 :mod:`.one_step` (one-step readout, item 3), :mod:`.dense_reference` (the same formulas
 computed densely, for tests and benchmarks), ``three_step``, ``gd`` and ``limit_mlp``
-(dense algorithms, items 1, 4 and the MLP limit).  The registry of names is
-:data:`theorycheck.simulate.ALGORITHMS`.
+(dense algorithms, items 1, 4 and the MLP limit).
+
+Each algorithm declares itself once, at the end of its module: ``ALGORITHM =
+theorycheck.registry.Algorithm(name, runners={model: "module:function"}, dense=...)``.
+:mod:`theorycheck.registry` finds these declarations; adding an algorithm is adding a module.
 """
 
 from __future__ import annotations

@@ -31,7 +31,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from theorycheck.tasks.retrieval import Batch, block_rows, check_int, chunk_count, draw_chunk
+from theorycheck.tasks.retrieval import Batch, block_rows, chunk_count, draw_chunk
+from theorycheck.validate import check_int
 
 __all__ = ["TrainingPasses", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
 

@@ -7,7 +7,8 @@ from ``W_V = 0, W_KQ = 0``, updating both matrices with the analytic gradients o
 * ``optimizer="gd"``:   ``W ← W − lr·∇L̂``;
 * ``optimizer="adam"``: ``m ← b₁m + (1−b₁)∇``, ``v ← b₂v + (1−b₂)∇²``,
   ``W ← W − lr·m̂/(√v̂ + ε)`` with bias corrections ``m̂ = m/(1−b₁ᵗ)``, ``v̂ = v/(1−b₂ᵗ)``
-  (``b₁ = 0.9``, ``b₂ = 0.999``, ``ε = 1e-8``), element-wise on each matrix.
+  (``b₁ = 0.9``, ``b₂ = 0.999``, ``ε = 1e-8``), element-wise on each matrix
+  (:class:`theorycheck.optim.Adam`).
 
 Note that ``∇_{W_KQ} L̂ = 0`` at ``W_V = 0``: the first step moves ``W_V`` only.  With
 ``center_features`` (MLP) the features' mean is recomputed at every step (one more
@@ -32,11 +33,13 @@ from theorycheck.models.training import (
     DEFAULT_DENSE_CACHE_BYTES,
     DenseFit,
     DenseTrainingData,
-    check_count,
-    check_positive,
     feature_mean,
 )
+from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams, test_batch
+from theorycheck.optim import Adam
+from theorycheck.seeding import child_seed
+from theorycheck.validate import check_int, check_positive
 
 __all__ = ["run_gd", "OPTIMIZERS", "DEFAULT_LR", "EVAL_SPAWN_KEY"]
 
@@ -45,28 +48,6 @@ DEFAULT_LR = {"gd": 10.0, "adam": 0.03}
 """Default learning rates (``lr=None``): gradients at initialisation are ``≈ 1/(L√V)``
 small, so plain GD needs a large step."""
 EVAL_SPAWN_KEY = 2**32
-_ADAM_B1, _ADAM_B2, _ADAM_EPS = 0.9, 0.999, 1e-8
-
-
-class _Adam:
-    """Adam state for a list of arrays (moments start at zero)."""
-
-    def __init__(self, shapes):
-        self.m = [np.zeros(s) for s in shapes]
-        self.v = [np.zeros(s) for s in shapes]
-        self.t = 0
-
-    def steps(self, grads, lr: float):
-        self.t += 1
-        c1, c2 = 1.0 - _ADAM_B1**self.t, 1.0 - _ADAM_B2**self.t
-        out = []
-        for m, v, g in zip(self.m, self.v, grads):
-            m *= _ADAM_B1
-            m += (1.0 - _ADAM_B1) * g
-            v *= _ADAM_B2
-            v += (1.0 - _ADAM_B2) * g * g
-            out.append(lr * (m / c1) / (np.sqrt(v / c2) + _ADAM_EPS))
-        return out
 
 
 def run_gd(
@@ -92,20 +73,18 @@ def run_gd(
     diagnostics of ``q = W_KQ z_EOS`` (``trigger_coef = z_trigᵀ q`` is the trigger's
     attention-logit advantage; ``selection_margin`` is scale-free).
     """
-    steps = check_count("steps", steps, 1, " (number of gradient steps)")
+    steps = check_int("steps", steps, 1, " (number of gradient steps)")
     if optimizer not in OPTIMIZERS:
         raise ValueError(f"optimizer must be one of {', '.join(map(repr, OPTIMIZERS))}, got {optimizer!r}")
     lr = check_positive("lr", DEFAULT_LR[optimizer] if lr is None else lr, " (learning rate)")
-    record_every = check_count("record_every", max(1, steps // 20) if record_every is None
+    record_every = check_int("record_every", max(1, steps // 20) if record_every is None
                                else record_every, 1, " (steps between history records)")
     model = dense_model(params, emb)
     data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes)
-    eval_seed = np.random.SeedSequence(train_seed.entropy,
-                                       spawn_key=tuple(train_seed.spawn_key) + (EVAL_SPAWN_KEY,))
-    recall = test_batch(params, emb, np.random.default_rng(eval_seed))
+    recall = test_batch(params, emb, np.random.default_rng(child_seed(train_seed, EVAL_SPAWN_KEY)))
     centre = params.model == "mlp" and params.center_features
     w_v, w_kq = model.zeros()
-    adam = _Adam([w_v.shape, w_kq.shape]) if optimizer == "adam" else None
+    adam = Adam([w_v.shape, w_kq.shape]) if optimizer == "adam" else None
     history = []
     mu = None
     for step in range(steps + 1):
@@ -126,7 +105,7 @@ def run_gd(
             w_v = w_v - lr * grad_v
             w_kq = w_kq - lr * grad_kq
         else:
-            dv, dkq = adam.steps([grad_v, grad_kq], lr)
+            dv, dkq = adam.step([grad_v, grad_kq], lr)
             w_v = w_v - dv
             w_kq = w_kq - dkq
     diagnostics = selection_diagnostics(emb, w_kq @ emb.z_eos, params)
@@ -138,3 +117,11 @@ def run_gd(
     diagnostics.update({"steps": float(steps), "lr": lr})
     return DenseFit(params=params, emb=emb, w_v=w_v, w_kq=w_kq, feature_mean=mu,
                     diagnostics=diagnostics, history=tuple(history), chunk=data.chunk)
+
+
+ALGORITHM = Algorithm(
+    name="gd",
+    runners={"attention": "theorycheck.algorithms.gd:run_gd", "mlp": "theorycheck.algorithms.gd:run_gd"},
+    dense=True,
+    description="full gradient descent or Adam from zero (docs/theory.md §3 item 4)",
+)

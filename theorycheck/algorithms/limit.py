@@ -302,3 +302,15 @@ def run_limit(
     diagnostics["train_selection_accuracy"] = train_selection
     diagnostics["beta"] = beta
     return LimitFit(params=params, emb=emb, G1=G1, g=g, G2=G2, beta=beta, diagnostics=diagnostics)
+
+
+# Registry declaration (theorycheck.registry): the attention-only fast path, or the MLP limit.
+from theorycheck.registry import Algorithm  # noqa: E402
+
+ALGORITHM = Algorithm(
+    name="limit",
+    runners={"attention": "theorycheck.algorithms.limit:run_limit",
+             "mlp": "theorycheck.algorithms.limit_mlp:run_limit_mlp"},
+    dense=("mlp",),
+    description="early-phase limit of the three-step algorithm (docs/theory.md §3 item 2)",
+)

@@ -22,6 +22,7 @@ import numpy as np
 
 from theorycheck.algorithms.chunked import TrainingPasses
 from theorycheck.algorithms.limit import _first_gradient, centered_labels
+from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 
 __all__ = ["OneStepFit", "run_one_step", "NO_ATTENTION"]
@@ -67,3 +68,10 @@ def run_one_step(
                             cache_bytes=0, threads=threads)
     G1 = _first_gradient(passes, centered_labels(emb.U), emb, params.marker_in_value)
     return OneStepFit(params=params, emb=emb, G1=G1, diagnostics={})
+
+
+ALGORITHM = Algorithm(
+    name="one-step",
+    runners={"attention": "theorycheck.algorithms.one_step:run_one_step"},
+    description="one-step readout of the first gradient (docs/theory.md §3 item 3)",
+)

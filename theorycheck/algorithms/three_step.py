@@ -30,10 +30,11 @@ from theorycheck.models.training import (
     DEFAULT_DENSE_CACHE_BYTES,
     DenseFit,
     DenseTrainingData,
-    check_positive,
     feature_mean,
 )
+from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams
+from theorycheck.validate import check_positive
 
 __all__ = ["run_three_step", "DEFAULT_BETA", "full_gradient"]
 
@@ -124,3 +125,12 @@ def run_three_step(
     })
     return DenseFit(params=params, emb=emb, w_v=w_v2, w_kq=w_kq1, feature_mean=mu2,
                     diagnostics=diagnostics, chunk=data.chunk)
+
+
+ALGORITHM = Algorithm(
+    name="three-step",
+    runners={"attention": "theorycheck.algorithms.three_step:run_three_step",
+             "mlp": "theorycheck.algorithms.three_step:run_three_step"},
+    dense=True,
+    description="three finite gradient steps (docs/theory.md §3 item 1)",
+)

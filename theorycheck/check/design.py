@@ -5,7 +5,7 @@ One-at-a-time lines through a base point, plus a few joint points (DESIGN.md):
 * every variable ``x`` of the law that the task can set is varied over a geometric range
   around the base value, widened by factors of sqrt(2) on each side in turn while
   (i) the range stays within ``budget.max_span``, (ii) the bound's declared ``ranges``
-  allow it, (iii) the simulator accepts the parameters (e.g. orthogonal needs d >= V+2),
+  and the task's declared valid range of ``x`` allow it, (iii) the simulator accepts the parameters (e.g. orthogonal needs d >= V+2),
   and (iv) the predicted trial cost (law threshold with reference constants, times 2)
   stays under ``budget.max_cost``;
 * ``budget.points_per_variable`` values are spread geometrically over that range;
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from theorycheck.check.budget import Budget
-from theorycheck.check.trials import INTEGER_PARAMS, Task
+from theorycheck.registry import Task
 
 __all__ = ["SweepDesign", "design_sweep", "predicted"]
 
@@ -36,7 +36,7 @@ class SweepDesign:
     """The cells of a check: law-variable values per cell and where each search starts."""
 
     resource: str
-    task: str
+    task: Task
     settings: dict[str, Any]  # simulator settings held fixed (algorithm, embeddings, ...)
     base: dict[str, float]
     varied: dict[str, list[float]]
@@ -47,14 +47,17 @@ class SweepDesign:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "resource": self.resource, "task": self.task, "simulation": dict(self.settings),
+            "resource": self.resource, "task": self.task.name, "simulation": dict(self.settings),
             "base": dict(self.base), "varied": {k: list(v) for k, v in self.varied.items()},
             "cells": len(self.cells), "budget": self.budget.name, "notes": list(self.notes),
         }
 
 
-def _round(var: str, x: float) -> float:
-    return float(max(1, round(x))) if var in INTEGER_PARAMS else float(x)
+def _rounder(task: Task):
+    """``round(var, x)``: ``x`` as the task will run it (integers by their declared kind, at least 1)."""
+    def _round(var: str, x: float) -> float:
+        return float(max(1, round(x))) if task.kind(var) == "integer" else float(x)
+    return _round
 
 
 def predicted(law, point: Mapping[str, float], constants: Mapping[str, float]) -> float:
@@ -71,16 +74,21 @@ def _feasible(law, task: Task, settings: Mapping[str, Any], point: Mapping[str, 
         return False
     if not (math.isfinite(start) and start > 0):
         return False
-    full = {**settings, **point, law.resource: _round(law.resource, 2 * start)}
+    declared = task.declared(law.resource)
+    if declared is not None and start > declared.high:
+        return False  # the predicted threshold lies beyond the resource's valid range
+    cap = declared.high if declared is not None else math.inf
+    full = {**settings, **point, law.resource: _rounder(task)(law.resource, min(2 * start, cap))}
     try:
-        task.validate(full)
+        task.check_params(full)
     except ValueError:
         return False
-    return task.cost(full) <= budget.max_cost
+    return task.trial_cost(full) <= budget.max_cost
 
 
 def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
            limits: tuple[float, float] | None) -> tuple[float, float]:
+    _round = _rounder(task)
     lo = hi = float(base[var])
     lo_min, hi_max = limits if limits else (0.0, math.inf)
     step = math.sqrt(2.0)
@@ -100,7 +108,7 @@ def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
     return lo, hi
 
 
-def _spread(var: str, base: float, lo: float, hi: float, n: int) -> list[float]:
+def _spread(task: Task, var: str, base: float, lo: float, hi: float, n: int) -> list[float]:
     """``n`` values evenly spread on the sqrt(2)-lattice through ``base`` from ``lo`` to ``hi``.
 
     The base value itself need not be one of them: each one-at-a-time line holds the
@@ -109,7 +117,7 @@ def _spread(var: str, base: float, lo: float, hi: float, n: int) -> list[float]:
     a = round(2 * math.log2(base / lo))
     b = round(2 * math.log2(hi / base))
     steps = sorted({int(round(k)) for k in np.linspace(-a, b, n)})
-    return sorted({_round(var, base * math.sqrt(2.0) ** k) for k in steps})
+    return sorted({_rounder(task)(var, base * math.sqrt(2.0) ** k) for k in steps})
 
 
 def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[str, float],
@@ -144,7 +152,8 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         raise ValueError(f"no base value for {missing}; give one with --base {missing[0]}=VALUE")
     base = fixed
     start = predicted(law, base, constants)
-    task.validate({**settings, **base, law.resource: _round(law.resource, start)})  # the real reason
+    _round = _rounder(task)
+    task.check_params({**settings, **base, law.resource: _round(law.resource, start)})  # the real reason
     if not _feasible(law, task, settings, base, constants, budget):
         raise ValueError(
             f"the base point {base} is not simulable within the {budget.name} budget "
@@ -158,12 +167,15 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
     skipped = [v for v in (vary or law.variables) if v not in vary]
     varied: dict[str, list[float]] = {}
     for var in vary:
-        lim = tuple(ranges[var]) if ranges and var in ranges else None
+        lim = tuple(ranges[var]) if ranges and var in ranges else (0.0, math.inf)
+        declared = task.declared(var)
+        if declared is not None:  # the task's declared valid range bounds every design
+            lim = (max(lim[0], declared.low), min(lim[1], declared.high))
         lo, hi = _range(var, law, task, settings, base, constants, budget, lim)
         if hi / lo < 1.5:
             notes.append(f"{var} could not be varied around {base[var]:g} within the budget; held fixed")
             continue
-        varied[var] = _spread(var, base[var], lo, hi, budget.points_per_variable)
+        varied[var] = _spread(task, var, base[var], lo, hi, budget.points_per_variable)
         if hi / lo < budget.max_span / 1.01:
             notes.append(f"{var} spans only {hi / lo:.1f}x ({lo:g}..{hi:g}) within the {budget.name} budget")
     untested = [v for v in law.variables if v not in varied]
@@ -183,4 +195,4 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         if cell not in cells and _feasible(law, task, settings, cell, constants, budget):
             cells.append(cell)
     starts = [_round(law.resource, predicted(law, c, constants)) for c in cells]
-    return SweepDesign(law.resource, task.name, dict(settings), base, varied, cells, starts, budget, notes)
+    return SweepDesign(law.resource, task, dict(settings), base, varied, cells, starts, budget, notes)

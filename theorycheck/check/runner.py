@@ -13,6 +13,7 @@ identity only, so the result does not depend on the executor.
 
 from __future__ import annotations
 
+import math
 import platform
 import time
 from collections.abc import Mapping
@@ -22,7 +23,7 @@ from typing import Any
 from theorycheck.check.budget import Budget, get_budget
 from theorycheck.check.design import SweepDesign, design_sweep
 from theorycheck.check.target import Target, resolve_target
-from theorycheck.check.trials import get_task
+from theorycheck.registry import Task
 from theorycheck.sweep import CellSpec, code_version, run_sweep
 from theorycheck.threshold import ThresholdSearch
 
@@ -53,13 +54,14 @@ class CheckResult:
         }
 
 
-def plan(target: Any, *, budget: str | Budget = "quick", task: str | None = None,
+def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None = None,
          settings: Mapping[str, Any] | None = None, base: Mapping[str, float] | None = None,
-         vary: tuple[str, ...] | None = None) -> tuple[Target, SweepDesign]:
+         vary: tuple[str, ...] | None = None,
+         ranges: Mapping[str, tuple[float, float]] | None = None) -> tuple[Target, SweepDesign]:
     """Resolve the target and design its sweep, without running anything (all input checks)."""
-    tgt = resolve_target(target, task=task, settings=settings, base=base, vary=vary)
+    tgt = resolve_target(target, task=task, settings=settings, base=base, vary=vary, ranges=ranges)
     design = design_sweep(
-        tgt.law, get_task(tgt.task), settings=tgt.settings, base=tgt.base,
+        tgt.law, tgt.task, settings=tgt.settings, base=tgt.base,
         budget=get_budget(budget), constants=tgt.constants, ranges=tgt.ranges, vary=tgt.vary,
     )
     if not design.varied:
@@ -82,51 +84,62 @@ def search_ceiling(design: SweepDesign, cell: Mapping[str, float], start: float)
     with ``2**k <= MAX_OVERSHOOT`` whose trial stays within ``MAX_COST_FACTOR`` times the
     budget's cost cap. A cell whose threshold lies above it comes back censored ("no
     threshold below ...") instead of asking for ever larger, ever slower trials."""
-    task = get_task(design.task)
+    task = design.task
     ceiling = start
     while ceiling * 2 <= start * MAX_OVERSHOOT:
         trial = {**design.settings, **cell, design.resource: ceiling * 2}
-        if task.cost(trial) > MAX_COST_FACTOR * design.budget.max_cost:
+        if task.trial_cost(trial) > MAX_COST_FACTOR * design.budget.max_cost:
             break
         ceiling *= 2
     return ceiling
 
 
 def _searches(design: SweepDesign, q: float) -> dict[str, CellSpec]:
-    b = design.budget
+    """One threshold search per cell, on the resource as the task declares it: integers
+    rounded, a real resource searched in log space, both inside its valid range."""
+    b, task = design.budget, design.task
+    declared = task.declared(design.resource)
+    integer = declared is None or declared.kind == "integer"
+    lower = declared.low if declared is not None and declared.low > 0 else None
+    high = declared.high if declared is not None else math.inf
     cells = {}
     for i, (cell, start) in enumerate(zip(design.cells, design.starts, strict=True)):
         key = "cell%02d:" % i + ",".join(f"{k}={v:g}" for k, v in sorted(cell.items()))
+        upper = min(search_ceiling(design, cell, start), high)
         search = ThresholdSearch(
-            start=start, q=q, seeds_per_point=b.seeds_per_point, integer=True,
-            upper=search_ceiling(design, cell, start),
+            start=min(start, upper), q=q, seeds_per_point=b.seeds_per_point, integer=integer,
+            lower=lower, upper=upper,
             max_trials=b.max_trials_per_cell, rel_width=b.ci_rel_width, resource=design.resource,
         )
-        cells[key] = CellSpec({**design.settings, **cell}, design.resource, search)
+        # the values the trial runs (integers as integers) are the values recorded
+        cells[key] = CellSpec(task.coerce({**design.settings, **cell}), design.resource, search)
     return cells
 
 
-def check(target: Any, *, budget: str | Budget = "quick", task: str | None = None,
+def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | None = None,
           settings: Mapping[str, Any] | None = None, base: Mapping[str, float] | None = None,
-          vary: tuple[str, ...] | None = None, entropy: int = 2026, q: float = 0.5,
+          vary: tuple[str, ...] | None = None, ranges: Mapping[str, tuple[float, float]] | None = None,
+          entropy: int = 2026, q: float = 0.5,
           tolerance: float | None = None, executor=None, store=None, progress=None) -> CheckResult:
     """Check ``target`` against simulation and return a :class:`CheckResult`.
 
     Main arguments: ``target`` -- a catalogue id (``"vural2026.one_step"``), a
     :class:`~theorycheck.catalogue.Bound`, a :class:`~theorycheck.law.Law` or a law string
-    (then ``task`` and ``settings`` say what to simulate); ``budget`` -- ``quick``,
+    (then ``task`` -- a registered name or a :class:`~theorycheck.registry.Task` -- and
+    ``settings`` say what to simulate); ``budget`` -- ``quick``,
     ``standard`` or ``full`` (:mod:`theorycheck.check.budget`).
 
     Other arguments: ``base`` overrides the base point, ``vary`` restricts the varied
-    variables, ``entropy`` seeds every trial, ``q`` the success probability defining the
+    variables, ``ranges`` (``{variable: (low, high)}``) bounds the design, ``entropy`` seeds every trial, ``q`` the success probability defining the
     threshold, ``tolerance`` the equivalence margin on exponents (default: the
     comparator's), ``executor``/``store``/``progress`` as in :func:`theorycheck.sweep.run_sweep`.
     """
     from theorycheck.compare import Dataset, compare
 
-    tgt, design = plan(target, budget=budget, task=task, settings=settings, base=base, vary=vary)
+    tgt, design = plan(target, budget=budget, task=task, settings=settings, base=base, vary=vary,
+                       ranges=ranges)
     t0 = time.perf_counter()
-    sweep = run_sweep(_searches(design, q), get_task(tgt.task).trial, entropy=entropy,
+    sweep = run_sweep(_searches(design, q), tgt.task.trial, entropy=entropy,
                       executor=executor, store=store, progress=progress)
     columns = (*tgt.law.variables, *(v for v in design.varied if v not in tgt.law.variables))
     keys = list(sweep.results)

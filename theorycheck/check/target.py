@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from theorycheck import catalogue
-from theorycheck.check.trials import get_task
 from theorycheck.law import Law
+from theorycheck.registry import Task, get_task
 
 __all__ = ["Target", "resolve_target", "DESIGN_KEYS"]
 
@@ -30,7 +30,7 @@ class Target:
 
     id: str
     law: Law
-    task: str
+    task: Task
     settings: dict[str, Any]
     base: dict[str, float]
     ranges: dict[str, tuple[float, float]]
@@ -42,7 +42,7 @@ class Target:
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "law": self.law.text, "latex": self.law.latex,
-                "resource": self.law.resource, "task": self.task,
+                "resource": self.law.resource, "task": self.task.name,
                 "reference_constants": dict(self.constants), **self.meta}
 
 
@@ -52,10 +52,13 @@ def _split(simulation: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any
     return sim, hints
 
 
-def resolve_target(target: Any, *, task: str | None = None, settings: Mapping[str, Any] | None = None,
-                   base: Mapping[str, float] | None = None, vary: tuple[str, ...] | None = None) -> Target:
+def resolve_target(target: Any, *, task: str | Task | None = None, settings: Mapping[str, Any] | None = None,
+                   base: Mapping[str, float] | None = None, vary: tuple[str, ...] | None = None,
+                   ranges: Mapping[str, tuple[float, float]] | None = None) -> Target:
     """Turn a catalogue id, a :class:`~theorycheck.catalogue.Bound`, a :class:`Law` or a law
-    string into a :class:`Target`; ``task``/``settings``/``base``/``vary`` override the bound's."""
+    string into a :class:`Target`; ``task`` (a registered name or a
+    :class:`~theorycheck.registry.Task`), ``settings``, ``base``, ``vary`` and ``ranges``
+    override the bound's."""
     bound = None
     if isinstance(target, catalogue.Bound):
         bound = target
@@ -69,7 +72,7 @@ def resolve_target(target: Any, *, task: str | None = None, settings: Mapping[st
             )
         sim, hints = _split(bound.simulation)
         law, ident = bound.law, bound.id
-        task_name = task or hints.get("task") or bound.task
+        task_name = task if task is not None else (hints.get("task") or bound.task)
         meta = {"kind": bound.kind, "provenance": bound.provenance, "citation": bound.citation,
                 "description": bound.description, "criterion": bound.criterion, "notes": bound.notes}
         constants = dict(bound.constants)
@@ -80,18 +83,29 @@ def resolve_target(target: Any, *, task: str | None = None, settings: Mapping[st
     else:
         law = target if isinstance(target, Law) else Law.parse(_law_text(target))
         sim, hints = {}, {}
-        ident, task_name, meta, constants, caveats = "user-law", task or "retrieval", {
+        ident, task_name, meta, constants, caveats = "user-law", task if task is not None else "retrieval", {
             "kind": "upper", "provenance": "user", "description": "a user-supplied law"}, {}, ()
     sim.update(settings or {})
     task_obj = get_task(task_name)
     lower = catalogue.get(hints["lower"]).law if hints.get("lower") else None
     return Target(
-        id=ident, law=law, task=task_obj.name, settings=sim,
+        id=ident, law=law, task=task_obj, settings=sim,
         base={**task_obj.defaults, **dict(hints.get("base", {})), **dict(base or {})},
-        ranges={k: tuple(v) for k, v in dict(hints.get("ranges", {})).items()},
+        ranges={k: _range(k, v) for k, v in {**dict(hints.get("ranges", {})), **dict(ranges or {})}.items()},
         vary=tuple(vary) if vary else (tuple(hints["vary"]) if hints.get("vary") else None),
         constants=constants, lower_law=lower, meta=meta, caveats=caveats,
     )
+
+
+def _range(name: str, value: Any) -> tuple[float, float]:
+    """A design range ``(low, high)`` with ``0 < low < high``; ValueError otherwise."""
+    try:
+        low, high = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise ValueError(f"ranges[{name!r}] must be a pair (low, high) of numbers, got {value!r}") from None
+    if not 0 < low < high:
+        raise ValueError(f"ranges[{name!r}] must satisfy 0 < low < high, got {value!r}")
+    return low, high
 
 
 def _law_text(target: Any) -> str:

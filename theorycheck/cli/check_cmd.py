@@ -6,14 +6,12 @@ Exit codes: 0 consistent, 1 refuted, 3 inconclusive, 2 bad input (before any wor
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from theorycheck.cli.options import add_run_options, default_out, parse_assignments, prepare_out
 
 DEFAULT_TARGET = "vural2026.one_step"
-EXIT = {"consistent": 0, "refuted": 1, "inconclusive": 3}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -25,7 +23,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("target", nargs="?", default=None, metavar="ID", help=f"catalogue id (default {DEFAULT_TARGET})")
     p.add_argument("--law", default=None, help='your own law, e.g. "N >= C*L*V**2*log(V)/d**2"')
-    p.add_argument("--task", default=None, help="task to simulate for --law: retrieval (default) or linear-am")
+    p.add_argument("--task", default=None, metavar="TASK",
+                   help="task to simulate for --law: a registered name (default retrieval; "
+                   "'theorycheck tasks' lists them), package.module:NAME or path/to/file.py:NAME "
+                   "naming a theorycheck.Task")
     add_run_options(p)
     p.set_defaults(func=run)
 
@@ -40,7 +41,9 @@ def resolve_common(args: argparse.Namespace) -> dict:
     if args.tolerance is not None and not args.tolerance > 0:
         raise ValueError(f"--tolerance must be positive, got {args.tolerance}")
     vary = tuple(v.strip() for v in args.vary.split(",") if v.strip()) if args.vary else None
-    return dict(budget=args.budget, task=getattr(args, "task", None),
+    from theorycheck.task_sources import resolve_task
+
+    return dict(budget=args.budget, task=resolve_task(getattr(args, "task", None)),
                 settings=parse_assignments(args.settings, "--set"),
                 base=parse_assignments(args.base, "--base", numeric=True), vary=vary)
 
@@ -76,13 +79,14 @@ def run(args: argparse.Namespace) -> int:
               f"output {out})", file=sys.stderr)
     (result,) = run_checks(args, [("check", target, kw)], out)
     from theorycheck.report import write_report
-    from theorycheck.report.markdown import verdict_table
+    from theorycheck.jsonable import dumps
+    from theorycheck.report.terminal import exit_code, render_verdict
 
     data = result.to_dict()
     write_report(data, out)
     if args.json:
-        print(json.dumps({**data["verdict"], "out": str(out)}, indent=2, default=str))
+        print(dumps({**data["verdict"], "out": out}, sort_keys=False))
     else:
-        print(verdict_table(data))
+        print(render_verdict(data))
         print(f"\nreport: {out / 'report.md'}  (verdict.json, thresholds.csv, plots)")
-    return EXIT.get(result.status, 3)
+    return exit_code(result.status)

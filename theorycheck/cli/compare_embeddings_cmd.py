@@ -8,7 +8,6 @@ Exit code 0 when both verdicts are consistent, 1 if either is refuted, 3 otherwi
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from theorycheck.check.ablation import RANDOM_TARGET, ablation_jobs
@@ -40,9 +39,10 @@ def run(args: argparse.Namespace) -> int:
         plan(target, **kw)  # every input check before any work
     out = prepare_out(Path(args.out) if args.out else default_out("compare-embeddings"))
     results = run_checks(args, jobs, out)
+    from theorycheck.jsonable import dumps
     from theorycheck.report import write_report
     from theorycheck.report.ablation import plot_ablation
-    from theorycheck.report.markdown import verdict_table
+    from theorycheck.report.terminal import exit_code, render_verdict
 
     summary = {}
     for (name, _, _), res in zip(jobs, results, strict=True):
@@ -51,11 +51,13 @@ def run(args: argparse.Namespace) -> int:
         summary[name] = data
     plot_ablation(summary, "L", out / "compare_L.png")
     if args.json:
-        print(json.dumps({k: v["verdict"] for k, v in summary.items()} | {"out": str(out)}, indent=2, default=str))
+        print(dumps({k: v["verdict"] for k, v in summary.items()} | {"out": out}, sort_keys=False))
     else:
         for name, data in summary.items():
             print(f"== {name} embeddings: {data['target']['id']} ({data['target']['law']})")
-            print(verdict_table(data) + "\n")
+            print(render_verdict(data) + "\n")
         print(f"reports: {out}/random, {out}/orthogonal; figure: {out / 'compare_L.png'}")
     statuses = [r.status for r in results]
-    return 1 if "refuted" in statuses else (0 if all(s == "consistent" for s in statuses) else 3)
+    overall = "refuted" if "refuted" in statuses else (
+        "consistent" if all(s == "consistent" for s in statuses) else "inconclusive")
+    return exit_code(overall)

@@ -14,15 +14,10 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import math
-import sys
 from typing import Any
 
 __all__ = ["add_parser", "run", "read_csv", "load_law"]
-
-EXIT = {"consistent": 0, "refuted": 1, "inconclusive": 3}
-
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -129,40 +124,10 @@ def read_csv(path: str, *, resource: str, params: list[str] | None = None) -> tu
     return rows, list(params)
 
 
-def _fmt(x: float | None) -> str:
-    return "-" if x is None or not math.isfinite(x) else f"{x:.4g}"
-
-
-def render(verdict: Any) -> str:
-    """Plain-text report of a Verdict."""
-    v = verdict
-    lines = [f"verdict: {v.status}   law: {v.law}   (tolerance ±{v.tolerance:g} on exponents, "
-             f"{100 * v.level:.0f}% level, q={v.q:g}, up to {v.up_to})",
-             f"reason: {v.reason}", "", "exponents:",
-             f"  {'var':<6}{'observed':>10}  {'CI':<22}{'predicted':>10}  status"]
-    for name, c in v.exponents.items():
-        ci = "-" if c.ci is None else f"[{_fmt(c.ci[0])}, {_fmt(c.ci[1])}]"
-        lines.append(f"  {name:<6}{_fmt(c.estimate):>10}  {ci:<22}{_fmt(c.predicted):>10}  {c.status}")
-    consts = [f"{k} = {_fmt(e.estimate)} [{_fmt(e.ci[0])}, {_fmt(e.ci[1])}]" for k, e in v.constants.items()]
-    if v.scale is not None:
-        consts.append(f"K = {_fmt(v.scale.estimate)} [{_fmt(v.scale.ci[0])}, {_fmt(v.scale.ci[1])}]")
-    lines += ["", "constants: " + ("; ".join(consts) or "-"),
-              f"observed/predicted thresholds: {_fmt(v.ratio_spread['min'])} .. {_fmt(v.ratio_spread['max'])} "
-              f"(geometric sd {_fmt(v.ratio_spread['gsd'])}); transition width {_fmt(v.fit.width)} in log "
-              f"{v.resource}", "", f"cells ({len(v.cells)}):"]
-    for c in v.cells:
-        label = ", ".join(f"{k}={val:g}" for k, val in c.params.items())
-        th = c.threshold
-        lines.append(f"  {label}: {v.resource}* = {_fmt(th.estimate)} [{_fmt(th.ci[0])}, {_fmt(th.ci[1])}] "
-                     f"({th.method}), predicted {_fmt(c.predicted)}")
-    for title, items in (("to decide", v.suggestions), ("notes", v.notes)):
-        if items:
-            lines += ["", f"{title}:"] + [f"  - {s}" for s in items]
-    return "\n".join(lines)
-
-
 def run(args: argparse.Namespace) -> int:
     from theorycheck.compare import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Dataset, compare
+    from theorycheck.jsonable import dumps
+    from theorycheck.report.terminal import exit_code, render_verdict
 
     probe = load_law(args.law, resource=args.resource)
     params = [p.strip() for p in args.params.split(",") if p.strip()] if args.params else None
@@ -186,8 +151,7 @@ def run(args: argparse.Namespace) -> int:
         lower_bound=lower, lower_bound_constants=lower_constants, diagnostics=not args.no_diagnostics,
     )
     if args.json:
-        json.dump(verdict.to_dict(), sys.stdout, indent=2, allow_nan=False)
-        sys.stdout.write("\n")
+        print(dumps(verdict.to_dict(), sort_keys=False))
     else:
-        print(render(verdict))
-    return EXIT[verdict.status]
+        print(render_verdict(verdict.to_dict()))
+    return exit_code(verdict.status)

@@ -23,7 +23,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 # Modules of theorycheck.cli that define a sub-command, in the order of --help.
-COMMANDS: tuple[str, ...] = ("check_cmd", "compare_embeddings_cmd", "simulate_cmd", "bounds_cmd", "fit_cmd")
+COMMANDS: tuple[str, ...] = ("check_cmd", "compare_embeddings_cmd", "simulate_cmd", "bounds_cmd", "fit_cmd",
+                             "tasks_cmd")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,25 +10,8 @@ from theorycheck.compare.exponents import LRTest, PowerLawFit
 from theorycheck.compare.law_fit import Estimate, LawFit
 from theorycheck.compare.lower_bound import LowerBoundCheck
 from theorycheck.compare.model_selection import ModelComparison
+from theorycheck.jsonable import jsonable
 from theorycheck.threshold.result import Threshold
-
-
-def plain(value: Any) -> Any:
-    """Strict-JSON form: containers as lists/dicts, numpy scalars as Python numbers,
-    NaN and infinities as ``None``."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, int):
-        return int(value)
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return str(value)
-    return number if math.isfinite(number) else None
 
 
 @dataclass(frozen=True)
@@ -114,8 +96,8 @@ class Verdict:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """Strict JSON (no NaN/inf: :func:`plain`)."""
-        return plain({
+        """Strict JSON (:func:`theorycheck.jsonable.jsonable`)."""
+        return jsonable({
             "verdict": self.status, "reason": self.reason, "law": self.law, "resource": self.resource,
             "tolerance": self.tolerance, "level": self.level, "q": self.q, "up_to": self.up_to,
             "method": self.method, "tested": list(self.tested), "untested": list(self.untested),

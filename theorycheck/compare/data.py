@@ -8,8 +8,6 @@ in which rows arrive never changes a result.
 
 from __future__ import annotations
 
-import math
-import numbers
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -19,6 +17,7 @@ import numpy as np
 
 from theorycheck.threshold.points import check_point
 from theorycheck.threshold.result import Point, Threshold
+from theorycheck.validate import check_positive
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -27,15 +26,6 @@ def _check_name(name: object, what: str) -> str:
     if not isinstance(name, str) or not _NAME.match(name):
         raise ValueError(f"{what} must be an identifier such as 'N' or 'd', got {name!r}")
     return name
-
-
-def _positive_value(name: str, value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a positive number{where}, got {value!r}")
-    v = float(value)
-    if not math.isfinite(v) or v <= 0:
-        raise ValueError(f"{name} must be a positive finite number{where}, got {value!r}")
-    return v
 
 
 @dataclass(frozen=True)
@@ -113,7 +103,7 @@ class Dataset:
             if missing:
                 raise ValueError(f"row {i} lacks {missing}; each row needs {[*names, resource, 'successes', 'trials']}")
             where = f" (row {i})"
-            key = tuple(_positive_value(v, row[v], where) for v in names)
+            key = tuple(check_positive(v, row[v], where) for v in names)
             try:
                 r, k, n = check_point(row[resource], row["successes"], row["trials"])
             except ValueError as exc:

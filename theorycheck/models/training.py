@@ -7,13 +7,10 @@
   every pass; the dense arrays are kept between passes when they fit in ``dense_cache_bytes``.
 * :class:`DenseFit`: a trained ``(W_V, W_KQ)`` pair with the Fitted protocol
   (``predict``, ``diagnostics``).
-* :func:`check_positive`, :func:`check_count`: boundary checks raising ``ValueError``.
 """
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -22,14 +19,13 @@ import numpy as np
 from theorycheck.algorithms.chunked import DEFAULT_CACHE_BYTES, TrainingPasses
 from theorycheck.models.attention import DenseModel, dense_model
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
+from theorycheck.validate import check_int
 
 __all__ = [
     "DenseTrainingData",
     "DenseFit",
     "DEFAULT_DENSE_CACHE_BYTES",
     "default_chunk",
-    "check_positive",
-    "check_count",
     "feature_mean",
     "dense_keys_values",
 ]
@@ -41,25 +37,6 @@ DEFAULT_DENSE_CACHE_BYTES = 256 * 2**20
 def default_chunk(L: int, d: int) -> int:
     """Sequences per dense sub-chunk: about ``2**20`` floats (8 MiB) per ``(n, L, d)`` array."""
     return max(1, (1 << 20) // (L * d))
-
-
-def check_positive(name: str, value, hint: str = "") -> float:
-    """``value`` as a float; ValueError unless it is a finite number ``> 0``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}{hint}")
-    value = float(value)
-    if not (math.isfinite(value) and value > 0.0):
-        raise ValueError(f"{name} must be a positive finite number, got {value}{hint}")
-    return value
-
-
-def check_count(name: str, value, minimum: int = 1, hint: str = "") -> int:
-    """``value`` as an int; ValueError unless it is an integer ``>= minimum``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}{hint}")
-    if value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}{hint}")
-    return int(value)
 
 
 def dense_keys_values(params: RetrievalParams, emb: Embeddings,
@@ -95,8 +72,8 @@ class DenseTrainingData:
             raise ValueError(
                 f"train_seed must be a numpy.random.SeedSequence, got {type(train_seed).__name__}")
         self.params, self.emb = params, emb
-        self.chunk = default_chunk(params.L, params.d) if chunk is None else check_count("chunk", chunk)
-        cache = check_count("dense_cache_bytes", dense_cache_bytes, 0)
+        self.chunk = default_chunk(params.L, params.d) if chunk is None else check_int("chunk", chunk, 1)
+        cache = check_int("dense_cache_bytes", dense_cache_bytes, 0)
         self._passes = TrainingPasses(params, emb, train_seed, cache_bytes=DEFAULT_CACHE_BYTES)
         arrays = 1 if params.marker_in_value else 2
         self._keep = arrays * params.N * params.L * params.d * 8 <= cache

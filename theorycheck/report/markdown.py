@@ -1,4 +1,4 @@
-"""Text renderings of a check result: the terminal verdict table and ``report.md``.
+"""``report.md`` of a check result (the terminal text is :mod:`theorycheck.report.terminal`).
 
 Pure functions from the :meth:`~theorycheck.check.CheckResult.to_dict` dictionary to
 strings; :mod:`theorycheck.report.writer` puts them on disk.
@@ -8,22 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["verdict_table", "report_markdown", "format_number"]
+from theorycheck.report.terminal import format_number
 
-
-def format_number(x: Any, digits: int = 3) -> str:
-    """Compact number: ``None``/NaN as '-', integers as integers, else ``digits`` significant."""
-    if x is None:
-        return "-"
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if v != v:
-        return "-"
-    if v == int(v) and abs(v) < 1e7:
-        return str(int(v))
-    return f"{v:.{digits}g}"
+__all__ = ["report_markdown"]
 
 
 def _exponent_rows(result: dict[str, Any]) -> list[tuple[str, str, str, str]]:
@@ -37,19 +24,6 @@ def _exponent_rows(result: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         )
         rows.append((var, format_number(fit.get("predicted")), fitted, str(fit.get("status", "-"))))
     return rows
-
-
-def verdict_table(result: dict[str, Any]) -> str:
-    """Plain-text table (variable, predicted exponent, fitted exponent with CI, verdict)."""
-    header = ("variable", "predicted", "fitted [95% CI]", "verdict")
-    rows = [header, *_exponent_rows(result)]
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    v = result["verdict"]
-    lines.append("")
-    lines.append(f"verdict: {str(v.get('verdict', '?')).upper()} -- {v.get('reason', '')}")
-    return "\n".join(lines)
 
 
 def _md_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
@@ -124,6 +98,6 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
 
 
 def _pretty(obj: Any) -> str:
-    import json
+    from theorycheck.jsonable import dumps
 
-    return json.dumps(obj, indent=2, sort_keys=True, default=str)
+    return dumps(obj)

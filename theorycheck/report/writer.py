@@ -7,10 +7,10 @@ figures of :mod:`theorycheck.report.plots`.
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 from typing import Any
 
+from theorycheck.jsonable import dumps
 from theorycheck.report import plots
 from theorycheck.report.markdown import report_markdown
 
@@ -48,7 +48,7 @@ def write_report(result: dict[str, Any], out: Path) -> dict[str, Path]:
     for name in figures:
         written[name] = out / name
     written["verdict.json"] = out / "verdict.json"
-    written["verdict.json"].write_text(json.dumps(result, indent=2, sort_keys=True, default=str) + "\n")
+    written["verdict.json"].write_text(dumps(result) + "\n")
     written["report.md"] = out / "report.md"
     written["report.md"].write_text(report_markdown(result, figures))
     written["thresholds.csv"] = write_thresholds_csv(result, out / "thresholds.csv")

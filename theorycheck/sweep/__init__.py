@@ -4,20 +4,20 @@ Public API (see each module's docstring):
 
 * :func:`run_sweep` (:mod:`.engine`) with :class:`CellSpec`, returning :class:`SweepResult`;
 * stores (:mod:`.store`): :class:`MemoryStore` (default), :class:`SqliteStore`,
-  :func:`open_store`, errors :class:`StoreError`, :class:`CorruptStoreError`,
-  :class:`ForeignStoreError` (all ``ValueError``);
+  :func:`open_store`, the :class:`TrialStore` protocol, errors :class:`StoreError`,
+  :class:`CorruptStoreError`, :class:`ForeignStoreError`, :class:`UnboundStoreError`
+  (all ``ValueError``);
 * :func:`make_executor` (:mod:`.executors`): serial / process pool / dask;
 * progress (:mod:`.progress`): :class:`NullProgress`, :class:`TerminalProgress`,
   :func:`format_progress`, :class:`SweepState`;
-* identity (:mod:`.seeding`, :mod:`.record`, :mod:`.version`): :func:`trial_seed`,
+* identity (:mod:`theorycheck.seeding`, :mod:`.record`, :mod:`.version`): :func:`trial_seed`,
   :class:`TrialRecord`, :class:`SweepIdentity`, :func:`code_version`;
-* :func:`planted_trial` (:mod:`.planted`): a known-answer synthetic trial.
+* the known-answer synthetic trial is :func:`theorycheck.planted.planted_trial`.
 """
 
 from theorycheck.sweep.cells import CellSpec, SearchLike, describe_trial
 from theorycheck.sweep.engine import SweepResult, TrialError, run_sweep
 from theorycheck.sweep.executors import make_executor
-from theorycheck.sweep.planted import planted_success_probability, planted_trial
 from theorycheck.sweep.progress import (
     NullProgress,
     ProgressReporter,
@@ -26,13 +26,15 @@ from theorycheck.sweep.progress import (
     format_progress,
 )
 from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
-from theorycheck.sweep.seeding import SeedIdentity, normalise_resource, trial_seed
+from theorycheck.seeding import SeedIdentity, normalise_resource, trial_seed
 from theorycheck.sweep.store import (
     CorruptStoreError,
     ForeignStoreError,
     MemoryStore,
     SqliteStore,
     StoreError,
+    TrialStore,
+    UnboundStoreError,
     open_store,
 )
 from theorycheck.sweep.version import code_version
@@ -54,14 +56,14 @@ __all__ = [
     "TerminalProgress",
     "TrialError",
     "TrialRecord",
+    "TrialStore",
+    "UnboundStoreError",
     "code_version",
     "describe_trial",
     "format_progress",
     "make_executor",
     "normalise_resource",
     "open_store",
-    "planted_success_probability",
-    "planted_trial",
     "run_sweep",
     "trial_key",
     "trial_seed",

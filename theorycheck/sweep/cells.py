@@ -10,11 +10,12 @@ n_new_trials), ...]`` (``[]`` when done), ``tell(resource, successes, trials)``,
 from __future__ import annotations
 
 import functools
+import pickle
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from theorycheck.sweep.seeding import canonical_json
+from theorycheck.jsonable import canonical_json
 
 
 @runtime_checkable
@@ -51,6 +52,21 @@ def describe_trial(trial: Callable[..., Any]) -> str:
             f"cannot name trial {trial!r} (no __module__/__qualname__); pass trial_id='...'"
         )
     return f"{module}:{qualname}"
+
+
+def check_shippable(trial: Callable[..., Any]) -> None:
+    """ValueError unless ``trial`` can be sent to worker processes (process pools and dask
+    pickle it by reference: a top-level function of an importable module, or an object
+    such as :class:`theorycheck.task_sources.FileTrial`)."""
+    try:
+        pickle.dumps(trial)
+    except (pickle.PicklingError, AttributeError, TypeError) as exc:
+        name = getattr(trial, "__qualname__", repr(trial))
+        raise ValueError(
+            f"trial {name!r} cannot be sent to worker processes ({exc}); a lambda or a function "
+            "defined inside another function cannot be pickled: define it with def at the top "
+            "level of a module (or of a file given as path/to/file.py:NAME), or run serially"
+        ) from None
 
 
 def check_cells(cells: Any) -> dict[str, CellSpec]:

@@ -30,7 +30,7 @@ calls ``tell(resource, successes, n_new)`` once per requested entry, in the orde
 asked, and asks again, until ``ask()`` returns ``[]``. Cells do not wait for each other
 (no global barrier), which keeps a pool busy; a cell's searcher only ever sees its own
 trials, whose seeds come from (entropy, cell key, resource, replicate) alone
-(:mod:`theorycheck.sweep.seeding`), so every executor gives identical results.
+(:mod:`theorycheck.seeding`), so every executor gives identical results.
 
 Interruption: on Ctrl-C or a failing trial, trials that already finished are stored,
 the others are cancelled, and the exception propagates (a trial's exception is wrapped
@@ -41,29 +41,30 @@ same store recomputes nothing already stored.
 from __future__ import annotations
 
 import contextlib
-import numbers
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
 import queue
-from concurrent.futures import BrokenExecutor, Executor, Future
+from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from theorycheck.sweep.cells import CellSpec, check_cells, describe_trial
-from theorycheck.sweep.progress import NullProgress, ProgressReporter, SweepState
-from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
-from theorycheck.sweep.seeding import (
+from theorycheck.jsonable import jsonable
+from theorycheck.seeding import (
     SeedIdentity,
     check_entropy,
     normalise_resource,
     trial_seed,
 )
-from theorycheck.sweep.store import MemoryStore, SqliteStore
+from theorycheck.sweep.cells import CellSpec, check_cells, check_shippable, describe_trial
+from theorycheck.sweep.progress import NullProgress, ProgressReporter, SweepState
+from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
+from theorycheck.sweep.store import MemoryStore, TrialStore
 from theorycheck.sweep.trial import execute_trial
 from theorycheck.sweep.version import code_version as default_code_version
+from theorycheck.validate import check_int
 
 
 class TrialError(RuntimeError):
@@ -92,17 +93,14 @@ class SweepResult:
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:
-        def plain(value: Any) -> Any:
-            return value.to_dict() if hasattr(value, "to_dict") else value
-
-        return {
+        return jsonable({
             "identity": self.identity.to_dict(),
-            "results": {k: plain(v) for k, v in self.results.items()},
+            "results": self.results,
             "trials": {k: [r.to_dict() for r in v] for k, v in self.trials.items()},
             "computed": self.computed,
             "reused": self.reused,
             "seconds": self.seconds,
-        }
+        })
 
 
 @dataclass(eq=False)
@@ -145,7 +143,7 @@ def run_sweep(
     *,
     entropy: int,
     executor: Executor | None = None,
-    store: MemoryStore | SqliteStore | None = None,
+    store: TrialStore | None = None,
     progress: ProgressReporter | None = None,
     code_version: str | None = None,
     trial_id: str | None = None,
@@ -153,7 +151,7 @@ def run_sweep(
     """Run every cell's search to completion (see module docstring).
 
     ``executor``: any ``concurrent.futures.Executor`` (None: serial in this process);
-    ``store``: a :class:`SqliteStore` to persist and resume (None: a fresh
+    ``store``: a :class:`TrialStore`, e.g. a :class:`SqliteStore` to persist and resume (None: a fresh
     :class:`MemoryStore`); ``progress``: e.g. :class:`TerminalProgress` (None: silent);
     ``code_version``: defaults to :func:`theorycheck.sweep.version.code_version`;
     ``trial_id``: defaults to :func:`describe_trial`. Entropy, code version and trial id
@@ -166,6 +164,8 @@ def run_sweep(
         raise ValueError(
             f"executor must be a concurrent.futures.Executor or None, got {type(executor).__name__}"
         )
+    if executor is not None and not isinstance(executor, ThreadPoolExecutor):
+        check_shippable(trial)  # processes (pools, dask) pickle it; a lambda: ValueError before any work
     identity = SweepIdentity(
         entropy=check_entropy(entropy),
         code_version=default_code_version() if code_version is None else str(code_version),
@@ -187,7 +187,7 @@ class _SweepRun:
         trial: Callable[..., Any],
         identity: SweepIdentity,
         executor: Executor | None,
-        store: MemoryStore | SqliteStore,
+        store: TrialStore,
         progress: ProgressReporter,
     ) -> None:
         self.cells = [_Cell(key, spec) for key, spec in specs.items()]
@@ -236,12 +236,9 @@ class _SweepRun:
                     f"cell {cell.key!r}: ask() must return [(resource, n_new_trials), ...]; "
                     f"got item {item!r} ({exc})"
                 ) from None
-            if isinstance(n_new, bool) or not isinstance(n_new, numbers.Integral) or n_new < 1:
-                raise ValueError(
-                    f"cell {cell.key!r}: ask() requested {n_new!r} trials at {resource!r}; "
-                    "the number of new trials must be an integer >= 1"
-                )
-            checked.append((resource, int(n_new)))
+            n_new = check_int(f"cell {cell.key!r}: the number of new trials ask() requested at "
+                              f"{resource!r}", n_new, 1)
+            checked.append((resource, n_new))
         return checked
 
     def _start_batch(self, cell: _Cell) -> None:

@@ -34,11 +34,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
-import numbers
 import os
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
+
+from theorycheck.validate import check_int
 
 
 def _start_method() -> str:
@@ -60,9 +61,7 @@ def _import_distributed() -> Any:
 def _check_workers(workers: Any) -> int | None:
     if workers is None:
         return None
-    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
-        raise ValueError(f"workers must be an integer >= 1 (or None for serial), got {workers!r}")
-    return int(workers)
+    return check_int("workers", workers, 1, " (or None for serial)")
 
 
 @contextlib.contextmanager

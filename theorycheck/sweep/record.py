@@ -12,7 +12,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from theorycheck.sweep.seeding import SeedIdentity, canonical_json
+from theorycheck.jsonable import canonical_json
+from theorycheck.seeding import SeedIdentity
 
 
 @dataclass(frozen=True)

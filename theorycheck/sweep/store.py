@@ -18,6 +18,13 @@ Trust, checked before any work:
   and every row must pass its SHA-256 checksum and have the key its content implies
   (else ``CorruptStoreError``).
 
+The contract every store keeps (:class:`TrialStore`; one contract test runs it against
+both stores): ``bind(identity)`` before ``get``/``put`` (else :class:`UnboundStoreError`),
+binding to another sweep's identity is a ``ForeignStoreError``, ``put`` refuses a
+record JSON cannot hold (``ValueError``) and keeps the first record of a key,
+``get`` returns a record equal to the one put, ``records()`` are sorted by
+(cell, resource, replicate).
+
 Both errors are ``ValueError`` subclasses whose message says what to do: use a new output
 directory, or ``force_new=True`` (CLI ``--force-new``), which deletes the old file.
 A new store file is built under a temporary name and renamed into place, so a crash
@@ -32,10 +39,11 @@ import json
 import os
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
+from theorycheck.jsonable import canonical_json
+from theorycheck.seeding import SeedIdentity
 from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
-from theorycheck.sweep.seeding import SeedIdentity, canonical_json
 
 STORE_FILENAME = "trials.sqlite"
 STORE_FORMAT = "theorycheck-sweep-store"
@@ -62,6 +70,40 @@ class CorruptStoreError(StoreError):
 
 class ForeignStoreError(StoreError):
     """The store belongs to something else: not a theorycheck store, or another sweep."""
+
+
+class UnboundStoreError(StoreError):
+    """``get``/``put`` on a store that no sweep identity was bound to."""
+
+
+@runtime_checkable
+class TrialStore(Protocol):
+    """What ``run_sweep`` needs of a store (the contract in the module docstring)."""
+
+    identity: SweepIdentity | None
+
+    def bind(self, identity: SweepIdentity) -> None: ...
+
+    def get(self, key: str) -> TrialRecord | None: ...
+
+    def put(self, record: TrialRecord, elapsed: float = 0.0) -> None: ...
+
+    def records(self) -> list[TrialRecord]: ...
+
+    def __len__(self) -> int: ...
+
+    def close(self) -> None: ...
+
+
+def _unbound(kind: str) -> UnboundStoreError:
+    return UnboundStoreError(
+        f"{kind}.bind(identity) must be called before get/put (run_sweep does it); "
+        "bind the store to the sweep's SweepIdentity first"
+    )
+
+
+def _sorted(records: Any) -> list[TrialRecord]:
+    return sorted(records, key=lambda r: (r.cell, r.resource, r.replicate))
 
 
 def _advice(path: Path) -> str:
@@ -91,14 +133,20 @@ class MemoryStore:
         self.identity = identity
 
     def get(self, key: str) -> TrialRecord | None:
+        if self.identity is None:
+            raise _unbound("MemoryStore")
         return self._records.get(key)
 
     def put(self, record: TrialRecord, elapsed: float = 0.0) -> None:
+        """Keep ``record`` (the first one of its key); checked as :class:`SqliteStore` does."""
+        if self.identity is None:
+            raise _unbound("MemoryStore")
+        canonical_json(record.to_dict())  # ValueError for what JSON cannot hold
         self._records.setdefault(record.key, record)
 
     def records(self) -> list[TrialRecord]:
         """All records, sorted by (cell, resource, replicate)."""
-        return sorted(self._records.values(), key=lambda r: (r.cell, r.resource, r.replicate))
+        return _sorted(self._records.values())
 
     def __len__(self) -> int:
         return len(self._records)
@@ -268,7 +316,7 @@ class SqliteStore:
     # -- access ---------------------------------------------------------------------
     def _require_bound(self) -> set[str]:
         if self._keys is None:
-            raise RuntimeError("SqliteStore.bind(identity) must be called before reading or writing")
+            raise _unbound("SqliteStore")
         return self._keys
 
     def get(self, key: str) -> TrialRecord | None:
@@ -299,8 +347,7 @@ class SqliteStore:
     def records(self) -> list[TrialRecord]:
         """All records, sorted by (cell, resource, replicate)."""
         rows = self._conn.execute(f"SELECT {_COLUMNS} FROM trials").fetchall()
-        records = [self._decode(row) for row in rows]
-        return sorted(records, key=lambda r: (r.cell, r.resource, r.replicate))
+        return _sorted(self._decode(row) for row in rows)
 
     def __len__(self) -> int:
         return int(self._conn.execute("SELECT COUNT(*) FROM trials").fetchone()[0])
@@ -317,7 +364,7 @@ class SqliteStore:
 
 def open_store(
     directory: str | os.PathLike[str] | None, *, force_new: bool = False
-) -> MemoryStore | SqliteStore:
+) -> TrialStore:
     """``SqliteStore(directory)``, or a ``MemoryStore`` when ``directory`` is None."""
     if directory is None:
         if force_new:

@@ -5,14 +5,14 @@ Kept in its own small module so that process pools and dask workers import littl
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
-from theorycheck.sweep.seeding import canonical_json, to_jsonable
+from theorycheck.jsonable import jsonable
+from theorycheck.seeding import SeedIdentity
 
 
 def execute_trial(
@@ -23,21 +23,25 @@ def execute_trial(
 ) -> tuple[dict[str, Any], float]:
     """Run ``trial(params, SeedSequence(entropy, spawn_key=spawn_key))``.
 
-    Returns ``(result, seconds)``: the trial's dict after a JSON round trip (numpy
-    scalars become Python numbers, tuples become lists) and its wall time. Raises
-    ``TypeError``/``ValueError`` when the trial does not return a mapping with a boolean
-    ``"success"`` or returns something JSON cannot hold.
+    Returns ``(result, seconds)``: the trial's dict (a bare bool ``b`` becomes
+    ``{"success": b}``) normalised by :func:`theorycheck.jsonable.jsonable` (numpy scalars
+    become Python numbers, tuples become lists, ``nan`` becomes ``None``) and its wall
+    time, which the store keeps apart from the record. Raises ``TypeError``/``ValueError``
+    when the trial returns neither a bool nor a mapping with a boolean ``"success"``, or
+    something JSON cannot hold.
     """
-    seed = np.random.SeedSequence(entropy, spawn_key=tuple(spawn_key))
+    seed = SeedIdentity(entropy, tuple(spawn_key)).seed_sequence()
     started = time.perf_counter()
     output = trial(dict(params), seed)
     elapsed = time.perf_counter() - started
+    if isinstance(output, (bool, np.bool_)):  # a bare outcome (theorycheck.Task allows it)
+        output = {"success": bool(output)}
     if not isinstance(output, Mapping):
-        raise TypeError(f"trial must return a dict, got {type(output).__name__}")
+        raise TypeError(f"trial must return a bool or a dict with 'success', got {type(output).__name__}")
     if not isinstance(output.get("success"), (bool, np.bool_)):
         raise TypeError(
             f"trial result must contain 'success': bool, got {output.get('success')!r} "
             f"in {dict(output)!r}"
         )
-    result = json.loads(canonical_json(to_jsonable(dict(output))))
+    result = jsonable(dict(output))
     return result, elapsed

@@ -18,14 +18,19 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from theorycheck.outcome import Outcome
-from theorycheck.tasks.retrieval import check_choice, check_fraction, check_int
+from theorycheck.optim import Adam
+from theorycheck.registry import Task, Variable
+from theorycheck.validate import check_choice, check_fraction, check_int
 
-__all__ = ["LinearAMParams", "LinearAMMemory", "make_memory", "train_memory", "simulate_linear_am"]
+__all__ = ["LinearAMParams", "LinearAMMemory", "make_memory", "train_memory", "simulate_linear_am",
+           "linear_am_params", "linear_am_trial", "linear_am_cost", "TASK"]
 
 METHODS = ("hebbian", "gd")
 OPTIMIZERS = ("gd", "adam")
@@ -96,12 +101,10 @@ def train_memory(E: np.ndarray, U: np.ndarray, perm: np.ndarray, params: LinearA
         return U[perm].T @ E, []
     V, d = E.shape
     W = np.zeros((d, d))
-    m = np.zeros_like(W)
-    v = np.zeros_like(W)
-    b1, b2, eps = 0.9, 0.999, 1e-8
+    adam = Adam([W.shape])
     rows = np.arange(V)
     losses = []
-    for t in range(1, params.steps + 1):
+    for _ in range(params.steps):
         logits = E @ W.T @ U.T  # [x, y]
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
@@ -110,9 +113,7 @@ def train_memory(E: np.ndarray, U: np.ndarray, perm: np.ndarray, params: LinearA
         p[rows, perm] -= 1.0
         grad = U.T @ p.T @ E / V
         if params.optimizer == "adam":
-            m = b1 * m + (1 - b1) * grad
-            v = b2 * v + (1 - b2) * grad * grad
-            W -= params.lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+            W -= adam.step([grad], params.lr)[0]
         else:
             W -= params.lr * grad
     return W, losses
@@ -127,7 +128,7 @@ def make_memory(params: LinearAMParams, rng: np.random.Generator) -> tuple[Linea
 
 def simulate_linear_am(params: LinearAMParams, seed=0) -> Outcome:
     """One trial of the linear associative memory: recall accuracy over the ``V`` facts."""
-    from theorycheck.simulate import seed_record, seed_sequence
+    from theorycheck.seeding import seed_record, seed_sequence
 
     if not isinstance(params, LinearAMParams):
         raise ValueError(f"params must be a LinearAMParams, got {type(params).__name__}")
@@ -149,3 +150,43 @@ def simulate_linear_am(params: LinearAMParams, seed=0) -> Outcome:
         seconds=time.perf_counter() - start,
         extras=extras,
     )
+
+
+# --------------------------------------------------------------------- task declaration
+def linear_am_params(params: Mapping[str, Any]) -> LinearAMParams:
+    """A flat settings dict as :class:`LinearAMParams` (integers rounded by their declared kind)."""
+    settings = TASK.coerce(params)
+    fields = set(LinearAMParams.__dataclass_fields__)
+    unknown = sorted(set(settings) - fields)
+    if unknown:
+        raise ValueError(f"linear-am task has no parameter(s) {unknown}; known: {sorted(fields)}")
+    return LinearAMParams(**settings)
+
+
+def linear_am_trial(params: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]:
+    """One linear associative memory trial (the control task of docs/theory.md §5)."""
+    out = simulate_linear_am(linear_am_params(params), seed=seed)
+    return {"success": bool(out.success), "accuracy": float(out.accuracy)}  # no wall-clock time
+
+
+def linear_am_cost(p: Mapping[str, Any]) -> float:
+    """BLAS work of the memory and its read-out, (V d^2 + V^2 d) per pass, in token-visit units."""
+    passes = 1 + (3 * p.get("steps", 500) if p.get("method") == "gd" else 0)
+    return 0.02 * passes * float(p["V"] * p["d"] ** 2 + p["V"] ** 2 * p["d"])
+
+
+TASK = Task(
+    name="linear-am",
+    trial=linear_am_trial,
+    variables=(
+        Variable("V", "integer", 2, description="number of facts"),
+        Variable("d", "integer", 1, description="embedding dimension"),
+    ),
+    resource="d",
+    defaults={"V": 256, "d": 64},
+    validate=linear_am_params,
+    cost=linear_am_cost,
+    description="linear associative memory, the control task with a known law (docs/theory.md §5)",
+    settings=(Variable("steps", "integer", 1, description="gradient steps (method='gd')"),),
+    choices={"method": METHODS, "optimizer": OPTIMIZERS},
+)

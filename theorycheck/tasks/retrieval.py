@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from theorycheck.tasks.checks import check_bool, check_choice, check_fraction, check_int
+from theorycheck.seeding import child_seed
+from theorycheck.validate import check_bool, check_choice, check_fraction, check_int
 
 __all__ = [
     "RetrievalParams",
@@ -48,9 +49,6 @@ __all__ = [
     "chunk_count",
     "draw_chunk",
     "TOKEN_DTYPE",
-    "check_int",
-    "check_choice",
-    "check_fraction",
 ]
 
 TOKEN_DTYPE = np.int32
@@ -244,9 +242,7 @@ def draw_chunk(
     first = index * per_chunk
     parts = []
     for k in range(first, min(first + per_chunk, n_blocks)):
-        rng = np.random.default_rng(
-            np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + (k,))
-        )
+        rng = np.random.default_rng(child_seed(seed, k))
         n = min(rows, n_total - k * rows)
         parts.append(_draw(params.V, params.L, emb.perm, rng, n, rows))
     if len(parts) == 1:

@@ -14,12 +14,8 @@ on-disk store, report) instead.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
-
-import numpy as np
 
 __all__ = ["measure_dataset", "simulated_trial"]
 
@@ -40,8 +36,9 @@ def measure_dataset(trial: Trial, cells: Sequence[Mapping[str, float]], *, resou
     geometrically with a doubling log step and would otherwise ask for absurd values.
 
     >>> from theorycheck.planted import planted_trial
+    >>> from theorycheck.seeding import seeded_trial
     >>> def trial(cell, n, rep):   # planted: threshold 10*V, transition width 0.1 in log N
-    ...     return planted_trial(10 * cell["V"], width=0.1, seed=int(cell["V"]))(n, rep)
+    ...     return seeded_trial(planted_trial, {"threshold": 10 * cell["V"], "width": 0.1}, entropy=int(cell["V"]))(n, rep)
     >>> data = measure_dataset(trial, [{"V": 16}, {"V": 64}], start=100, max_trials=40)
     >>> data.variables, len(data.cells)
     (('V',), 2)
@@ -71,44 +68,37 @@ def measure_dataset(trial: Trial, cells: Sequence[Mapping[str, float]], *, resou
     return Dataset.from_thresholds(pairs)
 
 
-def _cell_key(cell: Mapping[str, Any]) -> int:
-    text = json.dumps({k: float(v) if isinstance(v, (int, float)) else str(v) for k, v in sorted(cell.items())},
-                      sort_keys=True)
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
-
-
 def simulated_trial(algorithm: str = "limit", *, entropy: int = 0, resource: str = "N", **settings: Any) -> Trial:
     """A trial function for :func:`measure_dataset` that runs the retrieval simulator.
 
     ``trial(cell, value, replicate)`` simulates ``RetrievalParams(**settings, **cell,
     resource=value)`` with ``algorithm`` (``"limit"``, ``"one-step"``, ...) and returns
-    ``Outcome.success``. The seed is ``SeedSequence(entropy, spawn_key=(hash(cell),
-    value, replicate))``: the same cell, value and replicate give the same trial in any
-    order. ``settings`` hold what the cells do not vary (``embeddings``, ``zeta``,
+    ``Outcome.success``. The seed is :func:`theorycheck.seeding.trial_seed` of
+    ``(entropy, cell, value, replicate)`` (the cell named by its canonical JSON): the same
+    cell, value and replicate give the same trial in any order. ``settings`` hold what the cells do not vary (``embeddings``, ``zeta``,
     ``marker_in_value``, ``target``...). Checked once, before any trial.
 
     >>> trial = simulated_trial("one-step", embeddings="random")
     >>> trial({"V": 32, "d": 32, "L": 4}, 4000, 0) in (True, False)
     True
     """
-    from theorycheck.simulate import ALGORITHMS, simulate
+    from theorycheck.jsonable import canonical_json
+    from theorycheck.registry import get_algorithm, get_task
+    from theorycheck.seeding import check_entropy, trial_seed
+    from theorycheck.simulate import simulate
     from theorycheck.tasks.retrieval import RetrievalParams
 
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; valid algorithms: {', '.join(sorted(ALGORITHMS))}")
-    if isinstance(entropy, bool) or not isinstance(entropy, int) or entropy < 0:
-        raise ValueError(f"entropy must be an integer >= 0, got {entropy!r}")
+    get_algorithm(algorithm)  # ValueError naming the valid algorithms
+    entropy = check_entropy(entropy)
     fields = set(RetrievalParams.__dataclass_fields__)
     unknown = sorted(set(settings) - fields)
     if unknown or resource not in fields:
         raise ValueError(f"unknown retrieval parameter(s) {unknown or [resource]}; known: {sorted(fields)}")
-    integer = {"V", "d", "L", "N", "m", "contexts"}
+    task = get_task("retrieval")
 
     def trial(cell: Mapping[str, Any], value: float, replicate: int) -> bool:
-        params = {**settings, **cell, resource: value}
-        params = {k: int(round(v)) if k in integer else v for k, v in params.items()}
-        key = int(round(value)) if resource in integer else int(np.float64(value).view(np.uint64))
-        seed = np.random.SeedSequence(entropy, spawn_key=(_cell_key(cell), key, int(replicate)))
+        params = task.coerce({**settings, **cell, resource: value})
+        seed = trial_seed(entropy, canonical_json(cell), params[resource], replicate).seed_sequence()
         return bool(simulate(RetrievalParams(**params), algorithm, seed=seed).success)
 
     return trial

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from theorycheck.threshold.result import Point
+from theorycheck.validate import check_int, check_positive
 
 
 @dataclass(frozen=True)
@@ -33,18 +32,10 @@ class PooledPoints:
 
 
 def check_point(resource: object, successes: object, trials: object) -> Point:
-    """One validated point; ``ValueError`` naming the problem otherwise."""
-    if isinstance(resource, bool) or not isinstance(resource, numbers.Real):
-        raise ValueError(f"resource must be a positive number, got {resource!r}")
-    r = float(resource)
-    if not math.isfinite(r) or r <= 0:
-        raise ValueError(f"resource must be a positive finite number, got {resource!r}")
-    for name, value in (("successes", successes), ("trials", trials)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-        if not math.isfinite(float(value)) or float(value) != int(value) or value < 0:
-            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-    k, n = int(successes), int(trials)  # type: ignore[call-overload]
+    """One validated point (rules of :mod:`theorycheck.validate`); ``ValueError`` otherwise."""
+    r = check_positive("resource", resource)
+    k = check_int("successes", successes, 0)
+    n = check_int("trials", trials, 0)
     if k > n:
         raise ValueError(
             f"successes ({k}) exceed trials ({n}) at resource {r:g}; "

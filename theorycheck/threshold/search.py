@@ -32,7 +32,6 @@ All points, including the bracketing ones, feed the final fit
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable
 
 import numpy as np
@@ -42,23 +41,7 @@ from theorycheck.threshold.glm import check_q_level, fit_threshold, glm_threshol
 from theorycheck.threshold.points import PooledPoints, check_point, pool_points
 from theorycheck.threshold.result import Threshold
 from theorycheck.threshold.zone import certify_requests, transition_zone
-
-
-def _positive(name: str, value: object, *, allow_none: bool = False) -> float | None:
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a positive number, got {value!r}")
-    v = float(value)
-    if not v > 0 or math.isnan(v):
-        raise ValueError(f"{name} must be a positive number, got {value!r}")
-    return v
-
-
-def _count(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
+from theorycheck.validate import check_int, check_positive
 
 
 class ThresholdSearch:
@@ -115,10 +98,10 @@ class ThresholdSearch:
         bracket_seeds: int | None = None,
     ) -> None:
         self.q, self.level = check_q_level(q, level)
-        start_v = _positive("start", start)
+        start_v = check_positive("start", start)
         self.integer = bool(integer)
-        lo = _positive("lower", lower, allow_none=True)
-        hi = _positive("upper", upper, allow_none=True)
+        lo = None if lower is None else check_positive("lower", lower)
+        hi = None if upper is None else check_positive("upper", upper, allow_inf=True)
         self.lower = (1.0 if self.integer else 0.0) if lo is None else lo
         self.upper = math.inf if hi is None else hi
         if self.lower >= self.upper:
@@ -127,18 +110,18 @@ class ThresholdSearch:
             raise ValueError(
                 f"start={start_v:g} lies outside [lower, upper] = [{self.lower:g}, {self.upper:g}]"
             )
-        self.seeds_per_point = _count("seeds_per_point", seeds_per_point, 1)
-        self.max_trials = _count("max_trials", max_trials, 1)
-        self.points_per_round = _count("points_per_round", points_per_round, 1)
+        self.seeds_per_point = check_int("seeds_per_point", seeds_per_point, 1)
+        self.max_trials = check_int("max_trials", max_trials, 1)
+        self.points_per_round = check_int("points_per_round", points_per_round, 1)
         self.bracket_seeds = (
             self.seeds_per_point if bracket_seeds is None
-            else _count("bracket_seeds", bracket_seeds, 1)
+            else check_int("bracket_seeds", bracket_seeds, 1)
         )
-        self.rel_width = float(_positive("rel_width", rel_width))
-        self.growth = float(_positive("growth", growth))
+        self.rel_width = check_positive("rel_width", rel_width)
+        self.growth = check_positive("growth", growth)
         if self.growth <= 1.0:
             raise ValueError(f"growth must be > 1, got {growth!r}")
-        self.spread = float(_positive("spread", spread))
+        self.spread = check_positive("spread", spread)
         if not isinstance(resource, str) or not resource:
             raise ValueError(f"resource must be a variable name such as 'N', got {resource!r}")
         self.increasing = bool(increasing)
