@@ -17,7 +17,7 @@ import pytest
 
 import theorycheck
 
-HEAVY = ("sympy", "scipy", "statsmodels", "matplotlib", "pandas", "dask")
+HEAVY = ("numpy", "sympy", "scipy", "statsmodels", "matplotlib", "pandas", "dask")
 ROOT = str(Path(theorycheck.__file__).resolve().parents[1])
 
 
@@ -51,26 +51,26 @@ def test_import_theorycheck_loads_no_heavy_library():
     assert _heavy_after("import theorycheck") == []
 
 
-@pytest.mark.parametrize("argv", [
-    ["check", "--budget", "nope"],
-    ["check", "--q", "1.5"],
-    ["compare-embeddings", "--vary", "L"],
-    ["simulate", "--seeds", "0"],
+@pytest.mark.parametrize(("argv", "allowed"), [
+    (["check", "--budget", "nope"], []),
+    (["check", "--q", "1.5"], []),
+    (["compare-embeddings", "--vary", "L"], []),
+    (["simulate", "--seeds", "0"], ["numpy"]),  # the task's validators live beside numpy code
 ])
-def test_bad_input_exits_2_before_heavy_imports(argv):
+def test_bad_input_exits_2_before_heavy_imports(argv, allowed):
     code = ("import contextlib, io, sys\nfrom theorycheck.cli.main import main\n"
             "with contextlib.redirect_stderr(io.StringIO()) as err:\n"
             f"    rc = main({argv!r})\n"
             "assert rc == 2, (rc, err.getvalue())\n"
             "assert err.getvalue().startswith('theorycheck: error: '), err.getvalue()")
-    # simulate validates with numpy-only modules; sympy/scipy/statsmodels stay out
-    assert _heavy_after(code) == []
+    assert set(_heavy_after(code)) <= set(allowed)
 
 
 def test_bounds_list_needs_sympy_but_not_the_statistics():
     heavy = _heavy_after("import contextlib, io\nfrom theorycheck.cli.main import main\n"
                          "with contextlib.redirect_stdout(io.StringIO()):\n    assert main(['bounds', 'list']) == 0")
-    assert heavy == ["sympy"]  # laws are parsed (and validated) when the catalogue loads
+    assert set(heavy) <= {"numpy", "sympy"}  # laws are parsed (and validated) when the catalogue loads
+    assert "sympy" in heavy
 
 
 def test_root_exports_resolve_lazily():
