@@ -18,8 +18,6 @@ import json
 import os
 import sys
 
-from theorycheck import catalogue
-
 __all__ = ["add_parser", "run"]
 
 
@@ -105,6 +103,8 @@ def _emit(text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from theorycheck import catalogue  # sympy: imported when a bound is read, not for --help
+
     if args.action == "list":
         rows = [_summary(b) for b in catalogue.all_bounds()]
         _emit(json.dumps(rows, indent=2) if args.json else _table(rows))

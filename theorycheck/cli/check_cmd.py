@@ -9,8 +9,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from theorycheck.check import check, plan
-from theorycheck.check.budget import get_budget
 from theorycheck.cli.options import add_run_options, default_out, parse_assignments, prepare_out
 
 DEFAULT_TARGET = "vural2026.one_step"
@@ -35,6 +33,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def resolve_common(args: argparse.Namespace) -> dict:
     """Parse and validate everything (raises ValueError) and return the keyword arguments of check."""
+    from theorycheck.check.budget import get_budget
+
     get_budget(args.budget)
     if not 0 < args.q < 1:
         raise ValueError(f"--q must be in (0, 1), got {args.q}")
@@ -50,6 +50,7 @@ def resolve_common(args: argparse.Namespace) -> dict:
 
 def run_checks(args: argparse.Namespace, jobs: list[tuple[str, object, dict]], out: Path):
     """Run several checks with one executor; returns the CheckResults in order."""
+    from theorycheck.check import check
     from theorycheck.sweep import TerminalProgress, make_executor, open_store
 
     results = []
@@ -69,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--task applies to --law; a catalogue bound names its own task")
     target = args.law if args.law else (args.target or DEFAULT_TARGET)
     kw = resolve_common(args)
+    from theorycheck.check import plan
+
     tgt, design = plan(target, **kw)  # every input check, before any work
     out = prepare_out(Path(args.out) if args.out else default_out(tgt.id))
     if not args.quiet and not args.json:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from theorycheck.check import plan
 from theorycheck.check.ablation import RANDOM_TARGET, ablation_jobs
 from theorycheck.cli.check_cmd import run_checks
 from theorycheck.cli.options import add_run_options, default_out, parse_assignments, prepare_out
@@ -32,6 +31,8 @@ def run(args: argparse.Namespace) -> int:
     for flag in ("base", "vary"):
         if getattr(args, flag):
             raise ValueError(f"--{flag} is fixed by the ablation (d = V + 2, L varied); drop it")
+    from theorycheck.check import plan
+
     jobs = ablation_jobs(V=args.V, algorithm=args.algorithm, budget=args.budget,
                          settings=parse_assignments(args.settings, "--set"), random_target=args.random_target)
     for _, target, kw in jobs:

@@ -26,7 +26,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
-from theorycheck.jsonable import dumps
+
+def dumps(*args, **kwargs) -> str:
+    """:func:`theorycheck.jsonable.dumps`, imported on first use (numpy stays out of ``--help``)."""
+    from theorycheck.jsonable import dumps as _dumps
+
+    return _dumps(*args, **kwargs)
+
 
 DEFAULTS = {"V": 128, "d": 64, "L": 16, "N": 20000}  # runs in about a second
 

@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
-from scipy.special import lambertw
 from sympy.codegen.cfunctions import expm1, log1p
 from sympy.codegen.numpy_nodes import logaddexp
 
@@ -45,6 +44,8 @@ class wexp(sp.Function):  # noqa: N801 - SymPy function names are lower case
 
 
 def _wexp_numpy(s: Any) -> np.ndarray:
+    from scipy.special import lambertw  # scipy on first evaluation, not on import (CLI start)
+
     s = np.asarray(s, dtype=np.float64)
     out = np.empty_like(s)
     small = s < 500.0
@@ -60,6 +61,8 @@ def _wexp_numpy(s: Any) -> np.ndarray:
 
 
 def _lambertw_numpy(z: Any) -> np.ndarray:
+    from scipy.special import lambertw
+
     return lambertw(np.asarray(z, dtype=np.float64)).real
 
 
