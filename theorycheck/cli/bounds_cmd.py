@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Any
 
 __all__ = ["add_parser", "run"]
 
@@ -34,7 +35,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _summary(bound: catalogue.Bound) -> dict:
+def _summary(bound: Any) -> dict:
     return {"id": bound.id, "kind": bound.kind, "provenance": bound.provenance, "law": bound.law.text,
             "resource": bound.law.resource, "task": bound.task, "description": bound.description}
 
@@ -65,6 +66,8 @@ def _expected(expected: dict | None) -> str:
 
 
 def _show_text(info: dict) -> str:
+    from theorycheck.catalogue import NO_SIMULATOR
+
     directions = ", ".join(f"{v} ({info['directions'][v]})" for v in info["directions"])
     lines = [
         f"{info['id']}  [{info['kind']}, {info['provenance']}]",
@@ -80,7 +83,7 @@ def _show_text(info: dict) -> str:
         f"log powers:  {_fmt(info['log_powers'])}",
         f"             ({info['note']})",
         f"constants:   {_fmt(info['constants'])} (free: {', '.join(info['free_constants']) or '-'})",
-        f"task:        {info['task'] or 'none (' + catalogue.NO_SIMULATOR + ')'}",
+        f"task:        {info['task'] or 'none (' + NO_SIMULATOR + ')'}",
         f"criterion:   {info['criterion']}",
         f"settings:    {_fmt(info['settings'])}",
         f"design:      base {_fmt(info['base'])}; ranges {_ranges(info['ranges'])}; "

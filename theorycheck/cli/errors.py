@@ -85,8 +85,6 @@ def run_command(func: Callable[[Any], int], args: Any, *, stderr: TextIO | None 
 
     ``SystemExit`` passes through (argparse's own exits). Locks on output directories
     taken during the command (:func:`theorycheck.sweep.lock.lock_out`) are released at its end."""
-    from theorycheck.sweep.lock import release_all
-
     err = stderr if stderr is not None else sys.stderr
     try:
         return int(func(args))
@@ -105,4 +103,8 @@ def run_command(func: Callable[[Any], int], args: Any, *, stderr: TextIO | None 
         print(internal_error_line(exc), file=err)
         return EXIT_INTERNAL
     finally:
-        release_all()  # the --out lock taken by prepare_out ends with the command
+        # the --out lock taken by prepare_out ends with the command; a command that took
+        # none never loaded the lock module (and need not import it: fast exits stay fast)
+        lock = sys.modules.get("theorycheck.sweep.lock")
+        if lock is not None:
+            lock.release_all()

@@ -4,7 +4,8 @@ Each sub-command lives in its own module of this package and exposes
 ``add_parser(subparsers)`` (registering its arguments, with ``func=run``) and
 ``run(args) -> int`` (the exit code). Conventions shared by every command:
 
-* exit 0 success / consistent, 1 refuted, 3 inconclusive, 2 bad input;
+* exit 0 success / consistent, 1 refuted, 3 inconclusive, 2 bad input, 4 internal error
+  (the map: :mod:`theorycheck.report.terminal`; the handler: :mod:`theorycheck.cli.errors`);
 * bad input is a :class:`ValueError` raised before any work; it is printed as one
   line ``theorycheck: error: <message>`` on stderr, never as a traceback.
 """
@@ -51,14 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 0
-    try:
-        return int(args.func(args))
-    except ValueError as exc:
-        print(f"theorycheck: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("theorycheck: interrupted (finished trials are kept in the store)", file=sys.stderr)
-        return 130
+    from theorycheck.cli.errors import run_command
+
+    return run_command(args.func, args)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,6 +5,16 @@ Everything here consumes the plain dictionary of :meth:`theorycheck.check.CheckR
 so a stored ``verdict.json`` can be re-rendered without re-running anything.
 """
 
-from theorycheck.report.writer import write_report
+from typing import Any
 
 __all__ = ["write_report"]
+
+
+def __getattr__(name: str) -> Any:
+    # write_report pulls in matplotlib: loaded on first use, so that the terminal renderer
+    # (theorycheck.report.terminal, used by every command's exit path) stays light.
+    if name == "write_report":
+        from theorycheck.report.writer import write_report
+
+        return write_report
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
