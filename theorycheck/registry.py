@@ -34,7 +34,7 @@ import math
 import numbers
 import pkgutil
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -43,7 +43,7 @@ __all__ = [
     "Variable", "Task", "Algorithm", "KINDS",
     "register_task", "register_algorithm", "unregister_task", "unregister_algorithm",
     "get_task", "get_algorithm", "task_names", "algorithm_names", "tasks", "algorithms",
-    "integer_variables", "variable_names", "choices", "models", "source", "ENTRY_POINT_GROUP",
+    "integer_variables", "variable_names", "choices", "models", "source", "ENTRY_POINT_GROUP", "LazyNames",
 ]
 
 KINDS = ("integer", "real")
@@ -423,3 +423,33 @@ def models(task: str = "retrieval") -> tuple[str, ...]:
     """Every model some algorithm of ``task`` supports (for CLI choices)."""
     return tuple(dict.fromkeys(m for a in algorithms(task).values() for m in a.models))
 
+
+
+class LazyNames(Sequence):
+    """The names ``function(*args)`` returns, looked up on each use, so that holding the
+    object (a module constant, argparse ``choices``) discovers nothing until it is read.
+
+    >>> "retrieval" in LazyNames(task_names)
+    True
+    """
+
+    def __init__(self, function: Callable[..., Iterable[str]], *args: Any) -> None:
+        self._function, self._args = function, args
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(self._function(*self._args))
+
+    def __getitem__(self, index):
+        return self._names()[index]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
+
+    def __repr__(self) -> str:
+        return repr(self._names())

@@ -25,34 +25,18 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable
-
 from theorycheck.outcome import jsonable
+from theorycheck.registry import LazyNames
 
 DEFAULTS = {"V": 128, "d": 64, "L": 16, "N": 20000}  # runs in about a second
 
 
-class RegistryChoices:
+def _registry(function: str, *args) -> LazyNames:
     """argparse ``choices`` read from :mod:`theorycheck.registry` when first needed (parsing
-    that option, or formatting its help), so that building the parser imports nothing."""
+    that option, or formatting its help), so that building the parser discovers nothing."""
+    from theorycheck import registry
 
-    def __init__(self, names: Callable[[], Iterable[str]]) -> None:
-        self._names = names
-
-    def __contains__(self, value) -> bool:
-        return value in tuple(self._names())
-
-    def __iter__(self):
-        return iter(tuple(self._names()))
-
-
-def _registry(function: str, *args):
-    """``theorycheck.registry.<function>(*args)``, imported when called."""
-    def names():
-        from theorycheck import registry
-
-        return getattr(registry, function)(*args)
-    return RegistryChoices(names)
+    return LazyNames(getattr(registry, function), *args)
 
 
 def add_parser(subparsers) -> None:
