@@ -133,6 +133,14 @@ def test_a_lambda_trial_with_workers_is_refused_before_any_work(task_file, tmp_p
     assert not (tmp_path / "x" / "verdict.json").exists()
 
 
+def test_simulate_runs_a_file_task(task_file, capsys):
+    code = main(["simulate", "--task", f"{task_file}:TASK", "--set", "n=40", "--set", "p=0.5", "--seeds", "2",
+                 "--json"])
+    report = json.loads(capsys.readouterr().out)
+    # p = 0.5 is ten times the threshold (log 40)/40 ~ 0.09: connected
+    assert code == 0 and report["params"] == {"n": 40, "p": 0.5} and report["success"] == [True, True]
+
+
 def test_bad_task_specs_exit_2(task_file, tmp_path, capsys):
     for spec, message in ((f"{task_file}:NOPE", "must name a theorycheck.Task"),
                           (str(tmp_path / "missing.py") + ":TASK", "does not exist"),
