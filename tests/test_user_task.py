@@ -230,3 +230,19 @@ def test_file_task_resumes_after_sigkill(serial_run, task_file, tmp_path):
     data = json.loads((out / "verdict.json").read_text())
     assert data["run"]["reused"] == stored and data["run"]["computed"] == total - stored
     assert data["verdict"] == reference["verdict"] and data["cells"] == reference["cells"]
+
+
+def test_measure_dataset_runs_a_task_on_any_executor(task_file):
+    """The same Task, cells and entropy give the same thresholds serially and on 2 processes."""
+    from theorycheck.sweep import make_executor
+    from theorycheck.task_sources import load_task
+    from theorycheck.testing import measure_dataset
+
+    task = load_task(f"{task_file}:TASK")
+    kw = dict(start=lambda c: math.log(c["n"]) / c["n"], entropy=3, max_trials=40, rel_width=0.3)
+    cells = [{"n": 16.0}, {"n": 64.0}]
+    serial = measure_dataset(task, cells, **kw)
+    with make_executor(workers=2) as pool:
+        parallel = measure_dataset(task, cells, executor=pool, **kw)
+    assert serial.to_dict() == parallel.to_dict()
+    assert list(serial.cell_values("n")) == [16, 64]
