@@ -133,6 +133,14 @@ def test_a_lambda_trial_with_workers_is_refused_before_any_work(task_file, tmp_p
     assert not (tmp_path / "x" / "verdict.json").exists()
 
 
+def test_simulate_runs_a_file_task(task_file, capsys):
+    code = main(["simulate", "--task", f"{task_file}:TASK", "--set", "n=40", "--set", "p=0.5", "--seeds", "2",
+                 "--json"])
+    report = json.loads(capsys.readouterr().out)
+    # p = 0.5 is ten times the threshold (log 40)/40 ~ 0.09: connected
+    assert code == 0 and report["params"] == {"n": 40, "p": 0.5} and report["success"] == [True, True]
+
+
 def test_bad_task_specs_exit_2(task_file, tmp_path, capsys):
     for spec, message in ((f"{task_file}:NOPE", "must name a theorycheck.Task"),
                           (str(tmp_path / "missing.py") + ":TASK", "does not exist"),
@@ -222,3 +230,19 @@ def test_file_task_resumes_after_sigkill(serial_run, task_file, tmp_path):
     data = json.loads((out / "verdict.json").read_text())
     assert data["run"]["reused"] == stored and data["run"]["computed"] == total - stored
     assert data["verdict"] == reference["verdict"] and data["cells"] == reference["cells"]
+
+
+def test_measure_dataset_runs_a_task_on_any_executor(task_file):
+    """The same Task, cells and entropy give the same thresholds serially and on 2 processes."""
+    from theorycheck.sweep import make_executor
+    from theorycheck.task_sources import load_task
+    from theorycheck.testing import measure_dataset
+
+    task = load_task(f"{task_file}:TASK")
+    kw = dict(start=lambda c: math.log(c["n"]) / c["n"], entropy=3, max_trials=40, rel_width=0.3)
+    cells = [{"n": 16.0}, {"n": 64.0}]
+    serial = measure_dataset(task, cells, **kw)
+    with make_executor(workers=2) as pool:
+        parallel = measure_dataset(task, cells, executor=pool, **kw)
+    assert serial.to_dict() == parallel.to_dict()
+    assert list(serial.cell_values("n")) == [16, 64]

@@ -21,10 +21,13 @@ Variables of the token-retrieval task (THEORY §1-2):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import sympy as sp
 
-__all__ = ["N", "d", "L", "V", "m", "zeta", "symbol", "is_constant_name"]
+from theorycheck.registry import LazyNames, variable_names
+
+__all__ = ["N", "d", "L", "V", "m", "zeta", "symbol", "VARIABLES", "is_constant_name"]
 
 _REGISTRY: dict[str, sp.Symbol] = {}
 
@@ -54,14 +57,9 @@ m = symbol("m")
 zeta = symbol("zeta")
 
 
-def __getattr__(name: str):
-    """``VARIABLES``: the names of every registered task's variables
-    (:func:`theorycheck.registry.variable_names`), looked up when asked for."""
-    if name == "VARIABLES":
-        from theorycheck.registry import variable_names
-
-        return variable_names()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: Names of the variables of every registered task (:func:`theorycheck.registry.variable_names`),
+#: looked up when read.
+VARIABLES: Sequence[str] = LazyNames(variable_names)
 
 _CONSTANT = re.compile(r"^(C\w*|c\d*|K\d*|A|B)$")
 

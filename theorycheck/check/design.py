@@ -5,9 +5,9 @@ One-at-a-time lines through a base point, plus a few joint points (DESIGN.md):
 * every variable ``x`` of the law that the task can set is varied over a geometric range
   around the base value, widened by factors of sqrt(2) on each side in turn while
   (i) the range stays within ``budget.max_span``, (ii) the bound's declared ``ranges``
-  and the task's declared valid range of ``x`` allow it, (iii) the simulator accepts the parameters (e.g. orthogonal needs d >= V+2),
-  and (iv) the predicted trial cost (law threshold with reference constants, times 2)
-  stays under ``budget.max_cost``;
+  and the task's declared valid range of ``x`` allow it, (iii) the simulator accepts the
+  parameters (e.g. orthogonal needs d >= V+2), and (iv) the predicted trial cost (law
+  threshold with reference constants, times 2) stays under ``budget.max_cost``;
 * ``budget.points_per_variable`` values are spread geometrically over that range;
 * ``budget.joint_points`` cells move two variables at once (to the ends of their ranges),
   which is what separates a multiplicative law from an additive one.

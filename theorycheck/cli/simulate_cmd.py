@@ -9,6 +9,7 @@ Examples::
     theorycheck simulate --task linear-am --V 256 --d 128 --method hebbian
     theorycheck simulate --algorithm gd --steps 300 --optimizer adam --lr 0.05
     theorycheck simulate --task MY-TASK --set n=100 --set p=0.2   # any registered task
+    theorycheck simulate --task my_task.py:TASK --set n=100        # a Task in a file
 
 Task, algorithm, model and embedding names come from :mod:`theorycheck.registry`.
 
@@ -24,7 +25,8 @@ Exit 0 after the trials ran (whatever their success), 2 on bad input.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+
+from theorycheck.registry import LazyNames
 
 
 def dumps(*args, **kwargs) -> str:
@@ -37,27 +39,24 @@ def dumps(*args, **kwargs) -> str:
 DEFAULTS = {"V": 128, "d": 64, "L": 16, "N": 20000}  # runs in about a second
 
 
-class RegistryChoices:
+def _registry(function: str, *args) -> LazyNames:
     """argparse ``choices`` read from :mod:`theorycheck.registry` when first needed (parsing
-    that option, or formatting its help), so that building the parser imports nothing."""
+    that option, or formatting its help), so that building the parser discovers nothing."""
+    from theorycheck import registry
 
-    def __init__(self, names: Callable[[], Iterable[str]]) -> None:
-        self._names = names
-
-    def __contains__(self, value) -> bool:
-        return value in tuple(self._names())
-
-    def __iter__(self):
-        return iter(tuple(self._names()))
+    return LazyNames(getattr(registry, function), *args)
 
 
-def _registry(function: str, *args):
-    """``theorycheck.registry.<function>(*args)``, imported when called."""
-    def names():
-        from theorycheck import registry
+class _TaskChoices(LazyNames):
+    """The registered task names; a ``module:NAME`` / ``file.py:NAME`` spec passes too."""
 
-        return getattr(registry, function)(*args)
-    return RegistryChoices(names)
+    def __init__(self) -> None:
+        from theorycheck.registry import task_names
+
+        super().__init__(task_names)
+
+    def __contains__(self, value: object) -> bool:
+        return (isinstance(value, str) and ":" in value) or super().__contains__(value)
 
 
 def add_parser(subparsers) -> None:
@@ -67,8 +66,9 @@ def add_parser(subparsers) -> None:
         description="Run K seeded trials of one cell (THEORY §1-4) and report recall "
         "accuracy, selection accuracy and success (accuracy >= tau).",
     )
-    p.add_argument("--task", choices=_registry("task_names"), default="retrieval", metavar="TASK",
-                   help="one of %(choices)s (default retrieval)")
+    p.add_argument("--task", choices=_TaskChoices(), default="retrieval", metavar="TASK",
+                   help="one of %(choices)s (default retrieval), or package.module:NAME or "
+                   "path/to/file.py:NAME naming a theorycheck.Task")
     p.add_argument("--V", type=int, default=DEFAULTS["V"], help="vocabulary size / number of facts")
     p.add_argument("--d", type=int, default=DEFAULTS["d"], help="embedding dimension")
     p.add_argument("--L", type=int, default=DEFAULTS["L"], help="sequence length (retrieval)")
@@ -140,11 +140,12 @@ def _run_declared(args) -> int:
     from theorycheck.cli.options import parse_assignments
     from theorycheck.registry import get_task
     from theorycheck.simulate import seed_sequence
+    from theorycheck.task_sources import resolve_task
     from theorycheck.validate import check_int
 
     check_int("--seeds", args.seeds, 1)
     check_int("--seed", args.seed, 0)
-    task = get_task(args.task)
+    task = get_task(resolve_task(args.task))
     params = task.check_params({**task.defaults, **parse_assignments(args.settings, "--set")})
     seeds = list(range(args.seed, args.seed + args.seeds))
     results = []

@@ -15,8 +15,9 @@ Usage (the ``check`` command does this for every cell of a bound's grid)::
                           store=SqliteStore("runs/exp1"), progress=TerminalProgress())
     sweep.results["V=64,d=16"]        # that cell's search.result() (a Threshold)
 
-``my_trial(params, seed) -> dict`` must be a picklable top-level function (for process
-pools and dask) returning at least ``{"success": bool}``; ``params`` is the cell's
+``my_trial(params, seed) -> bool | dict`` must be a picklable top-level function (for
+process pools and dask: anything else is a ValueError before any work) returning a bool or
+at least ``{"success": bool}``; ``params`` is the cell's
 params plus ``{resource: value}``, ``seed`` a ``numpy.random.SeedSequence``. The whole
 returned dict is stored (after a JSON round trip). It should not contain wall-clock
 times if you want runs to compare equal; the engine records trial time separately.

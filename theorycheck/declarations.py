@@ -1,0 +1,255 @@
+"""Declarations of tasks and algorithms: :class:`Variable`, :class:`Task`, :class:`Algorithm`.
+
+What each declares is described in :mod:`theorycheck.registry`, which collects them.
+Pure and cheap to import: the standard library only.
+
+>>> n = Variable("n", "integer", 2)
+>>> n.coerce(7.6), n.check(3.0)
+(8, 3)
+>>> n.check(1)
+Traceback (most recent call last):
+...
+ValueError: n must be an integer >= 2, got 1
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+import numbers
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["Variable", "Task", "Algorithm", "KINDS"]
+
+KINDS = ("integer", "real")
+
+
+def _identifier(what: str, name: Any) -> str:
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"{what} name must be a Python identifier such as 'n' or 'p', got {name!r}")
+    return name
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A numeric variable of a task: ``kind`` ``"integer"`` or ``"real"``, valid range
+    ``[low, high]``. Every variable is positive (laws take its logarithm): ``low``
+    defaults to 1 for an integer and to 0, excluded, for a real."""
+
+    name: str
+    kind: str = "real"
+    low: float | None = None
+    high: float = math.inf
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        _identifier("variable", self.name)
+        if self.kind not in KINDS:
+            raise ValueError(f"variable {self.name}: kind must be 'integer' or 'real', got {self.kind!r}")
+        low = self.low if self.low is not None else (1 if self.kind == "integer" else 0)
+        for bound in (low, self.high):
+            if isinstance(bound, bool) or not isinstance(bound, numbers.Real) or math.isnan(bound):
+                raise ValueError(f"variable {self.name}: low and high must be numbers, got {bound!r}")
+        if not 0 <= low < self.high:
+            raise ValueError(f"variable {self.name}: need 0 <= low < high, got low={low}, high={self.high}")
+        object.__setattr__(self, "low", low)
+
+    @property
+    def range_text(self) -> str:
+        """The valid range in words: ``an integer >= 2``, ``a real number in (0, 1]``."""
+        noun = "an integer" if self.kind == "integer" else "a real number"
+        if self.low == 0 and self.kind == "real":
+            return f"{noun} > 0" if self.high == math.inf else f"{noun} in (0, {self.high:g}]"
+        return f"{noun} >= {self.low:g}" if self.high == math.inf else f"{noun} in [{self.low:g}, {self.high:g}]"
+
+    def coerce(self, value: Any) -> int | float:
+        """The value a trial runs: the nearest integer for an ``integer`` variable, a float
+        otherwise. ValueError for a non-number (booleans and NaN included)."""
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value):
+            raise ValueError(f"{self.name} must be {self.range_text}, got {value!r}")
+        if self.kind == "integer":
+            if not math.isfinite(value):
+                raise ValueError(f"{self.name} must be {self.range_text}, got {value!r}")
+            return int(round(value))
+        return float(value)
+
+    def check(self, value: Any) -> int | float:
+        """:meth:`coerce`, then ValueError unless the value lies in the valid range."""
+        typed = self.coerce(value)
+        below = typed <= 0 if (self.low == 0 and self.kind == "real") else typed < self.low
+        if below or typed > self.high:
+            raise ValueError(f"{self.name} must be {self.range_text}, got {value!r}")
+        return typed
+
+
+def _variables(what: str, items: Any) -> Mapping[str, Variable]:
+    """Declared variables as a read-only mapping ``name -> Variable``, from a sequence of
+    :class:`Variable` or a mapping ``name -> Variable | kind | (kind, low[, high[, description]])``:
+    ``{"n": ("integer", 2, 4096), "p": ("real", 0, 1), "beta": "real"}``."""
+    if isinstance(items, Mapping):
+        items = [_shorthand(what, name, spec) for name, spec in items.items()]
+    out: dict[str, Variable] = {}
+    for v in items or ():
+        if not isinstance(v, Variable):
+            raise ValueError(f"{what} must be Variable objects, got {v!r}; e.g. Variable('n', 'integer', 2)")
+        if v.name in out:
+            raise ValueError(f"{what}: variable {v.name!r} is declared twice")
+        out[v.name] = v
+    return MappingProxyType(out)
+
+
+def _shorthand(what: str, name: str, spec: Any) -> Variable:
+    if isinstance(spec, Variable):
+        if spec.name != name:
+            raise ValueError(f"{what}: key {name!r} holds Variable {spec.name!r}; use the same name")
+        return spec
+    if isinstance(spec, str):
+        return Variable(name, spec)
+    if isinstance(spec, tuple) and 1 <= len(spec) <= 4:
+        return Variable(name, *spec)
+    raise ValueError(f"{what}: {name!r} must be a Variable, 'integer' / 'real', or (kind, low, high), "
+                     f"got {spec!r}")
+
+
+@dataclass(frozen=True, eq=False)
+class Task:
+    """A task (see the module docstring).
+
+    ``variables`` -- the scaling variables a law and a sweep design may use (a sequence of
+    :class:`Variable`, or a mapping name -> Variable or shorthand ``"integer"`` / ``"real"`` /
+    ``(kind, low, high)``, e.g. ``{"n": ("integer", 2, 4096), "p": ("real", 0, 1)}``); ``resource`` -- the variable
+    thresholds are measured in by default; ``defaults`` -- values of variables and settings
+    a design does not set; ``validate(params)`` -- raises ValueError for parameters the
+    trial cannot run (its return value is ignored); ``cost(params)`` -- the work of one
+    trial, in units of about 30 ns (a check caps it); ``nested`` -- resources whose data are
+    nested (the first ``n`` samples are the same for every value ``>= n``); ``settings`` --
+    other numeric parameters, typed like variables but never varied by a design;
+    ``choices`` -- categorical settings and their allowed values.
+    """
+
+    name: str
+    trial: Callable[[dict, Any], Any]
+    variables: Mapping[str, Variable]
+    resource: str
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    validate: Callable[[Mapping[str, Any]], Any] | None = None
+    cost: Callable[[Mapping[str, Any]], float] | None = None
+    description: str = ""
+    nested: tuple[str, ...] = ()
+    settings: Mapping[str, Variable] = field(default_factory=dict)
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"task name must be a non-empty string, got {self.name!r}")
+        if not callable(self.trial):
+            raise ValueError(f"task {self.name}: trial must be a function trial(params, seed), got {self.trial!r}")
+        put = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 (frozen)
+        put("variables", _variables(f"task {self.name}: variables", self.variables))
+        put("settings", _variables(f"task {self.name}: settings", self.settings))
+        both = sorted(set(self.variables) & set(self.settings))
+        if both:
+            raise ValueError(f"task {self.name}: {both} declared both as variables and as settings")
+        if self.resource not in self.variables:
+            raise ValueError(f"task {self.name}: resource {self.resource!r} is not one of its variables "
+                             f"{list(self.variables)}")
+        put("nested", tuple(self.nested))
+        bad = [r for r in self.nested if r not in self.variables]
+        if bad:
+            raise ValueError(f"task {self.name}: nested resources {bad} are not variables")
+        for what, fn in (("validate", self.validate), ("cost", self.cost)):
+            if fn is not None and not callable(fn):
+                raise ValueError(f"task {self.name}: {what} must be a function of params or None, got {fn!r}")
+        put("defaults", MappingProxyType(dict(self.defaults)))
+        put("choices", MappingProxyType({k: tuple(v) for k, v in dict(self.choices).items()}))
+
+    def declared(self, name: str) -> Variable | None:
+        """The declaration of a variable or numeric setting, or None."""
+        return self.variables.get(name) or self.settings.get(name)
+
+    def kind(self, name: str) -> str | None:
+        """``"integer"``, ``"real"`` or None for a name the task does not declare."""
+        var = self.declared(name)
+        return var.kind if var else None
+
+    def coerce(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """``params`` with every declared variable and setting coerced to its kind
+        (integers rounded: the values the trial runs); others (and None) unchanged."""
+        out = dict(params)
+        for key, value in out.items():
+            var = self.declared(key)
+            if var is not None and value is not None:
+                out[key] = var.coerce(value)
+        return out
+
+    def check_params(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The coerced ``params``; ValueError (from ``validate``, then from the declared
+        ranges) when the trial cannot run them."""
+        typed = self.coerce(params)
+        if self.validate is not None:
+            self.validate(typed)
+        for key, value in typed.items():
+            var = self.declared(key)
+            if var is not None and value is not None:
+                var.check(value)
+        return typed
+
+    def trial_cost(self, params: Mapping[str, Any]) -> float:
+        """The declared cost of one trial at ``params`` (0 where the task declares none)."""
+        return float(self.cost(params)) if self.cost is not None else 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class Algorithm:
+    """A training algorithm: ``runners`` maps each supported model to
+    ``run(params, emb, train_seed, **options) -> Fitted`` (a callable or a
+    ``"module:function"`` string, imported on first use); ``dense`` is True when every
+    model's trial touches all ``N*L*d`` numbers, or the tuple of models where it does."""
+
+    name: str
+    runners: Mapping[str, str | Callable]
+    dense: bool | tuple[str, ...] = False
+    task: str = "retrieval"
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"algorithm name must be a non-empty string, got {self.name!r}")
+        if not isinstance(self.runners, Mapping) or not self.runners:
+            raise ValueError(f"algorithm {self.name}: runners must map model -> 'module:function', "
+                             f"got {self.runners!r}")
+        for model, runner in self.runners.items():
+            if not callable(runner) and not (isinstance(runner, str) and ":" in runner):
+                raise ValueError(f"algorithm {self.name}: runner of model {model!r} must be a function or "
+                                 f"'module:function', got {runner!r}")
+        object.__setattr__(self, "runners", MappingProxyType(dict(self.runners)))
+        if not isinstance(self.dense, bool):
+            object.__setattr__(self, "dense", tuple(self.dense))
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        return tuple(self.runners)
+
+    def is_dense(self, model: str) -> bool:
+        return self.dense if isinstance(self.dense, bool) else model in self.dense
+
+    def runner(self, model: str = "attention") -> Callable:
+        """The function that runs this algorithm for ``model`` (imported now)."""
+        if model not in self.runners:
+            raise ValueError(f"algorithm {self.name!r} supports model(s) {', '.join(self.models)}, "
+                             f"got model={model!r}; choose another model or algorithm")
+        runner = self.runners[model]
+        if callable(runner):
+            return runner
+        module, _, function = runner.partition(":")
+        return getattr(importlib.import_module(module), function)
+
+    def options(self, model: str = "attention") -> tuple[str, ...]:
+        """The options of the runner of ``model``: its keyword arguments after
+        ``(params, emb, train_seed)``."""
+        params = list(inspect.signature(self.runner(model)).parameters.values())[3:]
+        return tuple(p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
