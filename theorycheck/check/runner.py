@@ -22,6 +22,7 @@ from typing import Any
 
 from theorycheck.check.budget import Budget, get_budget
 from theorycheck.check.design import SweepDesign, design_sweep
+from theorycheck.check.regime import regime_for
 from theorycheck.check.target import Target, resolve_target
 from theorycheck.registry import Task
 from theorycheck.sweep import CellSpec, code_version, run_sweep
@@ -41,15 +42,19 @@ class CheckResult:
     run: dict[str, Any]
     environment: dict[str, Any]
     caveats: list[str] = field(default_factory=list)
+    regime: dict[str, Any] = field(default_factory=dict)
 
     @property
     def status(self) -> str:
         return self.verdict.status
 
     def to_dict(self) -> dict[str, Any]:
+        verdict = self.verdict.to_dict()
+        if self.regime.get("outside"):  # the verdict's first line says where it was measured
+            verdict["outside_regime"] = self.regime["summary"]
         return {
             "target": self.target, "design": self.design, "cells": self.cells,
-            "verdict": self.verdict.to_dict(), "run": self.run,
+            "verdict": verdict, "run": self.run, "regime": self.regime,
             "environment": self.environment, "caveats": list(self.caveats),
         }
 
@@ -58,12 +63,29 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
          settings: Mapping[str, Any] | None = None, base: Mapping[str, float] | None = None,
          vary: tuple[str, ...] | None = None,
          ranges: Mapping[str, tuple[float, float]] | None = None) -> tuple[Target, SweepDesign]:
-    """Resolve the target and design its sweep, without running anything (all input checks)."""
+    """Resolve the target and design its sweep, without running anything (all input checks).
+
+    A setting that names a task variable (``settings={"zeta": 0.5}``) moves the base point
+    there: it is what every trial runs and what the report states. It is refused when
+    ``base`` gives the same variable another value, or when the design varies it."""
     tgt = resolve_target(target, task=task, settings=settings, base=base, vary=vary, ranges=ranges)
+    moved = {k: v for k, v in (settings or {}).items() if k in tgt.task.variables}
+    if moved:
+        clash = {k: (v, base[k]) for k, v in moved.items() if base and k in base and base[k] != v}
+        if clash:
+            raise ValueError(f"settings and base disagree on {clash} (setting, base): give each task "
+                             "variable once, with --base")
+        rest = {k: v for k, v in settings.items() if k not in moved}
+        tgt = resolve_target(target, task=task, settings=rest, base={**(base or {}), **moved}, vary=vary,
+                             ranges=ranges)
     design = design_sweep(
         tgt.law, tgt.task, settings=tgt.settings, base=tgt.base,
         budget=get_budget(budget), constants=tgt.constants, ranges=tgt.ranges, vary=tgt.vary,
     )
+    varied_settings = sorted(set(moved) & set(design.varied))
+    if varied_settings:
+        raise ValueError(f"the setting(s) {varied_settings} fix a variable this sweep varies "
+                         f"({', '.join(design.varied)}); drop the setting, or pass --vary without it")
     if not design.varied:
         raise ValueError(
             f"nothing to vary for {tgt.id}: none of {list(tgt.law.variables)} can be varied within "
@@ -136,6 +158,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     """
     from theorycheck.compare import Dataset, compare
 
+    vary = _check_run_arguments(vary=vary, entropy=entropy, q=q, tolerance=tolerance, store=store)
     tgt, design = plan(target, budget=budget, task=task, settings=settings, base=base, vary=vary,
                        ranges=ranges)
     t0 = time.perf_counter()
@@ -154,6 +177,9 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     cells = [{"key": k, "params": p, "threshold": sweep.results[k].to_dict(),
               "predicted": predicted.get(_cell_id(p))}
              for k, p in zip(keys, params, strict=True)]
+    # the law's regime (and a user law's assumptions) at every cell, the resource read at
+    # its measured threshold; sets cells[i]["in_regime"] (docs/theory.md §5, check/regime.py)
+    regime = regime_for(tgt.id, tgt.law, cells, design.resource, design.base)
     return CheckResult(
         target=tgt.to_dict(),
         design={**design.to_dict(), "q": q, "entropy": entropy},
@@ -162,7 +188,30 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
              "reused": sweep.reused, "seconds": round(time.perf_counter() - t0, 2)},
         environment=_environment(entropy),
         caveats=list(design.notes) + list(tgt.caveats),
+        regime=regime,
     )
+
+
+def _check_run_arguments(*, vary: Any, entropy: Any, q: Any, tolerance: Any, store: Any) -> tuple[str, ...] | None:
+    """Every argument of :func:`check` that the sweep would only use late, checked before any
+    work (a bad tolerance must not fail after the whole sweep). Returns ``vary`` as a tuple
+    (a string ``"d,L"`` is split at commas)."""
+    from theorycheck.validate import check_int, check_open_unit, check_positive
+
+    check_int("entropy", entropy, 0, " (the root seed of every trial)")
+    check_open_unit("q", q, " (the success probability that defines the threshold)")
+    if tolerance is not None:
+        check_positive("tolerance", tolerance, " (the equivalence margin on exponents, e.g. 0.25)")
+    methods = ("bind", "get", "put", "records", "close")
+    if store is not None and not all(callable(getattr(store, m, None)) for m in methods):
+        raise ValueError(f"store must be a theorycheck.sweep store (MemoryStore, SqliteStore or open_store(path)), "
+                         f"got {type(store).__name__}: {store!r}")
+    if vary is None:
+        return None
+    names = [v.strip() for v in vary.split(",")] if isinstance(vary, str) else list(vary)
+    if not names or not all(isinstance(v, str) and v.strip() for v in names):
+        raise ValueError(f"vary must name variables, e.g. ('d', 'L') or 'd,L', got {vary!r}")
+    return tuple(v.strip() for v in names)
 
 
 @dataclass(frozen=True)

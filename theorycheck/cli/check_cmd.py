@@ -40,12 +40,34 @@ def resolve_common(args: argparse.Namespace) -> dict:
         raise ValueError(f"--q must be in (0, 1), got {args.q}")
     if args.tolerance is not None and not args.tolerance > 0:
         raise ValueError(f"--tolerance must be positive, got {args.tolerance}")
-    vary = tuple(v.strip() for v in args.vary.split(",") if v.strip()) if args.vary else None
+    vary = None
+    if args.vary is not None:
+        vary = tuple(v.strip() for v in args.vary.split(",") if v.strip())
+        if not vary:
+            raise ValueError(f"--vary names no variable (got {args.vary!r}); give e.g. --vary d,L, or leave it out")
     from theorycheck.task_sources import resolve_task
 
     return dict(budget=args.budget, task=resolve_task(getattr(args, "task", None)),
                 settings=parse_assignments(args.settings, "--set"),
                 base=parse_assignments(args.base, "--base", numeric=True), vary=vary)
+
+
+def _refuse_other_check(out: Path, target_id: str, law: str, force_new: bool) -> None:
+    """An ``--out`` that holds the report of another check is not overwritten (its store
+    would mix two checks' trials) unless ``--force-new``."""
+    import json
+
+    previous = out / "verdict.json"
+    if force_new or not previous.is_file():
+        return
+    try:
+        target = json.loads(previous.read_text()).get("target", {})
+    except (OSError, ValueError, AttributeError):
+        raise ValueError(f"{out} holds an unreadable verdict.json; choose another --out, or --force-new to "
+                         "start afresh there") from None
+    if (target.get("id"), target.get("law")) != (target_id, law):
+        raise ValueError(f"{out} holds another check ({target.get('id')}: {target.get('law')}); choose another "
+                         f"--out, or --force-new to replace it")
 
 
 def run_checks(args: argparse.Namespace, jobs: list[tuple[str, object, dict]], out: Path):
@@ -68,16 +90,27 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give either a catalogue ID or --law, not both")
     if args.task and not args.law:
         raise ValueError("--task applies to --law; a catalogue bound names its own task")
-    target = args.law if args.law else (args.target or DEFAULT_TARGET)
+    if args.law is not None and not args.law.strip():
+        raise ValueError("--law is empty: give a condition such as 'N >= C*V*log(V)', or a catalogue ID")
+    target = args.law if args.law is not None else (args.target or DEFAULT_TARGET)
     kw = resolve_common(args)
     from theorycheck.check import plan
+    from theorycheck.check.regime import regime_for
 
     tgt, design = plan(target, **kw)  # every input check, before any work
-    out = prepare_out(Path(args.out) if args.out else default_out(tgt.id))
+    out_dir = Path(args.out) if args.out else default_out(tgt.id)
+    _refuse_other_check(out_dir, tgt.id, tgt.law.text, args.force_new)
+    out = prepare_out(out_dir)
+    planned = regime_for(tgt.id, tgt.law, [{"params": dict(c), "threshold": None} for c in design.cells],
+                         design.resource, design.base)
     if not args.quiet and not args.json:
         print(f"checking {tgt.id}: {tgt.law.text}  ({len(design.cells)} cells, budget {design.budget.name}; "
               f"output {out})", file=sys.stderr)
+        if planned.get("outside"):
+            print(f"warning: the design is {planned['summary']}", file=sys.stderr)
     (result,) = run_checks(args, [("check", target, kw)], out)
+    if result.run.get("reused") and not args.json:
+        print(f"resumed: {result.run['reused']} trials reused, {result.run['computed']} computed", file=sys.stderr)
     from theorycheck.report import write_report
     from theorycheck.jsonable import dumps
     from theorycheck.report.terminal import exit_code, render_verdict
@@ -85,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
     data = result.to_dict()
     write_report(data, out)
     if args.json:
-        print(dumps({**data["verdict"], "out": out}, sort_keys=False))
+        print(dumps({**data["verdict"], "cells": data["cells"], "regime": data["regime"], "out": out},
+                    sort_keys=False))
     else:
         print(render_verdict(data))
         print(f"\nreport: {out / 'report.md'}  (verdict.json, thresholds.csv, plots)")
