@@ -48,14 +48,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 from theorycheck.algorithms.attention_readout import attend, predict_labels
-from theorycheck.algorithms.chunked import DEFAULT_CACHE_BYTES, TrainingPasses
+from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 
 __all__ = [
     "LimitFit",
     "run_limit",
+    "limit_on_prefix",
     "centered_labels",
     "check_beta",
     "predict_labels",
@@ -82,134 +84,131 @@ def _rows(n: int) -> np.ndarray:
     return np.arange(n)
 
 
-_RUN_TOKENS = 4096
-"""Label runs of at least this many tokens (on average) are processed run by run."""
-
-
-def _label_runs(b: Batch) -> list[tuple[int, int, int]] | None:
-    """``[(label, lo, hi), ...]`` for the runs of equal labels of a label-sorted chunk, or
-    ``None`` when the runs are too short to pay for a Python loop over them."""
-    cuts = np.flatnonzero(b.labels[1:] != b.labels[:-1]) + 1
-    if b.tokens.size < _RUN_TOKENS * (len(cuts) + 1):
-        return None
-    starts = [0, *cuts.tolist()]
-    ends = [*cuts.tolist(), len(b)]
-    return list(zip(b.labels[starts].tolist(), starts, ends))
-
-
-def _pair_index(passes: TrainingPasses, b: Batch, V: int) -> np.ndarray:
-    """``y_n·V + x_i`` for the chunk, ``(n, L)`` intp, in a reused buffer."""
-    flat = passes.scratch("pairs", b.tokens.shape, np.intp)
-    np.add(b.tokens, (b.labels * V)[:, None], out=flat)
+def _pair_index(data: SortedTokens, b: Batch, y0: int, V: int) -> np.ndarray:
+    """``(y_n − y0)·V + x_i`` for a sub-batch of label block ``[y0, …)``: flat index into
+    the block's ``(B, V)`` table; ``(n, L)`` intp in a reused buffer."""
+    flat = data.scratch("pairs", b.tokens.shape, np.intp)
+    np.add(b.tokens, ((b.labels - y0) * V)[:, None], out=flat)
     return flat
 
 
-def _first_gradient(passes: TrainingPasses, W: np.ndarray, emb: Embeddings, miv: bool) -> np.ndarray:
-    """Pass 1: ``G₁`` from the (label, token) counts ``C`` and label counts ``c``."""
-    p = passes.params
-    V, N, L = p.V, p.N, p.L
-    local = threading.local()  # one integer table per thread: exact, order-free sums
-    tables: list[np.ndarray] = []
-
-    def count(b: Batch):
-        table = getattr(local, "table", None)
-        if table is None:
-            table = local.table = np.zeros(V * V, dtype=np.int64)
-            tables.append(table)
-        runs = _label_runs(b)
-        if runs is None:
-            np.add.at(table, _pair_index(passes, b, V).ravel(), 1)
-        else:  # one label per run: count its tokens into its row of the table
-            for y, lo, hi in runs:
-                table[y * V : (y + 1) * V] += np.bincount(b.tokens[lo:hi].ravel(), minlength=V)
-        return np.bincount(b.labels, minlength=V)
-
-    label_counts = np.zeros(V, dtype=np.int64)
-    for labels in passes.map(count):
-        label_counts += labels
-    counts = np.sum(tables, axis=0)
-    CE = counts.reshape(V, V).astype(np.float64) @ emb.E  # (V, d): Σ_x C[y,x] e_x
-    G1 = W.T @ CE
-    if miv:
-        G1 += np.outer(W.T @ label_counts.astype(np.float64), emb.z_trig)
-    return G1 / (N * L)
+def _sum_in_order(parts) -> np.ndarray:
+    """Sum of the per-block results in block order (reproducible for any thread count)."""
+    total = None
+    for part in parts:
+        total = part if total is None else total + part
+    return total
 
 
-def _key_query_direction(passes, W, G1, emb, miv: bool) -> np.ndarray:
-    """Pass 2: ``g`` from the score table ``Q[y, x] = e_xᵀ G₁ᵀ w_y`` and per-sequence means."""
-    p = passes.params
-    V, N, L = p.V, p.N, p.L
-    R = W @ G1  # rows r_y = G₁ᵀ w_y
-    Q = (R @ emb.E.T).ravel()  # Q[y, x] = r_yᵀ e_x, flat index y*V + x
-    q = R @ emb.z_trig  # q_y = z_trigᵀ r_y
+def _first_gradient(data: SortedTokens, N: int, W: np.ndarray, emb: Embeddings, miv: bool) -> np.ndarray:
+    """Pass 1: ``G₁`` from the (label, token) counts ``C`` and label counts ``c``, block
+    by block: ``G₁ = Σ_blocks W_kᵀ (C_k E + [miv] c_k z_trigᵀ) / (N L)``."""
+    V, L = data.params.V, data.params.L
 
-    def accumulate(b: Batch):
+    def init(k):
+        y0, y1 = data.blocks[k]
+        return np.zeros((y1 - y0) * V), np.zeros(y1 - y0)  # exact integers in float64
+
+    def kernel(b: Batch, k, state):
+        y0 = data.blocks[k][0]
+        table, labels = state
+        table += np.bincount(_pair_index(data, b, y0, V).ravel(), minlength=table.size)
+        labels += np.bincount(b.labels - y0, minlength=labels.size)
+
+    def finish(k, state):
+        y0, y1 = data.blocks[k]
+        table, labels = state
+        Wk = W[y0:y1]
+        out = Wk.T @ (table.reshape(y1 - y0, V) @ emb.E)
+        if miv:
+            out += np.outer(Wk.T @ labels, emb.z_trig)
+        return out
+
+    return _sum_in_order(data.over_blocks(N, init, kernel, finish)) / (N * L)
+
+
+def _key_query_direction(data: SortedTokens, N: int, W, G1, emb, miv: bool) -> np.ndarray:
+    """Pass 2: ``g`` from the block's score table ``Q_k[y, x] = e_xᵀ G₁ᵀ w_y`` and the
+    per-sequence means; token sums added in block order."""
+    V, L = data.params.V, data.params.L
+
+    def init(k):
+        y0, y1 = data.blocks[k]
+        R = W[y0:y1] @ G1  # rows r_y = G₁ᵀ w_y
+        return {"Q": (R @ emb.E.T).ravel(), "q": R @ emb.z_trig, "sums": np.zeros(V), "trig": 0.0}
+
+    def kernel(b: Batch, k, st):
+        y0 = data.blocks[k][0]
         n = len(b)
-        S = passes.scratch("scores", b.tokens.shape, np.float64)  # S[n, i] = Q[y_n, x_i]
-        runs = _label_runs(b)
-        if runs is None:
-            np.take(Q, _pair_index(passes, b, V), out=S, mode="clip")
-        else:
-            for y, lo, hi in runs:
-                np.take(Q[y * V : (y + 1) * V], b.tokens[lo:hi], out=S[lo:hi], mode="clip")
+        S = data.scratch("scores", b.tokens.shape, np.float64)  # S[n, i] = Q[y_n, x_i]
+        np.take(st["Q"], _pair_index(data, b, y0, V), out=S, mode="clip")
         shift = S.mean(axis=1)
         if miv:
-            shift += q[b.labels] / L
+            marker = st["q"][b.labels - y0]
+            shift += marker / L
         np.subtract(S, shift[:, None], out=S)
-        sums = np.bincount(b.tokens.ravel(), weights=S.ravel(), minlength=V)
+        st["sums"] += np.bincount(b.tokens.ravel(), weights=S.ravel(), minlength=V)
         informative = S[_rows(n), b.pos]
         if miv:
-            marker = q[b.labels]
-            sums += np.bincount(b.tokens[_rows(n), b.pos], weights=marker, minlength=V)
+            st["sums"] += np.bincount(b.tokens[_rows(n), b.pos], weights=marker, minlength=V)
             informative = informative + marker
-        return sums, float(informative.sum())
+        st["trig"] += float(informative.sum())
 
-    token_sums = np.zeros(V)
-    trigger_sum = 0.0
-    for sums, trig in passes.map(accumulate):
-        token_sums += sums
-        trigger_sum += trig
-    return (token_sums @ emb.E + trigger_sum * emb.z_trig) / (N * L)
+    def finish(k, st):
+        return np.append(st["sums"], st["trig"])
+
+    total = _sum_in_order(data.over_blocks(N, init, kernel, finish))
+    return (total[:V] @ emb.E + total[V] * emb.z_trig) / (N * L)
 
 
-def _second_value(passes, W, emb, a, alpha, beta, scale, miv: bool):
-    """Pass 3: ``G₂`` from the (label, attended token) masses; also the training
-    selection accuracy.  Soft attention adds its masses in chunk order (reproducible)."""
-    p = passes.params
-    V, N = p.V, p.N
+def _second_value(data: SortedTokens, N: int, W, emb, a, alpha, beta, scale, miv: bool):
+    """Pass 3: ``G₂`` from the (label, attended token) masses ``D_k`` of each block; also
+    the training selection accuracy."""
+    V = data.params.V
     hard = math.isinf(beta)
+    d = emb.E.shape[1]
 
-    def accumulate(b: Batch):
+    def init(k):
+        y0, y1 = data.blocks[k]
+        # hard attention: one attended token per sequence, D_k is kept as its (row, token)
+        # pairs and D_k E is a sparse product (N·d work instead of V²·d); soft: dense D_k
+        D = [] if hard else np.zeros((y1 - y0) * V)
+        return {"D": D, "c": np.zeros(y1 - y0), "hits": 0}
+
+    def kernel(b: Batch, k, st):
+        y0 = data.blocks[k][0]
         n = len(b)
-        out = passes.scratch("scores", b.tokens.shape, np.float64) if hard else None
+        out = data.scratch("scores", b.tokens.shape, np.float64)
         attended, sigma = attend(b.tokens, b.pos, a, alpha, beta, scale, out=out)
         hit = attended == b.pos
+        rel = b.labels - y0
         if hard:
-            pairs = b.labels * V + b.tokens[_rows(n), attended]
-            informative = np.bincount(b.labels, weights=hit, minlength=V) if miv else None
-            return pairs, None, informative, int(hit.sum())
-        pairs = (b.tokens + (b.labels * V)[:, None]).ravel()
-        informative = np.bincount(b.labels, weights=sigma[_rows(n), b.pos], minlength=V) if miv else None
-        return pairs, sigma.ravel(), informative, int(hit.sum())
-
-    mass = np.zeros(V * V)
-    hard_pairs: list[np.ndarray] = []
-    informative_mass = np.zeros(V)
-    selected = 0
-    for pairs, weights, informative, hits in passes.map(accumulate):
-        if hard:
-            hard_pairs.append(pairs)
+            st["D"].append(rel * V + b.tokens[_rows(n), attended])
+            informative = hit
         else:
-            np.add.at(mass, pairs, weights)
+            st["D"] += np.bincount(_pair_index(data, b, y0, V).ravel(), weights=sigma.ravel(),
+                                   minlength=st["D"].size)
+            informative = sigma[_rows(n), b.pos]
         if miv:
-            informative_mass += informative
-        selected += hits
-    if hard_pairs:
-        mass += np.bincount(np.concatenate(hard_pairs), minlength=V * V)
-    G2 = W.T @ (mass.reshape(V, V) @ emb.E)
-    if miv:
-        G2 += np.outer(W.T @ informative_mass, emb.z_trig)
-    return G2 / N, selected / N
+            st["c"] += np.bincount(rel, weights=informative, minlength=st["c"].size)
+        st["hits"] += int(hit.sum())
+
+    def finish(k, st):
+        y0, y1 = data.blocks[k]
+        Wk = W[y0:y1]
+        if hard:
+            flat = np.concatenate(st["D"]) if st["D"] else np.zeros(0, dtype=np.intp)
+            D = csr_matrix((np.ones(flat.size), (flat // V, flat % V)), shape=(y1 - y0, V))
+        else:
+            D = st["D"].reshape(y1 - y0, V)
+        DE = D @ emb.E
+        out = Wk.T @ DE
+        if miv:
+            out += np.outer(Wk.T @ st["c"], emb.z_trig)
+        return np.append(out.ravel(), st["hits"])
+
+    total = _sum_in_order(data.over_blocks(N, init, kernel, finish))
+    return total[:-1].reshape(d, d) / N, float(total[-1]) / N
 
 
 @dataclass(frozen=True)
@@ -233,11 +232,10 @@ class LimitFit:
         """Labels ``argmax_y u_yᵀ G₂ o(X)`` and the attended positions."""
         emb = self.emb
         M = emb.U @ self.G2  # rows u_yᵀ G₂
-        readout = emb.E @ M.T  # T[x, y] = u_yᵀ G₂ e_x
         marker = M @ emb.z_trig if self.params.marker_in_value else None
         a = emb.E @ self.g
         alpha = self.trigger_coef
-        return predict_labels(readout, batch.tokens, batch.pos, a, alpha, self.beta,
+        return predict_labels(emb.E, M, batch.tokens, batch.pos, a, alpha, self.beta,
                               _logit_scale(alpha), marker)
 
 
@@ -275,9 +273,9 @@ def run_limit(
     """Early-phase limit of the three steps (THEORY §3 item 2), attention-only, in
     ``O(N·L + V²·d)`` time.  ``beta``: scale-free inverse temperature of the step-2
     attention (``inf``: hard attention, see the module docstring); ``chunk_tokens``:
-    tokens per chunk (default ``2**18``); ``cache_bytes``: keep the compact training
+    tokens per sub-batch (default ``2**18``); ``cache_bytes``: keep the compact training
     tokens between passes up to this size (default 512 MiB); ``threads``: worker threads
-    over chunks (results do not depend on it).
+    over label blocks (results do not depend on it, bit for bit).
 
     Diagnostics: ``trigger_coef``, ``trigger_coef_scaled``, ``selection_margin``,
     ``token_score_spread``, ``logit_scale`` (see :func:`selection_diagnostics`),
@@ -289,16 +287,26 @@ def run_limit(
             "the MLP limit is run_limit_mlp (theorycheck.algorithms.limit_mlp)"
         )
     beta = check_beta(beta)
+    data = SortedTokens(params, emb, train_seed, chunk_tokens=chunk_tokens,
+                        cache_bytes=cache_bytes, threads=threads)
+    return limit_on_prefix(data, params.N, beta=beta)
+
+
+def limit_on_prefix(data: SortedTokens, N: int, *, beta: float = math.inf) -> LimitFit:
+    """The limit trained on the first ``N`` sequences of ``data`` (``N <= data.n_max``):
+    the same fit as :func:`run_limit` with ``params.N = N`` and the same seed, because the
+    training data are nested (docs/theory.md §1, :mod:`theorycheck.tasks.retrieval`).
+    One :class:`SortedTokens` drawn at ``n_max`` serves every ``N`` on a grid."""
+    params, emb = data.params.replace(N=N), data.emb
+    beta = check_beta(beta)
     miv = params.marker_in_value
-    passes = TrainingPasses(params, emb, train_seed, chunk_tokens=chunk_tokens,
-                            cache_bytes=cache_bytes, threads=threads)
     W = centered_labels(emb.U)
-    G1 = _first_gradient(passes, W, emb, miv)
-    g = _key_query_direction(passes, W, G1, emb, miv)
+    G1 = _first_gradient(data, N, W, emb, miv)
+    g = _key_query_direction(data, N, W, G1, emb, miv)
     diagnostics = selection_diagnostics(emb, g, params)
     a = emb.E @ g
     alpha = diagnostics["trigger_coef"]
-    G2, train_selection = _second_value(passes, W, emb, a, alpha, beta, diagnostics["logit_scale"], miv)
+    G2, train_selection = _second_value(data, N, W, emb, a, alpha, beta, diagnostics["logit_scale"], miv)
     diagnostics["train_selection_accuracy"] = train_selection
     diagnostics["beta"] = beta
     return LimitFit(params=params, emb=emb, G1=G1, g=g, G2=G2, beta=beta, diagnostics=diagnostics)
