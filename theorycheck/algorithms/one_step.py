@@ -24,7 +24,7 @@ from theorycheck.algorithms.label_blocks import SortedTokens
 from theorycheck.algorithms.limit import _first_gradient, centered_labels
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 
-__all__ = ["OneStepFit", "run_one_step", "NO_ATTENTION"]
+__all__ = ["OneStepFit", "run_one_step", "one_step_on_prefix", "NO_ATTENTION"]
 
 NO_ATTENTION = -1
 """Attended position reported by algorithms without attention."""
@@ -68,5 +68,12 @@ def run_one_step(
     # one pass; sorted by label in memory when the compact tokens fit (else streamed,
     # with the count table of every label block alive at once: O(V²) memory)
     data = SortedTokens(params, emb, train_seed, chunk_tokens=chunk_tokens, threads=threads)
-    G1 = _first_gradient(data, params.N, centered_labels(emb.U), emb, params.marker_in_value)
+    return one_step_on_prefix(data, params.N)
+
+
+def one_step_on_prefix(data: SortedTokens, N: int) -> OneStepFit:
+    """The readout trained on the first ``N`` sequences of ``data`` (nested data: the
+    same fit as :func:`run_one_step` with ``params.N = N``)."""
+    params, emb = data.params.replace(N=N), data.emb
+    G1 = _first_gradient(data, N, centered_labels(emb.U), emb, params.marker_in_value)
     return OneStepFit(params=params, emb=emb, G1=G1, diagnostics={})
