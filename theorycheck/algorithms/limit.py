@@ -51,6 +51,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 
 from theorycheck.algorithms.attention_readout import attend, predict_labels
+from theorycheck.algorithms.backend import Backend, get_backend
 from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 
@@ -63,6 +64,9 @@ __all__ = [
     "predict_labels",
     "selection_diagnostics",
 ]
+
+NUMPY = get_backend("numpy")
+
 
 def centered_labels(U: np.ndarray) -> np.ndarray:
     """``W[y] = w_y = u_y − ū`` (THEORY §3 item 2)."""
@@ -100,7 +104,8 @@ def _sum_in_order(parts) -> np.ndarray:
     return total
 
 
-def _first_gradient(data: SortedTokens, N: int, W: np.ndarray, emb: Embeddings, miv: bool) -> np.ndarray:
+def _first_gradient(data: SortedTokens, N: int, W: np.ndarray, emb: Embeddings, miv: bool,
+                    bk: Backend = NUMPY) -> np.ndarray:
     """Pass 1: ``G₁`` from the (label, token) counts ``C`` and label counts ``c``, block
     by block: ``G₁ = Σ_blocks W_kᵀ (C_k E + [miv] c_k z_trigᵀ) / (N L)``."""
     V, L = data.params.V, data.params.L
@@ -119,7 +124,8 @@ def _first_gradient(data: SortedTokens, N: int, W: np.ndarray, emb: Embeddings, 
         y0, y1 = data.blocks[k]
         table, labels = state
         Wk = W[y0:y1]
-        out = Wk.T @ (table.reshape(y1 - y0, V) @ emb.E)
+        CE = bk.mm(bk.put(table.reshape(y1 - y0, V)), bk.keep(emb.E))
+        out = bk.numpy(bk.mm(bk.put(Wk.T), CE))
         if miv:
             out += np.outer(Wk.T @ labels, emb.z_trig)
         return out
@@ -127,15 +133,16 @@ def _first_gradient(data: SortedTokens, N: int, W: np.ndarray, emb: Embeddings, 
     return _sum_in_order(data.over_blocks(N, init, kernel, finish)) / (N * L)
 
 
-def _key_query_direction(data: SortedTokens, N: int, W, G1, emb, miv: bool) -> np.ndarray:
+def _key_query_direction(data: SortedTokens, N: int, W, G1, emb, miv: bool, bk: Backend = NUMPY) -> np.ndarray:
     """Pass 2: ``g`` from the block's score table ``Q_k[y, x] = e_xᵀ G₁ᵀ w_y`` and the
     per-sequence means; token sums added in block order."""
     V, L = data.params.V, data.params.L
 
     def init(k):
         y0, y1 = data.blocks[k]
-        R = W[y0:y1] @ G1  # rows r_y = G₁ᵀ w_y
-        return {"Q": (R @ emb.E.T).ravel(), "q": R @ emb.z_trig, "sums": np.zeros(V), "trig": 0.0}
+        R = bk.mm(bk.put(W[y0:y1]), bk.put(G1))  # rows r_y = G₁ᵀ w_y
+        Q = bk.numpy(bk.mm(R, bk.T(bk.keep(emb.E)))).ravel()
+        return {"Q": Q, "q": bk.numpy(R) @ emb.z_trig, "sums": np.zeros(V), "trig": 0.0}
 
     def kernel(b: Batch, k, st):
         y0 = data.blocks[k][0]
@@ -161,7 +168,8 @@ def _key_query_direction(data: SortedTokens, N: int, W, G1, emb, miv: bool) -> n
     return (total[:V] @ emb.E + total[V] * emb.z_trig) / (N * L)
 
 
-def _second_value(data: SortedTokens, N: int, W, emb, a, alpha, beta, scale, miv: bool):
+def _second_value(data: SortedTokens, N: int, W, emb, a, alpha, beta, scale, miv: bool,
+                  bk: Backend = NUMPY):
     """Pass 3: ``G₂`` from the (label, attended token) masses ``D_k`` of each block; also
     the training selection accuracy."""
     V = data.params.V
@@ -199,10 +207,10 @@ def _second_value(data: SortedTokens, N: int, W, emb, a, alpha, beta, scale, miv
         if hard:
             flat = np.concatenate(st["D"]) if st["D"] else np.zeros(0, dtype=np.intp)
             D = csr_matrix((np.ones(flat.size), (flat // V, flat % V)), shape=(y1 - y0, V))
+            out = Wk.T @ (D @ emb.E)
         else:
-            D = st["D"].reshape(y1 - y0, V)
-        DE = D @ emb.E
-        out = Wk.T @ DE
+            DE = bk.mm(bk.put(st["D"].reshape(y1 - y0, V)), bk.keep(emb.E))
+            out = bk.numpy(bk.mm(bk.put(Wk.T), DE))
         if miv:
             out += np.outer(Wk.T @ st["c"], emb.z_trig)
         return np.append(out.ravel(), st["hits"])
@@ -269,13 +277,15 @@ def run_limit(
     chunk_tokens: int | None = None,
     cache_bytes: int = DEFAULT_CACHE_BYTES,
     threads: int = 1,
+    backend: str = "numpy",
 ) -> LimitFit:
     """Early-phase limit of the three steps (THEORY §3 item 2), attention-only, in
     ``O(N·L + V²·d)`` time.  ``beta``: scale-free inverse temperature of the step-2
     attention (``inf``: hard attention, see the module docstring); ``chunk_tokens``:
     tokens per sub-batch (default ``2**18``); ``cache_bytes``: keep the compact training
     tokens between passes up to this size (default 512 MiB); ``threads``: worker threads
-    over label blocks (results do not depend on it, bit for bit).
+    over label blocks (results do not depend on it, bit for bit); ``backend``: array
+    library of the dense products (:mod:`theorycheck.algorithms.backend`).
 
     Diagnostics: ``trigger_coef``, ``trigger_coef_scaled``, ``selection_margin``,
     ``token_score_spread``, ``logit_scale`` (see :func:`selection_diagnostics`),
@@ -287,26 +297,29 @@ def run_limit(
             "the MLP limit is run_limit_mlp (theorycheck.algorithms.limit_mlp)"
         )
     beta = check_beta(beta)
+    bk = get_backend(backend)
     data = SortedTokens(params, emb, train_seed, chunk_tokens=chunk_tokens,
                         cache_bytes=cache_bytes, threads=threads)
-    return limit_on_prefix(data, params.N, beta=beta)
+    return limit_on_prefix(data, params.N, beta=beta, backend=bk)
 
 
-def limit_on_prefix(data: SortedTokens, N: int, *, beta: float = math.inf) -> LimitFit:
+def limit_on_prefix(data: SortedTokens, N: int, *, beta: float = math.inf,
+                    backend: str | Backend = "numpy") -> LimitFit:
     """The limit trained on the first ``N`` sequences of ``data`` (``N <= data.n_max``):
     the same fit as :func:`run_limit` with ``params.N = N`` and the same seed, because the
     training data are nested (docs/theory.md §1, :mod:`theorycheck.tasks.retrieval`).
     One :class:`SortedTokens` drawn at ``n_max`` serves every ``N`` on a grid."""
     params, emb = data.params.replace(N=N), data.emb
     beta = check_beta(beta)
+    bk = get_backend(backend)
     miv = params.marker_in_value
     W = centered_labels(emb.U)
-    G1 = _first_gradient(data, N, W, emb, miv)
-    g = _key_query_direction(data, N, W, G1, emb, miv)
+    G1 = _first_gradient(data, N, W, emb, miv, bk)
+    g = _key_query_direction(data, N, W, G1, emb, miv, bk)
     diagnostics = selection_diagnostics(emb, g, params)
     a = emb.E @ g
     alpha = diagnostics["trigger_coef"]
-    G2, train_selection = _second_value(data, N, W, emb, a, alpha, beta, diagnostics["logit_scale"], miv)
+    G2, train_selection = _second_value(data, N, W, emb, a, alpha, beta, diagnostics["logit_scale"], miv, bk)
     diagnostics["train_selection_accuracy"] = train_selection
     diagnostics["beta"] = beta
     return LimitFit(params=params, emb=emb, G1=G1, g=g, G2=G2, beta=beta, diagnostics=diagnostics)
