@@ -31,13 +31,15 @@ scalars, so nothing of size ``N×L×d`` is ever formed (rows: ``E[x] = e_x``, ``
   mass on token ``x`` in sequences of label ``y``, ``c'[y]`` = mass on the informative
   position; ``G₂ = Wᵀ(D E)/N + [miv]·(Wᵀ c') z_trigᵀ / N``.
 
-Time ``O(N·L + V²·d)``, memory ``O(V² + chunk)`` plus the token cache.  The three passes
-see the same data through :class:`~theorycheck.algorithms.chunked.TrainingPasses`: the
-tokens are kept compactly (int16 when ``V <= 32767``) and sorted by label if they fit in
-``cache_bytes``, otherwise every pass draws them again from their seeds
-(:func:`~theorycheck.tasks.retrieval.iter_chunks` is replayable).  On label-sorted data
-long runs of one label are handled run by run: ``C[y]`` is a bincount of the run's tokens
-and ``Q[y, x_i]`` a gather from the row ``Q[y]``.  Numbers: ``bench/bench_limit.py``.
+Time ``O(N·L + V²·d)``, memory ``O(threads·B·V + chunk)`` plus the token cache: the
+three passes see the same data through :class:`~theorycheck.algorithms.label_blocks.SortedTokens`
+(sorted by label, kept compactly when they fit in ``cache_bytes``), walked in blocks of
+``B`` labels; every table above exists for one block at a time (``B·V <= 2**21``
+entries), each block is one thread's work, and per-block results are added in block
+order, so results are bit-for-bit the same for any number of threads.  With hard
+attention ``D`` has one entry per sequence and ``D E`` is a sparse product (``N·d``).
+The dense ``V²·d`` products run on an array backend (:mod:`.backend`, NumPy by
+default).  Numbers: ``bench/bench_limit.py``.
 """
 
 from __future__ import annotations
