@@ -134,13 +134,12 @@ def test_quantile_ci_coverage_on_real_critical_values():
     # distribution) are covered when their CI contains the pool's median.  The nominal
     # level is 0.95 (exact 0.959 for continuous values, higher with ties); the MC s.d.
     # with 1000 repeats is 0.006, so we accept [0.93, 0.975].
-    # d = 128: every seed reaches tau on the grid here (at d = 64 some seeds plateau
-    # below tau and never succeed, which the quantile handles but the pool median would not
-    # be a stable target)
+    # d = 128: nearly every seed reaches tau on the grid (at d = 64 many seeds plateau
+    # below tau); the rare seed that never does is a censored value (inf) in the pool
     cell = CELL.replace(d=128)
     grid = geometric_grid(500, 32000, 24)
     pool = np.array([c.critical for c in critical_values(cell, range(300), grid)])
-    assert np.isfinite(pool).all() and len(np.unique(pool)) > 30  # few ties
+    assert np.isinf(pool).mean() < 0.05 and len(np.unique(pool)) > 30  # few ties
     truth = np.quantile(pool, 0.5, method="inverted_cdf")
     rng = np.random.default_rng(99)
     hits = 0

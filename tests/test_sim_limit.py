@@ -175,3 +175,24 @@ def test_prefix_of_a_larger_draw_is_the_trial_at_that_n(beta):
             np.testing.assert_array_equal(getattr(prefix, name), getattr(direct, name))
     with pytest.raises(ValueError, match="N must be <= n_max"):
         limit_on_prefix(data, 4001)
+
+
+def test_many_label_blocks_threads_do_not_change_the_result():
+    # V = 600: 16 label blocks of 38 labels, so threads really share the blocks
+    from theorycheck.algorithms.label_blocks import block_labels
+
+    p = RetrievalParams(V=600, d=8, L=5, N=6000)
+    assert -(-p.V // block_labels(p.V)) >= 8
+    emb = rt.make_embeddings(p, np.random.default_rng(1))
+    seed = np.random.SeedSequence(2)
+    for beta in (math.inf, 1.5):
+        base = run_limit(p, emb, seed, beta=beta, chunk_tokens=1000)
+        for threads in (2, 3):
+            other = run_limit(p, emb, seed, beta=beta, chunk_tokens=1000, threads=threads)
+            for name in ("G1", "g", "G2"):
+                np.testing.assert_array_equal(getattr(other, name), getattr(base, name))
+        streamed = run_limit(p, emb, seed, beta=beta, chunk_tokens=1000, cache_bytes=0, threads=2)
+        dense = run_dense_limit(p, emb, seed, beta=beta)
+        for name in ("G1", "g", "G2"):
+            assert _rel(getattr(streamed, name), getattr(base, name)) < RTOL
+            assert _rel(getattr(base, name), getattr(dense, name)) < RTOL

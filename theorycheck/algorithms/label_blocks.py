@@ -47,15 +47,17 @@ DEFAULT_CHUNK_TOKENS = 1 << 18
 """Tokens per sub-batch handed to a kernel (bounds the per-thread scratch arrays)."""
 
 _BLOCK_ENTRIES = 1 << 21
+_SMALL_ENTRIES = 1 << 14
 _MIN_BLOCKS = 16
 
 R = TypeVar("R")
 
 
 def block_labels(V: int) -> int:
-    """Labels per block: ``B·V <= 2**21`` table entries and at least ~16 blocks (work
-    for several threads), at least one label."""
-    return max(1, min(-(-V // _MIN_BLOCKS), _BLOCK_ENTRIES // V))
+    """Labels per block: ``B·V <= 2**21`` table entries, about 16 blocks (work for
+    several threads) but no block below ``2**14`` entries unless it holds all ``V``
+    labels (small ``V``: one block, no per-block overhead).  Depends on ``V`` only."""
+    return max(1, min(V, max(-(-V // _MIN_BLOCKS), _SMALL_ENTRIES // V), _BLOCK_ENTRIES // V))
 
 
 @dataclass(frozen=True)
