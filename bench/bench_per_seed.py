@@ -13,6 +13,9 @@ For each cell (V, d, L; limit algorithm, hard attention, tau = 0.99):
    order-statistic CI of the median is at most as wide as the Bernoulli one (or
    ``--max-seeds``): seeds, evaluations, cost.
 
+3. monotonicity: ``--scan-seeds`` seeds evaluated at every grid point; how many succeed
+   and then fail again at a larger N (the bisection assumes they do not).
+
 Cost is process CPU time (steadier than wall time on a shared machine) in
 *trial-equivalents*: the CPU time of one plain trial at the Bernoulli estimate (the mean
 over ``--ref-trials`` seeds).
@@ -75,13 +78,16 @@ def per_seed(cell, grid, target_width, max_seeds):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cells", nargs="*", default=["32,64,4", "64,128,8", "128,256,8"])
+    ap.add_argument("--cells", nargs="*", default=["32,128,4", "64,128,8"])
     ap.add_argument("--max-trials", type=int, default=160)
     ap.add_argument("--per-doubling", type=int, default=16)
-    ap.add_argument("--max-seeds", type=int, default=400)
+    ap.add_argument("--max-seeds", type=int, default=80)
     ap.add_argument("--ref-trials", type=int, default=8)
+    ap.add_argument("--scan-seeds", type=int, default=10)
     args = ap.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; costs are CPU time")
+    print(f"grid: {args.per_doubling} points per doubling from N*/8 to 8 N*; Bernoulli: at most"
+          f" {args.max_trials} trials, 4 seeds per point; per-seed: up to {args.max_seeds} seeds")
     print(f"{'cell (V,d,L)':14s} | {'Bernoulli: N*':>8s} {'CI':>17s} {'logw':>5s} {'trials':>6s} {'t-eq':>6s} |"
           f" {'per-seed: N*':>12s} {'CI':>17s} {'logw':>5s} {'seeds':>5s} {'evals':>5s} {'t-eq':>6s}"
           f" {'censored':>8s}")
@@ -100,7 +106,13 @@ def main(argv=None):
         print(f"{spec:14s} | {est:8.0f} {str(tuple(round(x) for x in bern.ci)):>17s} {width:5.3f}"
               f" {bern.trials:6d} {bern_cpu / unit:6.1f} | {t.estimate or math.nan:12.0f}"
               f" {str(tuple(round(x) if math.isfinite(x) else x for x in t.ci)):>17s}"
-              f" {_log_width(t.ci):5.3f} {len(found):5d} {evals:5d} {cpu / unit:6.1f} {censored:8d}")
+              f" {_log_width(t.ci):5.3f} {len(found):5d} {evals:5d} {cpu / unit:6.1f} {censored:8d}",
+              flush=True)
+        if args.scan_seeds:
+            scans = [critical_value(cell, 7_000_000 + s, grid, scan=True) for s in range(args.scan_seeds)]
+            flips = sum(not c.monotone for c in scans)
+            print(f"{'':14s}   monotonicity: {flips} of {args.scan_seeds} seeds scanned over all {len(grid)}"
+                  " grid points succeed and then fail again at a larger N", flush=True)
     print("t-eq: CPU time in trial-equivalents (one plain trial at the Bernoulli estimate);"
           " logw: log(hi/lo) of the 95% CI of the median threshold")
 

@@ -129,21 +129,28 @@ def test_per_seed_threshold_brackets_the_bernoulli_rate():
 
 @pytest.mark.slow
 def test_quantile_ci_coverage_on_real_critical_values():
-    # Critical values of 300 seeds (fine grid: 24 points per doubling, few ties) form the
-    # pool; 1000 seeded resamples of n = 20 seeds from it (i.i.d. from the pool's
-    # distribution) are covered when their CI contains the pool's median.  The nominal
-    # level is 0.95 (exact 0.959 for continuous values, higher with ties); the MC s.d.
-    # with 1000 repeats is 0.006, so we accept [0.93, 0.975].
-    # d = 128: nearly every seed reaches tau on the grid (at d = 64 many seeds plateau
-    # below tau); the rare seed that never does is a censored value (inf) in the pool
-    cell = CELL.replace(d=128)
-    grid = geometric_grid(500, 32000, 24)
+    # Critical values of 300 seeds form the pool; 1000 seeded resamples of n = 20 seeds
+    # from it (i.i.d. from the pool's distribution) are covered when their CI contains
+    # the pool's median.  Nominal 0.95; the exact coverage is 0.9586 for continuous values
+    # and higher with ties (grid-rounded critical values), so the grid is fine (96 points
+    # per doubling) and the exact coverage for the pool's discrete distribution,
+    # 1 − P(c_(l) > ξ) − P(c_(u) < ξ) = 1 − Bin(l−1; n, F(ξ)) − SF(u−1; n, F(ξ−)), is the
+    # reference: the Monte-Carlo coverage must match it within 4 s.d. (s.d. <= 0.007 with
+    # 1000 repeats) and lie in [0.93, 0.975] (issue 13 asks for 0.93-0.97 at 0.95).
+    cell = CELL.replace(d=128)  # at d = 64 many seeds plateau below tau
+    grid = geometric_grid(500, 32000, 96)
     pool = np.array([c.critical for c in critical_values(cell, range(300), grid)])
-    assert np.isinf(pool).mean() < 0.05 and len(np.unique(pool)) > 30  # few ties
+    assert np.isinf(pool).mean() < 0.05 and len(np.unique(pool)) > 100  # few ties
     truth = np.quantile(pool, 0.5, method="inverted_cdf")
+    n = 20
+    lo, hi, _ = order_statistic_ci(n, 0.5, 0.95)
+    exact = 1 - binom.cdf(lo - 1, n, np.mean(pool <= truth)) - binom.sf(hi - 1, n, np.mean(pool < truth))
     rng = np.random.default_rng(99)
     hits = 0
     for _ in range(1000):
-        t = quantile_threshold(rng.choice(pool, 20), 0.5, 0.95)
+        t = quantile_threshold(rng.choice(pool, n), 0.5, 0.95)
         hits += t.ci[0] <= truth <= t.ci[1]
-    assert 0.93 <= hits / 1000 <= 0.975
+    coverage = hits / 1000
+    sd = math.sqrt(exact * (1 - exact) / 1000)
+    assert abs(coverage - exact) <= 4 * sd, (coverage, exact)
+    assert 0.93 <= coverage <= 0.975, (coverage, exact)
