@@ -48,6 +48,7 @@ DEFAULT_CHUNK_TOKENS = 1 << 18
 
 _BLOCK_ENTRIES = 1 << 21
 _SMALL_ENTRIES = 1 << 14
+_STREAM_TOKENS = 1 << 22
 _MIN_BLOCKS = 16
 
 R = TypeVar("R")
@@ -110,7 +111,10 @@ class SortedTokens:
         self.cached = self.n_max * per_sequence <= cache_bytes
         self.rows = max(1, tokens // params.L)  # sequences per sub-batch
         per_block = block_rows(params.L)
-        self.stream_rows = max(1, round(self.rows / per_block)) * per_block
+        # streamed parts: whole data blocks; by default 2**22 tokens per part (each part
+        # costs a sort and a round of block tasks), else ``chunk_tokens``
+        part_rows = self.rows if chunk_tokens is not None else max(1, (_STREAM_TOKENS // params.L))
+        self.stream_rows = max(1, round(part_rows / per_block)) * per_block
         V = params.V
         B = block_labels(V)
         self.blocks = [(y0, min(V, y0 + B)) for y0 in range(0, V, B)]

@@ -98,6 +98,23 @@ def _pair_index(data: SortedTokens, b: Batch, y0: int, V: int) -> np.ndarray:
     return flat
 
 
+_RUN_TOKENS = 4096
+"""Label runs of at least this many tokens (on average) are processed run by run."""
+
+
+def _label_runs(b: Batch, y0: int) -> list[tuple[int, int, int]] | None:
+    """``[(label − y0, lo, hi), ...]`` for the runs of equal labels of a label-sorted
+    sub-batch, or ``None`` when the runs are too short to pay for a Python loop over them
+    (then the flat pair index is used).  Run by run, a table row of ``V`` entries stays
+    in the L1/L2 cache."""
+    cuts = np.flatnonzero(b.labels[1:] != b.labels[:-1]) + 1
+    if b.tokens.size < _RUN_TOKENS * (len(cuts) + 1):
+        return None
+    starts = [0, *cuts.tolist()]
+    ends = [*cuts.tolist(), len(b)]
+    return [(y - y0, lo, hi) for y, lo, hi in zip(b.labels[starts].tolist(), starts, ends)]
+
+
 def _sum_in_order(parts) -> np.ndarray:
     """Sum of the per-block results in block order (reproducible for any thread count)."""
     total = None
@@ -119,7 +136,12 @@ def _first_gradient(data: SortedTokens, N: int, W: np.ndarray, emb: Embeddings, 
     def kernel(b: Batch, k, state):
         y0 = data.blocks[k][0]
         table, labels = state
-        table += np.bincount(_pair_index(data, b, y0, V).ravel(), minlength=table.size)
+        runs = _label_runs(b, y0)
+        if runs is None:
+            table += np.bincount(_pair_index(data, b, y0, V).ravel(), minlength=table.size)
+        else:  # one label per run: count its tokens into its row of the table
+            for row, lo, hi in runs:
+                table[row * V : (row + 1) * V] += np.bincount(b.tokens[lo:hi].ravel(), minlength=V)
         labels += np.bincount(b.labels - y0, minlength=labels.size)
 
     def finish(k, state):
@@ -150,7 +172,12 @@ def _key_query_direction(data: SortedTokens, N: int, W, G1, emb, miv: bool, bk: 
         y0 = data.blocks[k][0]
         n = len(b)
         S = data.scratch("scores", b.tokens.shape, np.float64)  # S[n, i] = Q[y_n, x_i]
-        np.take(st["Q"], _pair_index(data, b, y0, V), out=S, mode="clip")
+        runs = _label_runs(b, y0)
+        if runs is None:
+            np.take(st["Q"], _pair_index(data, b, y0, V), out=S, mode="clip")
+        else:
+            for row, lo, hi in runs:
+                np.take(st["Q"][row * V : (row + 1) * V], b.tokens[lo:hi], out=S[lo:hi], mode="clip")
         shift = S.mean(axis=1)
         if miv:
             marker = st["q"][b.labels - y0]
