@@ -22,6 +22,16 @@ hint (the running median of the seeds done so far) then bisection, ``~2 + 2 log�
 (distance from the hint in grid steps) evaluations.  This assumes that a seed's success
 is monotone in ``N``; ``scan=True`` evaluates every grid point and reports seeds whose
 success flips back (non-monotone).
+
+**Measured** (``bench/bench_per_seed.py``, cells (32, 128, 4) and (64, 128, 8), τ = 0.99):
+an evaluation costs about one trial (~0.9 trial-equivalents), a seed ~6-7 of them, and
+reaching the CI width of a 160-trial Bernoulli search took 37-44 seeds, 190-310
+trial-equivalents: no cheaper than the Bernoulli search.  And 6 of 10 seeds scanned over
+the whole grid were *not* monotone (with ``V`` test sequences and τ = 0.99 one test
+sequence flipping decides success), so the bisection finds *a* crossing and the
+quantile of these crossings lies below the Bernoulli threshold (2300 vs 2674 at
+(32, 128, 4)).  The exact per-``N`` statistics and the quantile CI are sound; the
+premise "success is monotone in ``N`` per seed" is not, at these cells.
 """
 
 from __future__ import annotations
