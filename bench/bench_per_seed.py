@@ -60,7 +60,7 @@ def trial_cost(cell, N, repeats):
     return (time.process_time() - cpu) / repeats
 
 
-def per_seed(cell, grid, target_width, max_seeds):
+def per_seed(cell, grid, target_width, max_seeds, verify=False):
     cpu = time.process_time()
     found = []
     t = None
@@ -69,7 +69,7 @@ def per_seed(cell, grid, target_width, max_seeds):
         if found:
             med = float(np.median([c.critical for c in found]))
             hint = len(grid) - 1 if math.isinf(med) else int(np.searchsorted(grid, med))
-        found.append(critical_value(cell, 5_000_000 + seed, grid, hint=hint))
+        found.append(critical_value(cell, 5_000_000 + seed, grid, hint=hint, verify=verify))
         t = quantile_threshold([c.critical for c in found], 0.5, 0.95, start=float(grid[0]))
         if _log_width(t.ci) <= target_width:
             break
@@ -84,9 +84,11 @@ def main(argv=None):
     ap.add_argument("--max-seeds", type=int, default=80)
     ap.add_argument("--ref-trials", type=int, default=8)
     ap.add_argument("--scan-seeds", type=int, default=10)
+    ap.add_argument("--verify", action="store_true",
+                    help="per-seed search also checks O(log K) points above each critical value")
     args = ap.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; costs are CPU time")
-    print(f"grid: {args.per_doubling} points per doubling from N*/8 to 8 N*; Bernoulli: at most"
+    print(f"verify={args.verify}; grid: {args.per_doubling} points per doubling from N*/8 to 8 N*; Bernoulli: at most"
           f" {args.max_trials} trials, 4 seeds per point; per-seed: up to {args.max_seeds} seeds")
     print(f"{'cell (V,d,L)':14s} | {'Bernoulli: N*':>8s} {'CI':>17s} {'logw':>5s} {'trials':>6s} {'t-eq':>6s} |"
           f" {'per-seed: N*':>12s} {'CI':>17s} {'logw':>5s} {'seeds':>5s} {'evals':>5s} {'t-eq':>6s}"
@@ -100,7 +102,7 @@ def main(argv=None):
         unit = trial_cost(cell, est, args.ref_trials)
         grid = geometric_grid(max(1, int(est / 8)), int(est * 8), args.per_doubling)
         width = _log_width(bern.ci)
-        t, found, cpu = per_seed(cell, grid, width, args.max_seeds)
+        t, found, cpu = per_seed(cell, grid, width, args.max_seeds, args.verify)
         evals = sum(len(c.evaluated) for c in found)
         censored = sum(math.isinf(c.critical) for c in found)
         print(f"{spec:14s} | {est:8.0f} {str(tuple(round(x) for x in bern.ci)):>17s} {width:5.3f}"
@@ -108,6 +110,8 @@ def main(argv=None):
               f" {str(tuple(round(x) if math.isfinite(x) else x for x in t.ci)):>17s}"
               f" {_log_width(t.ci):5.3f} {len(found):5d} {evals:5d} {cpu / unit:6.1f} {censored:8d}",
               flush=True)
+        print(f"{'':14s}   flips seen by the per-seed searches: {sum(not c.monotone for c in found)}"
+              f" of {len(found)} seeds", flush=True)
         if args.scan_seeds:
             scans = [critical_value(cell, 7_000_000 + s, grid, scan=True) for s in range(args.scan_seeds)]
             flips = sum(not c.monotone for c in scans)

@@ -10,6 +10,7 @@ from theorycheck.simulate import simulate
 from theorycheck.tasks.retrieval import RetrievalParams
 from theorycheck.threshold.per_seed import (
     _search,
+    _verified,
     critical_value,
     critical_values,
     geometric_grid,
@@ -36,7 +37,7 @@ def test_every_evaluated_point_equals_plain_simulate(algorithm):
 
 
 def test_bisection_finds_the_scanned_critical_value_from_any_hint():
-    for seed in (1, 2):
+    for seed in (1, 2):  # two seeds whose success is monotone on this grid
         full = critical_value(CELL, seed, GRID, scan=True)
         assert full.monotone
         for hint in range(0, len(GRID), 3):
@@ -58,6 +59,21 @@ def test_search_on_monotone_sequences(K):
             assert _search(success, K, hint, scan=False) == answer
             # galloping + bisection: O(log K) evaluations
             assert len(calls) <= 2 * math.ceil(math.log2(K + 1)) + 2
+
+
+def test_verify_moves_past_a_flip_back():
+    flags = [False, False, True, False, True, True, True, True]  # success flips back at 3
+    calls = []
+
+    def success(i):
+        calls.append(i)
+        return flags[i]
+
+    assert _search(success, 8, 2, scan=False) == 2  # bisection stops at the first crossing
+    assert _verified(success, 8, 2) == 4  # the failure at 3 is found and passed
+    assert all(flags[i] for i in set(calls) if i >= 4)
+    assert _verified(lambda i: i >= 5, 8, 5) == 5  # monotone: unchanged
+    assert _verified(lambda i: i != 7 and i >= 2, 8, 2) == 8  # fails at the top: never
 
 
 def test_search_scan_reports_the_last_failure():

@@ -150,12 +150,31 @@ def _search(success, K: int, hint: int | None, scan: bool) -> int:
     return hi
 
 
+def _verified(success, K: int, found: int) -> int:
+    """From the index ``found`` of :func:`_search`, check the points above it at offsets
+    1, 2, 4, ... (and the top); on a failure at ``j`` search again above ``j``.  Returns
+    an index from which every evaluated point succeeds (``K``: none)."""
+    i = found
+    while i < K:
+        offsets = sorted({min(K - 1, i + 2**m) for m in range(K.bit_length())} - {i})
+        bad = next((j for j in offsets if not success(j)), None)
+        if bad is None:
+            return i
+        if bad == K - 1:
+            return K
+        i = bad + 1 + _search(lambda t, b=bad: success(b + 1 + t), K - bad - 1, 0, False)
+    return K
+
+
 def critical_value(params: RetrievalParams, seed, grid, *, algorithm: str = "limit",
                    beta: float = math.inf, hint: int | None = None, scan: bool = False,
-                   threads: int = 1, cache_bytes: int = DEFAULT_CACHE_BYTES) -> SeedCritical:
+                   verify: bool = False, threads: int = 1,
+                   cache_bytes: int = DEFAULT_CACHE_BYTES) -> SeedCritical:
     """Critical ``N`` of one seed on ``grid`` (see the module docstring).  ``params.N``
     is ignored; ``algorithm`` ``"limit"`` (option ``beta``) or ``"one-step"``;
-    ``hint``: grid index to start the search from; ``scan``: evaluate every point."""
+    ``hint``: grid index to start the search from; ``scan``: evaluate every point;
+    ``verify``: after the search, check ``O(log K)`` points above the critical value and
+    search again above any failure (catches most flips back at ``O(log K)`` more cost)."""
     if not isinstance(params, RetrievalParams) or params.model != "attention":
         raise ValueError(f"per-seed critical values need RetrievalParams with model='attention', got {params!r}")
     if algorithm not in NESTED_ALGORITHMS:
@@ -175,6 +194,8 @@ def critical_value(params: RetrievalParams, seed, grid, *, algorithm: str = "lim
         return results[i][1]
 
     index = _search(success, len(g), hint, scan)
+    if verify and not scan:
+        index = _verified(success, len(g), index)
     evaluated = tuple((int(g[i]), *results[i]) for i in sorted(results))
     flags = [ok for _, _, ok in evaluated]
     monotone = not any(a and not b for a, b in zip(flags, flags[1:]))
