@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from theorycheck.algorithms.label_blocks import SortedTokens
-from theorycheck.algorithms.limit import _first_gradient, centered_labels
+from theorycheck.algorithms.count_passes import first_gradient
+from theorycheck.algorithms.limit import centered_labels
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 
 __all__ = ["OneStepFit", "run_one_step", "one_step_on_prefix", "NO_ATTENTION"]
@@ -75,5 +76,5 @@ def one_step_on_prefix(data: SortedTokens, N: int) -> OneStepFit:
     """The readout trained on the first ``N`` sequences of ``data`` (nested data: the
     same fit as :func:`run_one_step` with ``params.N = N``)."""
     params, emb = data.params.replace(N=N), data.emb
-    G1 = _first_gradient(data, N, centered_labels(emb.U), emb, params.marker_in_value)
+    G1 = first_gradient(data, N, centered_labels(emb.U), emb, params.marker_in_value)
     return OneStepFit(params=params, emb=emb, G1=G1, diagnostics={})
