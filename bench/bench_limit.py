@@ -7,7 +7,12 @@
     generation (target: >= 20x faster);
 (b) one limit trial at V=1024, d=128, L=256, N=262144: time vs the time just to draw the
     N·L tokens (target <= 5x) and peak memory (target <= 2 GB);
-(c) time and peak memory as N, L, V, d double from V=256, d=64, L=64, N=65536.
+(c) time and peak memory as N, L, V, d double from V=256, d=64, L=64, N=65536;
+(d) threads 1 vs 2 at V=4096, d=512, L=64, N=4e5 (target >= 1.7x on 2 cores): the
+    minimum wall time of each (alternating runs), and, since on a shared machine the
+    wall times depend on the load, the Amdahl bound from CPU times: the main thread's
+    CPU time ``s`` (serial part) and the whole process's ``t`` give ``t / (s + (t-s)/2)``;
+(e) peak memory at V=16384, d=1024, L=64, N=1e6 (target <= 2 GB), ``--threads`` threads.
 
 BLAS runs single-threaded unless ``--blas-threads`` says otherwise (set before NumPy
 loads).  Times are the minimum over ``--repeats`` runs of wall time and of process CPU time (on
@@ -153,9 +158,44 @@ def part_c(repeats, threads):
               f" {t:7.3f} {cpu:7.3f} {draw_cpu:8.3f} {cpu / draw_cpu:6.2f} {mem['peak_mb']:8.0f}")
 
 
+def part_d(repeats, threads):
+    V, d, L, N = 4096, 512, 64, 400_000
+    p, emb, seed = _cell(V, d, L, N)
+    walls = {1: [], 2: []}
+    cpus = {1: [], 2: []}
+    serial = []
+    for _ in range(repeats):
+        for t in (1, 2):
+            start, cpu, main_cpu = time.perf_counter(), time.process_time(), time.thread_time()
+            run_limit(p, emb, seed, threads=t)
+            walls[t].append(time.perf_counter() - start)
+            cpus[t].append(time.process_time() - cpu)
+            if t == 2:
+                serial.append(time.thread_time() - main_cpu)
+    k = int(np.argmin(cpus[2]))
+    total, s = cpus[2][k], serial[k]
+    print(f"(d) V={V} d={d} L={L} N={N}: threads 1 vs 2, min of {repeats} (load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(f"    wall: 1 thread {min(walls[1]):7.3f} s   2 threads {min(walls[2]):7.3f} s"
+          f"   speed-up {min(walls[1]) / min(walls[2]):5.2f}x   (target >= 1.7x)")
+    print(f"    cpu:  1 thread {min(cpus[1]):7.3f} s   2 threads {total:7.3f} s, of which serial "
+          f"(main thread) {s:6.3f} s")
+    print(f"    on 2 free cores (Amdahl, from CPU times): 2-thread CPU {total / (s + (total - s) / 2):5.2f}x"
+          f" faster in wall time than if run serially; vs the 1-thread run "
+          f"{min(cpus[1]) / (s + (total - s) / 2):5.2f}x")
+
+
+def part_e(repeats, threads):
+    V, d, L, N = 16384, 1024, 64, 1_000_000
+    base = measure_in_subprocess({"what": "imports"})
+    mem = measure_in_subprocess({"what": "limit", "V": V, "d": d, "L": L, "N": N, "threads": threads})
+    print(f"(e) V={V} d={d} L={L} N={N}, threads={threads}: peak RSS {mem['peak_mb']:7.0f} MB"
+          f" (imports alone {base['peak_mb']:.0f} MB; target <= 2048 MB)   wall {mem['seconds']:.1f} s")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--part", choices=["a", "b", "c", "all"], default="all")
+    ap.add_argument("--part", choices=["a", "b", "c", "d", "e", "all"], default="all")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1, help="worker threads of run_limit")
     ap.add_argument("--blas-threads", default="1",
@@ -166,7 +206,7 @@ def main(argv=None):
     if args.child:
         print(json.dumps(child(json.loads(args.child))))
         return
-    for part, fn in (("a", part_a), ("b", part_b), ("c", part_c)):
+    for part, fn in (("a", part_a), ("b", part_b), ("c", part_c), ("d", part_d), ("e", part_e)):
         if args.part in (part, "all"):
             fn(args.repeats, args.threads)
 

@@ -157,3 +157,42 @@ def test_limit_rejects_bad_options_and_models():
         run_one_step(mlp, rt.make_embeddings(mlp, np.random.default_rng(0)), seed)
     with pytest.raises(ValueError, match="SeedSequence"):
         run_limit(p, emb, 5)
+
+
+@pytest.mark.parametrize("beta", [math.inf, 2.0])
+def test_prefix_of_a_larger_draw_is_the_trial_at_that_n(beta):
+    # nested data: the fit on the first N sequences of a draw at n_max is the fit of a
+    # trial at N, bit for bit when both are cached (same rows, same order of sums)
+    from theorycheck.algorithms.label_blocks import SortedTokens
+    from theorycheck.algorithms.limit import limit_on_prefix
+
+    p, emb, seed = _setup("random", True, N=4000)
+    data = SortedTokens(p, emb, seed, chunk_tokens=3000, threads=2)
+    for N in (1, 777, 2500, 4000):
+        direct = run_limit(p.replace(N=N), emb, seed, beta=beta, chunk_tokens=3000)
+        prefix = limit_on_prefix(data, N, beta=beta)
+        for name in ("G1", "g", "G2"):
+            np.testing.assert_array_equal(getattr(prefix, name), getattr(direct, name))
+    with pytest.raises(ValueError, match="N must be <= n_max"):
+        limit_on_prefix(data, 4001)
+
+
+def test_many_label_blocks_threads_do_not_change_the_result():
+    # V = 600: 16 label blocks of 38 labels, so threads really share the blocks
+    from theorycheck.algorithms.label_blocks import block_labels
+
+    p = RetrievalParams(V=600, d=8, L=5, N=6000)
+    assert -(-p.V // block_labels(p.V)) >= 8
+    emb = rt.make_embeddings(p, np.random.default_rng(1))
+    seed = np.random.SeedSequence(2)
+    for beta in (math.inf, 1.5):
+        base = run_limit(p, emb, seed, beta=beta, chunk_tokens=1000)
+        for threads in (2, 3):
+            other = run_limit(p, emb, seed, beta=beta, chunk_tokens=1000, threads=threads)
+            for name in ("G1", "g", "G2"):
+                np.testing.assert_array_equal(getattr(other, name), getattr(base, name))
+        streamed = run_limit(p, emb, seed, beta=beta, chunk_tokens=1000, cache_bytes=0, threads=2)
+        dense = run_dense_limit(p, emb, seed, beta=beta)
+        for name in ("G1", "g", "G2"):
+            assert _rel(getattr(streamed, name), getattr(base, name)) < RTOL
+            assert _rel(getattr(base, name), getattr(dense, name)) < RTOL

@@ -15,7 +15,7 @@ import numpy as np
 
 __all__ = ["attend", "predict_labels"]
 
-_PREDICT_ROWS = 4096  # test sequences per prediction block (bounds the (rows, V) logits)
+_PREDICT_ENTRIES = 1 << 22  # logits per prediction block (rows × V)
 
 
 def attend(tokens, pos, a: np.ndarray, alpha: float, beta: float, scale: float, out=None):
@@ -35,27 +35,35 @@ def attend(tokens, pos, a: np.ndarray, alpha: float, beta: float, scale: float, 
     return attended, scores
 
 
-def predict_labels(readout: np.ndarray, tokens, pos, a, alpha, beta, scale, marker: np.ndarray | None):
-    """``argmax_y`` of ``Σ_i σ_i T[x_i, y] + σ_ℓ·marker[y]`` in blocks of rows, where
-    ``readout = T`` is ``(V, V)`` with ``T[x, y] = u_yᵀ G e_x`` and ``marker[y] = u_yᵀ G z``
-    (``None`` when the trigger is not in the value path).  Returns (labels, attended)."""
+def _rows_per_block(V: int) -> int:
+    """Test sequences per prediction block: the ``(rows, V)`` logits stay ~32 MiB."""
+    return max(1, min(4096, _PREDICT_ENTRIES // V))
+
+
+def predict_labels(E: np.ndarray, M: np.ndarray, tokens, pos, a, alpha, beta, scale,
+                   marker: np.ndarray | None):
+    """``argmax_y`` of ``u_yᵀ G o(X) + σ_ℓ·marker[y]`` with ``o(X) = Σ_i σ_i e_{x_i}``, in
+    blocks of rows, where ``M = U G`` (rows ``u_yᵀ G``, so ``u_yᵀ G e_x = (E Mᵀ)[x, y]``)
+    and ``marker[y] = u_yᵀ G z`` (``None`` when the trigger is not in the value path).
+    No ``V×V`` table is formed (docs/theory.md §3 item 2).  Returns (labels, attended)."""
     n = tokens.shape[0]
-    V = readout.shape[0]
+    V = E.shape[0]
     labels = np.empty(n, dtype=np.int64)
     attended_all = np.empty(n, dtype=np.int64)
-    for lo in range(0, n, _PREDICT_ROWS):
-        hi = min(n, lo + _PREDICT_ROWS)
+    step = _rows_per_block(V)
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
         t, ps = tokens[lo:hi], pos[lo:hi]
         attended, sigma = attend(t, ps, a, alpha, beta, scale)
         rows = np.arange(hi - lo)
         if sigma is None:
-            logits = readout[t[rows, attended]]
+            logits = E[t[rows, attended]] @ M.T
             if marker is not None:
-                logits = logits + np.outer(attended == ps, marker)
+                logits += np.outer(attended == ps, marker)
         else:
             weights = np.bincount((rows[:, None] * V + t).ravel(), weights=sigma.ravel(),
                                   minlength=(hi - lo) * V).reshape(hi - lo, V)
-            logits = weights @ readout
+            logits = (weights @ E) @ M.T
             if marker is not None:
                 logits += np.outer(sigma[rows, ps], marker)
         labels[lo:hi] = logits.argmax(axis=1)

@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from theorycheck.tasks.training_passes import TrainingPasses
-from theorycheck.algorithms.limit import _first_gradient, centered_labels
+from theorycheck.algorithms.label_blocks import SortedTokens
+from theorycheck.algorithms.count_passes import first_gradient
+from theorycheck.algorithms.limit import centered_labels
 from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 
-__all__ = ["OneStepFit", "run_one_step", "NO_ATTENTION"]
+__all__ = ["OneStepFit", "run_one_step", "one_step_on_prefix", "NO_ATTENTION"]
 
 NO_ATTENTION = -1
 """Attended position reported by algorithms without attention."""
@@ -45,8 +46,11 @@ class OneStepFit:
         positions are ``-1`` (no attention)."""
         n = len(batch)
         a = batch.tokens[np.arange(n), batch.pos]
-        table = self.emb.E @ (self.emb.U @ self.G1).T  # [x, y] = u_yᵀ G₁ e_x
-        labels = table.argmax(axis=1)[a]
+        M = self.emb.U @ self.G1  # rows u_yᵀ G₁
+        E = self.emb.E
+        step = max(1, (1 << 22) // E.shape[0])  # blocks of the (V, V) table [x, y] = u_yᵀ G₁ e_x
+        best = np.concatenate([(E[x : x + step] @ M.T).argmax(axis=1) for x in range(0, len(E), step)])
+        labels = best[a]
         return labels, np.full(n, NO_ATTENTION, dtype=np.int64)
 
 
@@ -63,10 +67,17 @@ def run_one_step(
         raise ValueError(
             f"the one-step readout is defined for model='attention', got model={params.model!r}"
         )
-    # a single pass: nothing to keep between passes
-    passes = TrainingPasses(params, emb, train_seed, chunk_tokens=chunk_tokens,
-                            cache_bytes=0, threads=threads)
-    G1 = _first_gradient(passes, centered_labels(emb.U), emb, params.marker_in_value)
+    # one pass; sorted by label in memory when the compact tokens fit (else streamed,
+    # with the count table of every label block alive at once: O(V²) memory)
+    data = SortedTokens(params, emb, train_seed, chunk_tokens=chunk_tokens, threads=threads)
+    return one_step_on_prefix(data, params.N)
+
+
+def one_step_on_prefix(data: SortedTokens, N: int) -> OneStepFit:
+    """The readout trained on the first ``N`` sequences of ``data`` (nested data: the
+    same fit as :func:`run_one_step` with ``params.N = N``)."""
+    params, emb = data.params.replace(N=N), data.emb
+    G1 = first_gradient(data, N, centered_labels(emb.U), emb, params.marker_in_value)
     return OneStepFit(params=params, emb=emb, G1=G1, diagnostics={})
 
 
