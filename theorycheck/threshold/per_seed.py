@@ -50,7 +50,7 @@ import numpy as np
 from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens
 from theorycheck.algorithms.limit import check_beta, limit_on_prefix
 from theorycheck.algorithms.one_step import one_step_on_prefix
-from theorycheck.simulate import _child, seed_record, seed_sequence
+from theorycheck.seeding import child_seed, seed_record, seed_sequence
 from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings, test_batch
 from theorycheck.threshold.quantile import quantile_threshold
 
@@ -99,9 +99,9 @@ class _Evaluator:
     def __init__(self, params, seed, n_max, algorithm, beta, threads, cache_bytes):
         ss = seed_sequence(seed)
         self.params, self.algorithm, self.beta = params, algorithm, beta
-        emb = make_embeddings(params, np.random.default_rng(_child(ss, 0)))
-        self.test = test_batch(params, emb, np.random.default_rng(_child(ss, 2)))
-        self.data = SortedTokens(params.replace(N=int(n_max)), emb, _child(ss, 1),
+        emb = make_embeddings(params, np.random.default_rng(child_seed(ss, 0)))
+        self.test = test_batch(params, emb, np.random.default_rng(child_seed(ss, 2)))
+        self.data = SortedTokens(params.replace(N=int(n_max)), emb, child_seed(ss, 1),
                                  threads=threads, cache_bytes=cache_bytes)
 
     def __call__(self, N: int) -> tuple[float, bool]:
