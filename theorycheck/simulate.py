@@ -32,7 +32,7 @@ from theorycheck.registry import get_algorithm
 from theorycheck.seeding import child_seed, seed_record, seed_sequence
 from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings, test_batch
 
-__all__ = ["simulate", "resolve_algorithm", "check_options", "seed_sequence", "seed_record"]
+__all__ = ["simulate", "check_memory", "resolve_algorithm", "check_options", "seed_sequence", "seed_record"]
 
 
 def resolve_algorithm(name: str, model: str = "attention") -> Callable:
@@ -56,6 +56,28 @@ def check_options(fn: Callable, algorithm: str, options: dict) -> None:
         )
 
 
+#: Largest working set one trial may plan for (bytes): half of a 2-core CI machine's 24 GiB,
+#: overridable by the environment variable THEORYCHECK_MEMORY_GB.
+MEMORY_CAP_BYTES = 12 * 2**30
+
+
+def check_memory(params: RetrievalParams, dense: bool) -> None:
+    """ValueError before any work when the trial's arrays would exceed the memory cap.
+
+    Estimate (float64): the token and label embeddings ``2·V·d``, the ``(V, d)`` products of
+    the read-out, and for dense algorithms the ``N·L·d`` keys and values (docs/theory.md §3).
+    """
+    import os
+
+    width = params.m or params.d
+    need = 8.0 * (4 * params.V * params.d + (2 * params.N * params.L * width if dense else 0))
+    cap = float(os.environ.get("THEORYCHECK_MEMORY_GB", MEMORY_CAP_BYTES / 2**30)) * 2**30
+    if need > cap:
+        raise ValueError(f"this trial needs about {need / 2**30:.1f} GiB (V={params.V}, d={params.d}, N={params.N}, "
+                         f"L={params.L}{', dense' if dense else ''}), above the cap of {cap / 2**30:.0f} GiB; use "
+                         "smaller sizes, or raise THEORYCHECK_MEMORY_GB if the machine has the memory")
+
+
 def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **options) -> Outcome:
     """Run one trial of ``algorithm`` on the task ``params`` and score it (THEORY §4).
 
@@ -66,6 +88,7 @@ def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **option
         raise ValueError(f"params must be a RetrievalParams, got {type(params).__name__}")
     fn = resolve_algorithm(algorithm, params.model)
     check_options(fn, algorithm, options)
+    check_memory(params, get_algorithm(algorithm).is_dense(params.model))
     ss = seed_sequence(seed)
     start = time.perf_counter()
     emb = make_embeddings(params, np.random.default_rng(child_seed(ss, 0)))

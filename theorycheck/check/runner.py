@@ -78,10 +78,14 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
         rest = {k: v for k, v in settings.items() if k not in moved}
         tgt = resolve_target(target, task=task, settings=rest, base={**(base or {}), **moved}, vary=vary,
                              ranges=ranges)
-    design = design_sweep(
-        tgt.law, tgt.task, settings=tgt.settings, base=tgt.base,
-        budget=get_budget(budget), constants=tgt.constants, ranges=tgt.ranges, vary=tgt.vary,
-    )
+    try:
+        design = design_sweep(
+            tgt.law, tgt.task, settings=tgt.settings, base=tgt.base,
+            budget=get_budget(budget), constants=tgt.constants, ranges=tgt.ranges, vary=tgt.vary,
+        )
+    except OverflowError as exc:  # a base point or range so large that the law's threshold overflows
+        raise ValueError(f"the design for {tgt.id} at base {dict(tgt.base)} leaves float64 ({exc}); choose a "
+                         "smaller base point or ranges (--base, ranges=)") from None
     varied_settings = sorted(set(moved) & set(design.varied))
     if varied_settings:
         raise ValueError(f"the setting(s) {varied_settings} fix a variable this sweep varies "

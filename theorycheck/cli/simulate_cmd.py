@@ -37,6 +37,7 @@ def dumps(*args, **kwargs) -> str:
 
 
 DEFAULTS = {"V": 128, "d": 64, "L": 16, "N": 20000}  # runs in about a second
+MAX_SEEDS = 100_000  # trials one `simulate` command runs (each is printed)
 
 
 def _registry(function: str, *args) -> LazyNames:
@@ -111,6 +112,9 @@ def _trials(args) -> tuple[dict, str, dict, object]:
     from theorycheck.validate import check_int
 
     check_int("--seeds", args.seeds, 1)
+    if args.seeds > MAX_SEEDS:
+        raise ValueError(f"--seeds {args.seeds} is more trials than one command runs (at most {MAX_SEEDS}); "
+                         "for large studies use theorycheck check, or a script over theorycheck.simulate")
     check_int("--seed", args.seed, 0)
     if args.task == "linear-am":
         from theorycheck.tasks.linear_am import LinearAMParams, simulate_linear_am
@@ -144,6 +148,9 @@ def _run_declared(args) -> int:
     from theorycheck.validate import check_int
 
     check_int("--seeds", args.seeds, 1)
+    if args.seeds > MAX_SEEDS:
+        raise ValueError(f"--seeds {args.seeds} is more trials than one command runs (at most {MAX_SEEDS}); "
+                         "for large studies use theorycheck check, or a script over theorycheck.simulate")
     check_int("--seed", args.seed, 0)
     task = get_task(resolve_task(args.task))
     params = task.check_params({**task.defaults, **parse_assignments(args.settings, "--set")})

@@ -30,6 +30,7 @@ piece and lists what is accepted.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from fractions import Fraction
 
@@ -76,6 +77,12 @@ _GLOBALS: dict[str, object] = {}
 exec("from sympy import Integer, Float, Rational, Symbol", _GLOBALS)  # noqa: S102 - fixed import line
 
 
+#: Largest number a law may spell out (float64 overflows near 1.8e308).
+MAX_LOG10 = 300
+#: Deepest expression tree accepted (real laws nest < 20 levels; SymPy recurses per level).
+MAX_DEPTH = 100
+
+
 def _refuse(text: str, what: str) -> ValueError:
     return ValueError(f"cannot parse law {text!r}: {what}; {_ACCEPTED}")
 
@@ -83,7 +90,7 @@ def _refuse(text: str, what: str) -> ValueError:
 def _numeric_value(node: ast.AST) -> Fraction | None:
     """Exact value of a numeric subtree built from literals with + - * /, else None."""
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-        return Fraction(node.value)
+        return Fraction(node.value) if isinstance(node.value, int) or math.isfinite(node.value) else None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         inner = _numeric_value(node.operand)
         if inner is None:
@@ -97,6 +104,44 @@ def _numeric_value(node: ast.AST) -> Fraction | None:
             return None if right == 0 else left / right
         return {ast.Add: left + right, ast.Sub: left - right, ast.Mult: left * right}[type(node.op)]
     return None
+
+
+def _log10_size(node: ast.AST) -> float | None:
+    """An upper bound on ``log10 |value|`` of a purely numeric subtree (literals with
+    ``+ - * / **``), computed without evaluating it; None if the subtree has a name or a call.
+    ``((3**1000)**1000)**1000`` is refused from this bound before SymPy builds the integer."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        value = abs(node.value)
+        if value == 0:
+            return -math.inf
+        return math.inf if value == math.inf else math.log10(value)  # log10 takes ints of any size
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _log10_size(node.operand)
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        left, right = _log10_size(node.left), _log10_size(node.right)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, (ast.Add, ast.Sub)):
+            return max(left, right) + math.log10(2)
+        if isinstance(node.op, ast.Mult):
+            return left + right
+        if isinstance(node.op, ast.Div):
+            return left  # a lower bound on the divisor's size is not known; |a/b| <= |a| for |b| >= 1
+        exponent = _numeric_value(node.right)
+        if exponent is None:  # the exponent is itself a power: bound it by its size
+            return math.inf if right > 3 else max(left, 0.0) * 10.0 ** right
+        return max(left * float(exponent), 0.0)
+    return None
+
+
+def _depth(tree: ast.AST) -> int:
+    """Nesting depth of ``tree`` (iteratively: deep trees must not overflow the stack)."""
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in ast.iter_child_nodes(node))
+    return deepest
 
 
 def _contains_power(node: ast.AST) -> bool:
@@ -121,6 +166,10 @@ class _Checker(ast.NodeVisitor):
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
             raise _refuse(self.text, f"literal {node.value!r} is not a number")
+        size = _log10_size(node)
+        if size is not None and size > MAX_LOG10:
+            raise _refuse(self.text, f"number {ast.unparse(node)[:40]} exceeds 1e{MAX_LOG10} (float64 overflows "
+                                     "there); write it as a free constant C and give its value separately")
 
     def visit_Name(self, node: ast.Name) -> None:
         if node.id in FUNCTIONS:
@@ -137,6 +186,10 @@ class _Checker(ast.NodeVisitor):
     def visit_BinOp(self, node: ast.BinOp) -> None:
         if type(node.op) not in _BINOPS:
             raise _refuse(self.text, f"operator {type(node.op).__name__} ({ast.unparse(node)!r}) is not allowed")
+        size = _log10_size(node)
+        if size is not None and size > MAX_LOG10:
+            raise _refuse(self.text, f"the number {ast.unparse(node)[:60]!r} exceeds 1e{MAX_LOG10} (float64 "
+                                     "overflows there); use a free constant C instead")
         if isinstance(node.op, ast.Pow):
             if _contains_power(node.right):
                 raise _refuse(self.text, f"power tower {ast.unparse(node)!r} is not allowed")
@@ -177,8 +230,12 @@ def _check(text: str) -> ast.Expression:
         raise ValueError(f"law string has {len(text)} characters; at most {MAX_LENGTH} are accepted")
     try:
         tree = ast.parse(_source(text), mode="eval")
-    except SyntaxError as exc:
-        raise _refuse(text, f"syntax error ({exc.msg})") from None
+    except (SyntaxError, RecursionError, MemoryError) as exc:
+        raise _refuse(text, f"syntax error ({getattr(exc, 'msg', type(exc).__name__)})") from None
+    depth = _depth(tree)
+    if depth > MAX_DEPTH:
+        raise _refuse(text, f"the expression nests {depth} levels deep (at most {MAX_DEPTH}); group repeated "
+                            "factors as powers, e.g. V**400 instead of V*V*...*V")
     return tree
 
 

@@ -27,14 +27,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from theorycheck.seeding import child_seed
-from theorycheck.validate import check_bool, check_choice, check_fraction, check_int
+from theorycheck.validate import check_bool, check_choice, check_fraction, check_int, check_positive
 
 __all__ = [
     "RetrievalParams",
@@ -56,6 +55,9 @@ TOKEN_DTYPE = np.int32
 
 _BLOCK_TOKENS = 1 << 18  # tokens per data block (1 MiB of int32)
 EMBEDDING_KINDS = ("random", "orthogonal")
+#: Trigger norms accepted: the trigger's logit advantage scales as zeta² (docs/theory.md §7),
+#: so 1e-6..1e6 spans 24 decades of it and stays far from float64's limits.
+ZETA_RANGE = (1e-6, 1e6)
 MODELS = ("attention", "mlp")
 
 
@@ -98,11 +100,10 @@ class RetrievalParams:
                 f"orthogonal embeddings need d >= V + 2 = {self.V + 2} (V tokens, trigger, "
                 f"query), got d={self.d}; use a larger d or embeddings='random'"
             )
-        if isinstance(self.zeta, (bool, np.bool_)) or not isinstance(self.zeta, numbers.Real):
-            raise ValueError(f"zeta must be a positive finite number, got {self.zeta!r}")
-        if not (math.isfinite(self.zeta) and self.zeta > 0):
-            raise ValueError(f"zeta must be a positive finite number, got {self.zeta}")
-        put("zeta", float(self.zeta))
+        put("zeta", check_positive("zeta", self.zeta))
+        if not ZETA_RANGE[0] <= self.zeta <= ZETA_RANGE[1]:
+            raise ValueError(f"zeta (the trigger norm) must lie in [{ZETA_RANGE[0]:g}, {ZETA_RANGE[1]:g}], got "
+                             f"{self.zeta:g}; beyond that the attention logits overflow or vanish in float64")
         put("marker_in_value", check_bool("marker_in_value", self.marker_in_value))
         check_choice("model", self.model, MODELS)
         if self.model == "mlp":
