@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.sparse import csr_matrix
 
 from theorycheck.algorithms.attention_readout import attend
 from theorycheck.algorithms.backend import Backend, get_backend
@@ -141,6 +140,8 @@ def second_value(data: SortedTokens, N: int, W, emb, a, alpha, beta, scale, miv:
                   bk: Backend = NUMPY):
     """Pass 3: ``G₂`` from the (label, attended token) masses ``D_k`` of each block; also
     the training selection accuracy."""
+    from scipy.sparse import csr_matrix  # on first use: the registry imports this module for its name
+
     V = data.params.V
     hard = math.isinf(beta)
     d = emb.E.shape[1]
