@@ -9,12 +9,17 @@ A marked block is a fenced code block directly preceded by one of the comments
   saved as ``test_doc_<stem>_<i>.py`` and run with ``python -m pytest`` (a user's suite);
 * ``<!-- file: NAME -->`` before any block: a file the reader saves as ``NAME`` first.
 
-Each document runs in a fresh Python process whose working directory is a temporary
-folder **outside** the repository: the repository's ``tests/conftest.py`` (which turns off
-hypothesis deadlines and picks a matplotlib backend) and its pytest configuration do not
-apply, exactly as for a user. The package is found through ``PYTHONPATH`` (the checkout
-under test, as an installed package would be); the repository's ``notebooks/`` folder is
-copied next to the blocks, since docs/notebooks.md reads a notebook from a checkout.
+Everything runs in fresh Python processes, each document in its own temporary folder
+**outside** the repository (its working directory, first on ``sys.path``): the repository's
+``tests/conftest.py`` (which turns off hypothesis deadlines and picks a matplotlib backend)
+and its pytest configuration do not apply, exactly as for a user, and hypothesis picks its
+profile from the environment as it would for a user (its default profile, with a 200 ms
+deadline, unless a CI service's variables select its ``ci`` profile). The script blocks of
+all documents share one process (one import of the package), each document in its own
+namespace; each pytest block runs in its own. The package is found through ``PYTHONPATH``
+(the checkout under test, as an installed package would be); the repository's
+``notebooks/`` folder is copied next to the blocks, since docs/notebooks.md reads a notebook
+from a checkout.
 """
 
 from __future__ import annotations
@@ -34,10 +39,20 @@ DOCS = sorted((ROOT / "docs").glob("*.md"))
 BLOCK = re.compile(r"<!-- test -->[ \t]*\n```python\n(.*?)\n```", re.S)
 MARKED = re.compile(r"<!-- (test|test: pytest|file: ([\w./-]+)) -->[ \t]*\n```(\w*)\n(.*?)\n```", re.S)
 RUNNER = """\
-import json, sys
-namespace = {"__name__": "__main__"}
-for label, source in json.load(open(sys.argv[1], encoding="utf-8")):
-    exec(compile(source, label, "exec"), namespace)
+import json, os, sys, traceback
+results = {}
+for doc in json.load(open(sys.argv[1], encoding="utf-8")):
+    os.chdir(doc["folder"])
+    sys.path.insert(0, doc["folder"])
+    namespace = {"__name__": "__main__"}
+    try:
+        for label, source in doc["blocks"]:
+            exec(compile(source, label, "exec"), namespace)
+        results[doc["name"]] = None
+    except BaseException:
+        results[doc["name"]] = traceback.format_exc()
+    sys.path.remove(doc["folder"])
+json.dump(results, open(sys.argv[2], "w", encoding="utf-8"))
 """
 
 
@@ -65,36 +80,55 @@ def subprocess_env() -> dict[str, str]:
     return env
 
 
-def outside_repository(folder: Path) -> Path:
+def prepare(path: Path, folder: Path) -> tuple[list[tuple[str, str]], list[str]]:
+    """Save the doc's files (and each pytest block as ``test_doc_<stem>_<i>.py``) in
+    ``folder``, which must lie outside the repository; its script blocks ``(label, source)``
+    and the names of its pytest files."""
     folder = folder.resolve()
     assert ROOT not in (folder, *folder.parents), f"{folder} lies inside the repository"
-    return folder
-
-
-def run_doc(path: Path, folder: Path, timeout: float = 600) -> list[subprocess.CompletedProcess]:
-    """Save the doc's files, run its test blocks as one script and each pytest block with
-    pytest, all from ``folder``; the completed processes, in that order."""
-    folder = outside_repository(folder)
-    items = doc_items(path.read_text(encoding="utf-8"))
-    scripts = []
-    for i, (kind, name, source) in enumerate(items):
+    if (ROOT / "notebooks").is_dir() and not (folder / "notebooks").exists():
+        shutil.copytree(ROOT / "notebooks", folder / "notebooks")
+    scripts, suites = [], []
+    for i, (kind, name, source) in enumerate(doc_items(path.read_text(encoding="utf-8"))):
         if kind == "file":
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             (folder / name).write_text(source, encoding="utf-8")
         elif kind == "test":
             scripts.append((f"{path.name}[block {i}]", source))
-    commands = []
-    if scripts:
-        (folder / "doc_blocks.json").write_text(json.dumps(scripts), encoding="utf-8")
-        (folder / "run_doc_blocks.py").write_text(RUNNER, encoding="utf-8")
-        commands.append([sys.executable, "run_doc_blocks.py", "doc_blocks.json"])
-    for i, (kind, _, source) in enumerate(items):
-        if kind == "pytest":
-            name = f"test_doc_{path.stem}_{i}.py"
-            (folder / name).write_text(source + "\n", encoding="utf-8")
-            commands.append([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", name])
-    return [subprocess.run(c, cwd=folder, env=subprocess_env(), capture_output=True, text=True,
-                           timeout=timeout) for c in commands]
+        else:
+            suites.append(f"test_doc_{path.stem}_{i}.py")
+            (folder / suites[-1]).write_text(source + "\n", encoding="utf-8")
+    return scripts, suites
+
+
+def run_scripts(docs: dict[str, tuple[Path, list[tuple[str, str]]]], workdir: Path) -> dict[str, str | None]:
+    """Run the script blocks of several docs in one fresh interpreter (one import of the
+    package for all), each doc in its own folder and namespace; doc name -> None when its
+    blocks ran, else the traceback."""
+    jobs = [{"name": name, "folder": str(folder), "blocks": blocks} for name, (folder, blocks) in docs.items()]
+    (workdir / "doc_blocks.json").write_text(json.dumps(jobs), encoding="utf-8")
+    (workdir / "run_doc_blocks.py").write_text(RUNNER, encoding="utf-8")
+    done = subprocess.run([sys.executable, "run_doc_blocks.py", "doc_blocks.json", str(workdir / "results.json")], cwd=workdir,
+                          env=subprocess_env(), capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, f"the docs' blocks crashed the interpreter:\n{done.stderr[-3000:]}"
+    return json.loads((workdir / "results.json").read_text(encoding="utf-8"))
+
+
+def run_suite(name: str, folder: Path) -> subprocess.CompletedProcess:
+    """``python -m pytest name`` in ``folder``: a user's suite, no repository configuration."""
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", name], cwd=folder,
+                          env=subprocess_env(), capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def script_results(tmp_path_factory) -> dict[str, str | None]:
+    """Every doc's script blocks, run once for the module (see :func:`run_scripts`)."""
+    root = tmp_path_factory.mktemp("docs")
+    docs = {}
+    for path in DOCS:
+        (root / path.stem).mkdir()
+        docs[path.name] = (root / path.stem, prepare(path, root / path.stem)[0])
+    return run_scripts(docs, root)
 
 
 def test_every_doc_has_a_tested_example():
@@ -122,14 +156,17 @@ def test_a_failing_block_fails_the_run(tmp_path):
     doc.write_text("<!-- test -->\n```python\nassert 1 + 1 == 3\n```\n"
                    "<!-- test: pytest -->\n```python\ndef test_false():\n    assert False\n```\n")
     (tmp_path / "run").mkdir()
-    script, suite = run_doc(doc, tmp_path / "run")
-    assert script.returncode != 0 and "AssertionError" in script.stderr
-    assert suite.returncode == 1 and "1 failed" in suite.stdout
+    blocks, suites = prepare(doc, tmp_path / "run")
+    results = run_scripts({"bad.md": (tmp_path / "run", blocks), "good.md": (tmp_path / "run", [("x", "y = 1")])},
+                          tmp_path)
+    assert "AssertionError" in results["bad.md"] and results["good.md"] is None
+    done = run_suite(suites[0], tmp_path / "run")
+    assert done.returncode == 1 and "1 failed" in done.stdout
 
 
 @pytest.mark.parametrize("path", DOCS, ids=[p.name for p in DOCS])
-def test_doc_examples_run_outside_the_repository(path, tmp_path):
-    if (ROOT / "notebooks").is_dir():
-        shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")
-    for done in run_doc(path, tmp_path):
-        assert done.returncode == 0, f"{path.name}: {done.args[1:]} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+def test_doc_examples_run_outside_the_repository(path, script_results, tmp_path):
+    assert script_results[path.name] is None, f"{path.name}:\n{script_results[path.name]}"
+    for name in prepare(path, tmp_path)[1]:
+        done = run_suite(name, tmp_path)
+        assert done.returncode == 0, f"{path.name}: pytest {name} failed:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}"
