@@ -246,3 +246,21 @@ def test_measure_dataset_runs_a_task_on_any_executor(task_file):
         parallel = measure_dataset(task, cells, executor=pool, **kw)
     assert serial.to_dict() == parallel.to_dict()
     assert list(serial.cell_values("n")) == [16, 64]
+
+
+def test_module_spec_next_to_the_working_folder_is_found_without_sys_path(tmp_path, monkeypatch):
+    # The console script does not put the working folder on sys.path (python -m does):
+    # `--task toy:TASK` run beside toy.py must still find it, as the file toy.py.
+    from theorycheck.task_sources import FileTrial, load_task
+
+    (tmp_path / "toy_beside.py").write_text(
+        "import theorycheck\n"
+        "def trial(params, seed):\n    return params['m'] > params['n']\n"
+        "TASK = theorycheck.Task(name='toy-beside', trial=trial,\n"
+        "                        variables={'n': ('integer', 1, 100), 'm': ('integer', 1, 10**6)}, resource='m')\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    task = load_task("toy_beside:TASK")
+    assert task.name == "toy-beside" and isinstance(task.trial, FileTrial)
+    with pytest.raises(ValueError, match="cannot import module 'no_such_module'"):
+        load_task("no_such_module:TASK")

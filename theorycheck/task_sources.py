@@ -86,6 +86,11 @@ def load_task(spec: str) -> Task:
         try:
             module = importlib.import_module(where)
         except ImportError as exc:
+            # a console script does not put the working folder on sys.path the way
+            # `python -m` does: `--task detect:TASK` next to detect.py means that file
+            local = Path(*where.split(".")).with_suffix(".py")
+            if local.is_file():
+                return load_task(f"{local}:{attr}")
             raise ValueError(f"cannot import module {where!r} of task {spec!r} ({exc}); check the name "
                              "or give path/to/file.py:NAME") from None
     task = getattr(module, attr, None)
