@@ -6,7 +6,8 @@ import pytest
 
 from theorycheck.compare import Dataset, compare
 from theorycheck.compare.evidence import DECISIVE_DELTA_BIC, log_factor_alternatives
-from theorycheck.compare.headline import MAX_HEADLINE, shorten
+from theorycheck.compare.headline import MAX_HEADLINE
+from theorycheck.report.terminal import shorten
 from theorycheck.law import Law
 from theorycheck.planted import planted_dataset
 
@@ -56,7 +57,7 @@ def test_thin_exponent_and_deciding_window_are_reported():
     v = compare(Law.parse("N >= C*V*d"), data, diagnostics=False)
     assert v.status == "refuted" and v.exponents["V"].cells == 2 and v.exponents["V"].thin
     assert not v.exponents["d"].thin and v.exponents["V"].decision.window == "overall"
-    assert "thin: V rests on 2 cell(s)" in v.headline and v.headline.startswith("refuted: V overall: trend +1.")
+    assert "thin: V rests on 2 values" in v.headline and v.headline.startswith("refuted: V overall: trend +1.")
     d = v.to_dict()["exponents"]["V"]
     assert d["thin"] and d["window"] == "overall" and d["cells"] == 2
 

@@ -19,21 +19,12 @@ from collections.abc import Mapping, Sequence
 
 from theorycheck.compare.checks import ExponentCheck
 from theorycheck.compare.evidence import Alternative, evidence_phrase
+from theorycheck.report.terminal import MAX_LINE, shorten  # standard library only
 
-__all__ = ["MAX_HEADLINE", "headline", "shorten"]
+__all__ = ["MAX_HEADLINE", "headline"]
 
-#: Longest headline (and terminal reason line), in characters.
-MAX_HEADLINE = 200
-
-
-def shorten(text: str, limit: int = MAX_HEADLINE) -> str:
-    """``text`` cut at a word boundary to at most ``limit`` characters, marked with ``…``."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    if " " in cut[limit // 2:]:
-        cut = cut[: cut.rindex(" ")]
-    return cut.rstrip(" ;,") + "…"
+#: Longest headline, in characters (the terminal's line limit).
+MAX_HEADLINE = MAX_LINE
 
 
 def _piece(check: ExponentCheck, label: str) -> dict | None:
@@ -71,7 +62,7 @@ def headline(status: str, checks: Mapping[str, ExponentCheck], tolerance: float,
         parts.append(phrase)
     thin = [c for c in tested if c.thin]
     if thin:
-        parts.append("thin: " + ", ".join(f"{c.variable} rests on {c.cells} cell(s)" for c in thin))
+        parts.append("thin: " + ", ".join(f"{c.variable} rests on {c.cells} values" for c in thin))
     untested = [c.variable for c in checks.values() if c.status == "untested"]
     if untested:
         parts.append("untested: " + ", ".join(untested))
