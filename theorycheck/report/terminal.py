@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 __all__ = ["EXIT_CODES", "BAD_INPUT", "INTERNAL", "INTERRUPTED", "BROKEN_PIPE", "MAX_LINE", "exit_code",
-           "format_number", "render_verdict", "shorten"]
+           "format_number", "render_verdict", "shorten", "window_text"]
 
 EXIT_CODES = {"consistent": 0, "refuted": 1, "inconclusive": 3}
 BAD_INPUT = 2
@@ -80,7 +80,7 @@ def shorten(text: str, limit: int = MAX_LINE) -> str:
     return cut.rstrip(" ;,") + "…"
 
 
-def _window(check: Mapping[str, Any]) -> str:
+def window_text(check: Mapping[str, Any]) -> str:
     """The window that decided a variable's status, in words."""
     w = check.get("window")
     values = check.get("values") or []
@@ -117,7 +117,7 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
         thin = " (thin)" if c.get("thin") else ""
         lines.append(f"  {name:<6}{f(c.get('estimate')):>10}  {_interval(c.get('ci'), digits):<22}"
                      f"{f(c.get('predicted')):>10}  {c.get('status', '-'):<13}{format_number(cells_n):>5}  "
-                     f"{_window(c)}{thin}".rstrip())
+                     f"{window_text(c)}{thin}".rstrip())
     resource = v.get("resource", "?")
     if "constant" in v:
         consts = [f"{k} = {f(e.get('estimate'))} {_interval(e.get('ci'), digits)}"
