@@ -160,6 +160,9 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
     if figures:
         parts += ["", "## Figures", ""]
         parts += [f"![{caption}]({name})\n\n*{caption}*\n" for name, caption in figures.items()]
+    for title, key in (("To decide", "suggestions"), ("Notes of the comparison", "notes")):
+        if v.get(key):
+            parts += ["", f"## {title}", ""] + [f"- {item}" for item in v[key]]
     caveats = list(v.get("caveats", [])) + list(result.get("caveats", []))
     if caveats:
         parts += ["", "## Caveats", ""] + [f"- {c}" for c in caveats]

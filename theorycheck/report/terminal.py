@@ -146,5 +146,5 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
     for title, key in (("to decide", "suggestions"), ("notes", "notes")):
         items = v.get(key) or []
         if items:
-            lines += ["", f"{title}:"] + [f"  - {s}" for s in items]
+            lines += ["", f"{title}:"] + [f"  - {shorten(str(s), MAX_LINE - 4)}" for s in items]
     return "\n".join(lines)
