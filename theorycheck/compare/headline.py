@@ -2,7 +2,7 @@
 
 A verdict's ``reason`` holds every detail (each variable's decision with its CIs); the
 **headline** is what a terminal prints and a paper quotes, at most :data:`MAX_HEADLINE`
-characters (docs/architecture.md "Report"):
+characters (docs/architecture.md "Command line"):
 
     consistent within ±0.25; but `N >= C*V*log(V)` fits decisively better (ΔBIC = 41)
     refuted: V overall trend +0.98 [+0.91, +1.05] outside ±0.25; thin: V rests on 2 cells
