@@ -34,11 +34,11 @@ def _figure() -> Figure:
 
 
 def _tick_label(x: float) -> str:
-    """``16``, ``0.25``, ``1000``, ``2e5``: integers below 10^5 as integers, large or
+    """``16``, ``0.25``, ``1000``, ``2e5``: integers below 10^4 as integers, large or
     small values as mantissa-e-exponent."""
     if x == 0:
         return "0"
-    if 1e-3 <= abs(x) < 1e5:
+    if 1e-3 <= abs(x) < 1e4:
         return str(int(round(x))) if abs(x - round(x)) < 1e-9 * abs(x) else f"{x:.3g}"
     mant, exp = f"{x:.1e}".split("e")
     return f"{mant.rstrip('0').rstrip('.')}e{int(exp)}"
@@ -180,13 +180,18 @@ def tolerance_band(result: dict[str, Any], cells: list[dict[str, Any]]) -> np.nd
     return np.exp(delta * total)
 
 
+#: At most this many cells are labelled in the collapse plot (those furthest from 1).
+MAX_CELL_LABELS = 10
+
+
 def _cell_label(cell: dict[str, Any], varied: list[str]) -> str:
     return ",".join(f"{v}={_tick_label(float(cell['params'][v]))}" for v in varied if v in cell["params"])
 
 
 def plot_collapse(result: dict[str, Any], path: Path) -> Path:
-    """Observed / predicted threshold per cell, with CIs, each cell labelled by its varied
-    values; the grey bars are the tolerance band (:func:`tolerance_band`). A law that holds
+    """Observed / predicted threshold per cell, with CIs, cells labelled by their varied
+    values (all when there are at most :data:`MAX_CELL_LABELS`, else those furthest from 1);
+    the grey bars are the tolerance band (:func:`tolerance_band`). A law that holds
     up to a constant puts every cell on the line at 1, inside its bar."""
     cells = [c for c in result["cells"] if c["threshold"].get("estimate") is not None and c.get("predicted")]
     varied = list(result["design"].get("varied") or {})
@@ -202,9 +207,13 @@ def plot_collapse(result: dict[str, Any], path: Path) -> Path:
                   label=f"tolerance: exponents off by <= ±{tol:g}" if tol else "tolerance")
         ax.errorbar(pred, ratio, yerr=err / pred, fmt="o", color="k", capsize=3, zorder=3, label="cells (95% CI)")
         ax.axhline(1.0, color="tab:blue", ls="--", zorder=2, label="law with fitted constant")
-        for i, c in enumerate(cells):
-            ax.annotate(_cell_label(c, varied), (pred[i], ratio[i]), xytext=(4, 4 if i % 2 == 0 else -9),
+        labelled = np.argsort(-np.abs(np.log(ratio)))[:MAX_CELL_LABELS]
+        for j, i in enumerate(sorted(labelled)):
+            ax.annotate(_cell_label(cells[i], varied), (pred[i], ratio[i]), xytext=(4, 4 if j % 2 == 0 else -9),
                         textcoords="offset points", fontsize=6, color="0.25")
+        if len(cells) > MAX_CELL_LABELS:
+            ax.text(0.01, 0.01, f"labelled: the {MAX_CELL_LABELS} cells furthest from 1 (of {len(cells)})",
+                    transform=ax.transAxes, fontsize=6, color="0.35")
         ax.set_xscale("log")
         ax.set_yscale("log")
         readable_log_axis(ax.xaxis, [*pred, *ax.get_xlim()])
