@@ -83,3 +83,19 @@ def test_shorten_cuts_at_a_word_and_marks_it():
     text = "word " * 100
     out = shorten(text)
     assert len(out) <= MAX_HEADLINE and out.endswith("…") and shorten("short") == "short"
+
+
+def test_headline_of_an_undecided_exponent_says_which_way_it_leans():
+    from theorycheck.compare.checks import ExponentCheck
+    from theorycheck.compare.decide import Decision
+    from theorycheck.compare.headline import headline
+
+    piece = {"piece": "overall", "trend": 0.31, "se": 0.1, "tost_ci": [0.15, 0.47], "ci": [0.11, 0.51],
+             "status": "open"}
+    dec = Decision("inconclusive", "...", "more trials", (0.15, 0.47), (0.11, 0.51), (piece,), "overall")
+    check = ExponentCheck("V", "inconclusive", 1.0, 1.31, (1.11, 1.51), None, dec, 1.0, (16, 256), "...", 4)
+    assert headline("inconclusive", {"V": check}, 0.25) == \
+        "inconclusive: V (trend +0.31 in overall beyond ±0.25, CI reaches inside) at ±0.25"
+    narrow = ExponentCheck("V", "inconclusive", 1.0, 1.0, (0.9, 1.1), None,
+                           Decision("inconclusive", "...", None, (0, 0), (0, 0), (), "span"), 0.2, (16, 25), "...", 3)
+    assert headline("inconclusive", {"V": narrow}, 0.25) == "inconclusive: V (range too narrow) at ±0.25"

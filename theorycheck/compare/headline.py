@@ -42,6 +42,18 @@ def _refuted(check: ExponentCheck, tolerance: float) -> str:
             f"outside ±{tolerance:g}")
 
 
+def _open(check: ExponentCheck, tolerance: float) -> str:
+    """Why an exponent is undecided: its range, or a CI too wide (leaning which way)."""
+    if check.decision is None:
+        return "not estimable"
+    if check.decision.window == "span":
+        return "range too narrow"
+    beyond = [p for p in check.decision.pieces if p["status"] == "open" and abs(p["trend"]) >= tolerance]
+    if beyond:
+        return f"trend {beyond[0]['trend']:+.2f} in {beyond[0]['piece']} beyond ±{tolerance:g}, CI reaches inside"
+    return "CI too wide"
+
+
 def headline(status: str, checks: Mapping[str, ExponentCheck], tolerance: float,
              alternatives: Sequence[Alternative] = ()) -> str:
     """The verdict line (module docstring), at most :data:`MAX_HEADLINE` characters."""
@@ -52,9 +64,8 @@ def headline(status: str, checks: Mapping[str, ExponentCheck], tolerance: float,
         parts = ["refuted: " + "; ".join(_refuted(c, tolerance) for c in tested if c.status == "refuted")]
     elif tested:
         open_ = [c for c in tested if c.status == "inconclusive"]
-        parts = ["inconclusive: " + ", ".join(
-            f"{c.variable} ({'range too narrow' if c.decision and c.decision.window == 'span' else 'CI too wide'})"
-            for c in open_) + f" at ±{tolerance:g}"]
+        parts = ["inconclusive: " + ", ".join(f"{c.variable} ({_open(c, tolerance)})" for c in open_)
+                 + f" at ±{tolerance:g}"]
     else:
         parts = ["inconclusive: no variable takes two or more values"]
     phrase = evidence_phrase(alternatives)
