@@ -48,3 +48,21 @@ def test_render_verdict_without_a_fit():
                            "resource": "N", "exponents": {}, "cells": [], "notes": ["no crossing"]})
     assert text.splitlines()[0] == "verdict: inconclusive   law: N >= V"
     assert "constants" not in text and "cells (0):" in text and "  - no crossing" in text
+
+
+def test_render_verdict_keeps_lines_short_and_shows_windows_censored_cells_and_evidence():
+    v = {**VERDICT, "headline": "refuted: V overall: trend +1.00 [+0.90, +1.10] outside ±0.25; thin: V rests on 2 values",
+         "reason": "V overall: observed minus predicted exponent " + "+1.000 and more words " * 40,
+         "exponents": {"V": {**VERDICT["exponents"]["V"], "window": "overall", "values": [64, 4096],
+                             "cells": 2, "thin": True}},
+         "cells": [*VERDICT["cells"], {"params": {"V": 4096}, "threshold": None, "ci": None, "method": "censored",
+                                       "predicted": 1.2e4, "trials": 96}],
+         "alternatives": [{"name": "times log(V)", "law": "N >= C*V*log(V)", "delta_bic": 41.2, "decisive": True}]}
+    text = render_verdict(v)
+    lines = text.splitlines()
+    assert lines[1] == "summary: " + v["headline"]
+    assert lines[2].startswith("reason: V overall") and lines[2].endswith("(details: report.md / --json)")
+    assert all(len(line) <= 200 for line in lines)
+    assert "refuted          2  overall 64..4096 (thin)" in text
+    assert "  V=4096: censored, no threshold found (censored), 96 trials" in text
+    assert "  N >= C*V*log(V): ΔBIC 41.2  <- decisive" in text

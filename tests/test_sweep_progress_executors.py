@@ -168,3 +168,41 @@ def test_throttled_updates_are_skipped_but_the_last_one_is_drawn_at_close():
     assert "2/10" not in tty.getvalue()
     bar.close()
     assert tty.getvalue().count("\r") == 2 and "2/10 cells done" in tty.getvalue()
+
+
+def test_eta_says_estimating_until_enough_is_known():
+    # first cell done with 10 trials while 9 others ran 90: the extrapolation (100) is
+    # already reached with work outstanding; it must not say "~0s left"
+    early = state(cells_done=1, computed=100, reused=0, trials_in_done_cells=10, running=9)
+    assert estimate_seconds_left(early) is None
+    assert "estimating" in format_progress(early) and "~0s" not in format_progress(early)
+    # 3 trials computed: too few for a rate
+    assert estimate_seconds_left(state(computed=3, reused=197)) is None
+    # less than 5% of the expected trials done (1 cell of 100 after 10 of its 10 trials,
+    # expected 1000): still estimating
+    assert estimate_seconds_left(state(cells_total=100, cells_done=1, computed=10, reused=0,
+                                       trials_in_done_cells=10)) is None
+
+
+def test_off_a_terminal_a_log_line_every_interval(monkeypatch):
+    clock = [1000.0]
+    monkeypatch.setattr("theorycheck.sweep.progress.time.monotonic", lambda: clock[0])
+    pipe = io.StringIO()
+    bar = TerminalProgress(pipe, log_interval=10.0)
+    bar.update(state(cells_done=1))
+    clock[0] += 5
+    bar.update(state(cells_done=2))
+    assert pipe.getvalue() == ""  # nothing before the first interval
+    clock[0] += 6
+    bar.update(state(cells_done=3))
+    clock[0] += 2
+    bar.update(state(cells_done=4))  # within the interval: not logged now
+    bar.close()  # but the last state is logged at the end
+    lines = pipe.getvalue().splitlines()
+    assert len(lines) == 2 and "\r" not in pipe.getvalue()
+    assert lines[0].startswith("sweep: 3/10 cells done") and lines[1].startswith("sweep: 4/10 cells done")
+    quiet = io.StringIO()
+    bar = TerminalProgress(quiet, quiet=True, log_interval=0.0)
+    bar.update(state())
+    bar.close()
+    assert quiet.getvalue() == ""

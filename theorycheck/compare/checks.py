@@ -6,12 +6,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from theorycheck.compare.decide import Decision
+from theorycheck.compare.evidence import Alternative
 from theorycheck.compare.exponents import LRTest, PowerLawFit
 from theorycheck.compare.law_fit import Estimate, LawFit
 from theorycheck.compare.lower_bound import LowerBoundCheck
 from theorycheck.compare.model_selection import ModelComparison
 from theorycheck.jsonable import jsonable
 from theorycheck.threshold.result import Threshold
+
+
+#: An exponent read off fewer distinct values of its variable (cells with a threshold)
+#: is flagged *thin*: two points always lie on a line, so nothing checks the power law.
+THIN_CELLS = 3
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,13 @@ class ExponentCheck:
     span_decades: float = 0.0
     values: tuple[float, ...] = ()
     reason: str = ""
+    #: distinct values of the variable among the cells with a threshold
+    cells: int = 0
+
+    @property
+    def thin(self) -> bool:
+        """Whether the exponent rests on fewer than :data:`THIN_CELLS` values of the variable."""
+        return self.status != "untested" and self.cells < THIN_CELLS
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -37,6 +50,8 @@ class ExponentCheck:
             "span_decades": self.span_decades, "values": list(self.values), "reason": self.reason,
             "suggestion": None if self.decision is None else self.decision.suggestion,
             "trend_ci_tost": None if self.decision is None else list(self.decision.tost_ci),
+            "window": None if self.decision is None else self.decision.window,
+            "cells": self.cells, "thin": self.thin,
         }
 
 
@@ -56,7 +71,7 @@ class CellResult:
         th = self.threshold.to_dict()
         return {"params": self.params, "threshold": th["estimate"], "ci": th["ci"],
                 "method": th["method"], "predicted": self.predicted, "ratio": self.ratio,
-                "trials": th["trials"], "warnings": th["warnings"]}
+                "trials": th["trials"], "warnings": th["warnings"], "censored": th["estimate"] is None}
 
 
 @dataclass(frozen=True)
@@ -86,6 +101,8 @@ class Verdict:
     collapse: LRTest | None = None
     models: ModelComparison | None = None
     lower_bound: LowerBoundCheck | None = None
+    alternatives: tuple[Alternative, ...] = ()
+    headline: str = ""
 
     @property
     def constant(self) -> dict[str, Any]:
@@ -98,7 +115,7 @@ class Verdict:
     def to_dict(self) -> dict[str, Any]:
         """Strict JSON (:func:`theorycheck.jsonable.jsonable`)."""
         return jsonable({
-            "verdict": self.status, "reason": self.reason, "law": self.law, "resource": self.resource,
+            "verdict": self.status, "headline": self.headline or self.status, "reason": self.reason, "law": self.law, "resource": self.resource,
             "tolerance": self.tolerance, "level": self.level, "q": self.q, "up_to": self.up_to,
             "method": self.method, "tested": list(self.tested), "untested": list(self.untested),
             "exponents": {k: v.to_dict() for k, v in self.exponents.items()},
@@ -110,4 +127,5 @@ class Verdict:
             "collapse": None if self.collapse is None else self.collapse.to_dict(),
             "models": None if self.models is None else self.models.to_dict(),
             "lower_bound": None if self.lower_bound is None else self.lower_bound.to_dict(),
+            "alternatives": [a.to_dict() for a in self.alternatives],
         })

@@ -54,10 +54,15 @@ class Decision:
     tost_ci: tuple[float, float]
     ci: tuple[float, float]
     pieces: tuple[dict[str, Any], ...] = ()
+    #: the window(s) of the variable that decided the status: ``"overall"`` (the whole
+    #: swept range), a local segment ``"64..256"``, ``"all"`` (every window inside the
+    #: tolerance) or ``"span"`` (the range is too narrow to call it consistent)
+    window: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"status": self.status, "reason": self.reason, "suggestion": self.suggestion,
-                "tost_ci": list(self.tost_ci), "ci": list(self.ci), "pieces": list(self.pieces)}
+                "tost_ci": list(self.tost_ci), "ci": list(self.ci), "pieces": list(self.pieces),
+                "window": self.window}
 
 
 def _intervals(piece: Piece, level: float) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -87,7 +92,7 @@ def decide(
     """
     d = tolerance
     pct = f"{100 * (2 * level - 1):.0f}%"
-    table, refuted, open_ = [], [], []
+    table, refuted, open_, refuted_at = [], [], [], []
     for pc in pieces:
         tost, two = _intervals(pc, level)
         finite = math.isfinite(pc.se)
@@ -96,18 +101,20 @@ def decide(
         table.append({"piece": pc.label, "trend": pc.tau, "se": pc.se, "tost_ci": list(tost),
                       "ci": list(two), "status": "refuted" if out else "inside" if inside else "open"})
         if out:
+            refuted_at.append(pc.label)
             refuted.append(f"{variable} {pc.label}: observed minus predicted exponent {pc.tau:+.3f} "
                            f"[{two[0]:+.3f}, {two[1]:+.3f}] lies outside ±{d:g}")
         elif not inside:
             open_.append((pc, tost, two))
     first_tost, first_two = _intervals(pieces[0], level)
     if refuted:
-        return Decision("refuted", "; ".join(refuted), None, first_tost, first_two, tuple(table))
+        return Decision("refuted", "; ".join(refuted), None, first_tost, first_two, tuple(table),
+                        ", ".join(refuted_at))
     if not open_ and span >= min_span:
         extra = f" (and {len(pieces) - 1} local slopes)" if len(pieces) > 1 else ""
         return Decision("consistent", f"{variable}: observed minus predicted exponent {pieces[0].tau:+.3f}, "
                         f"{pct} CI [{first_tost[0]:+.3f}, {first_tost[1]:+.3f}] within ±{d:g}{extra}",
-                        None, first_tost, first_two, tuple(table))
+                        None, first_tost, first_two, tuple(table), "all")
     if not open_:
         wider = lo_value * 10**min_span
         return Decision(
@@ -115,7 +122,7 @@ def decide(
             f"{variable} spans only {span:.2f} decades ({lo_value:g}..{hi_value:g}), "
             f"less than the {min_span:g} needed to call its exponent consistent",
             f"widen {variable} to at least {min_span:g} decades (e.g. {lo_value:g}..{wider:.3g})",
-            first_tost, first_two, tuple(table))
+            first_tost, first_two, tuple(table), "span")
     worst, reasons, leaning = 0.0, [], False
     for pc, tost, two in open_:
         if not math.isfinite(pc.se):
@@ -142,4 +149,5 @@ def decide(
                 f"~{max(span * worst, min_span):.2f} decades")
         if leaning:
             hint += "; as it stands the data lean towards refuting"
-    return Decision("inconclusive", "; ".join(reasons), hint, first_tost, first_two, tuple(table))
+    return Decision("inconclusive", "; ".join(reasons), hint, first_tost, first_two, tuple(table),
+                    ", ".join(pc.label for pc, _, _ in open_))

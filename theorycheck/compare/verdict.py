@@ -51,7 +51,10 @@ from theorycheck.compare.cell_model import fit_cells
 from theorycheck.compare.checks import CellResult, ExponentCheck, Verdict
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Piece, decide
-from theorycheck.compare.exponents import LRTest, PowerLawFit, collapse_test, fit_power_law, fit_power_law_wls
+from theorycheck.compare.collapse import quasi_collapse_test
+from theorycheck.compare.evidence import Alternative, alternatives_from_models, log_factor_alternatives
+from theorycheck.compare.exponents import LRTest, PowerLawFit, fit_power_law, fit_power_law_wls
+from theorycheck.compare.headline import headline
 from theorycheck.compare.law_fit import (
     LawFit,
     cell_thresholds,
@@ -161,8 +164,9 @@ def compare(
                      min_span=min_span, lo_value=values[0], hi_value=values[-1])
         el = elasticity.get(v)
         rng = (float(np.min(el)), float(np.max(el))) if el is not None else (0.0, 0.0)
+        n_values = len(set(data.cell_values(v)[list(dt.cells)].tolist()))
         checks[v] = ExponentCheck(v, dec.status, dt.predicted[v], obs.estimate, obs.ci, rng, dec, span,
-                                  values, dec.reason)
+                                  values, dec.reason, n_values)
     untested = tuple(v for v, c in checks.items() if c.status == "untested")
     status, reason, suggestions = _overall(checks, dt.variables, untested)
     pred_log = predicted_log_threshold(fit, shape, data)
@@ -173,10 +177,17 @@ def compare(
               "gsd": float(np.exp(np.std(np.log(ratios))))} if ratios.size and fit.identified else \
         {"min": None, "max": None, "gsd": None}
     power = collapse = models = lb = None
+    alts: tuple[Alternative, ...] = ()
     if diagnostics:
         power, collapse, more = _table_diagnostics(shape, data, ths, fit) if table else _diagnostics(data, q, fit)
         notes += more
-        models = _models(shape, data, q, alternatives, width_vars, ths, notes)
+        logs = {} if up_to == "polylog" else log_factor_alternatives(
+            shape, {v: data.cell_values(v) for v in dt.variables})
+        models, alts = _models(shape, data, q, alternatives, logs, width_vars, ths, notes)
+    thin = [c for c in checks.values() if c.thin]
+    if thin:
+        notes.append("thin: " + ", ".join(f"{c.variable} rests on {c.cells} value(s) with a threshold"
+                                          for c in thin) + " (fewer than 3: nothing tests the power law)")
     if lower_bound is not None:
         observed = {v: (c.estimate, c.ci) for v, c in checks.items() if c.estimate is not None}
         lb = check_lower_bound(lower_bound, data, ths, exponents=observed,
@@ -188,7 +199,7 @@ def compare(
     return Verdict(status, reason, getattr(law, "text", str(law)), data.resource, float(tolerance), level, q,
                    up_to, checks, tuple(v for v in checks if checks[v].status != "untested"), untested,
                    fit.constants, fit.scale, spread, cell_results, fit, method, suggestions, tuple(notes),
-                   power, collapse, models, lb)
+                   power, collapse, models, lb, alts, headline(status, checks, float(tolerance), alts))
 
 
 def _log_thresholds(data: Dataset, ths: Sequence[Threshold], q: float, width_vars: Sequence[str]
@@ -249,9 +260,9 @@ def _diagnostics(data: Dataset, q: float, fit: LawFit) -> tuple[PowerLawFit | No
         except ValueError as exc:
             notes.append(f"free power-law fit skipped: {exc}")
     if fit.identified:
-        collapse = collapse_test(data, q=q, joint_llf=fit.llf, joint_params=fit.n_params)
+        collapse = quasi_collapse_test(data, joint_llf=fit.llf, joint_params=fit.n_params)
         if collapse.df > 0 and collapse.p_value < 0.01:
-            notes.append(f"cells do not collapse onto the fitted law with one transition shape "
+            notes.append(f"cells do not collapse onto the fitted law beyond the within-cell dispersion "
                          f"(LR {collapse.statistic:.1f} on {collapse.df} df, p={collapse.p_value:.2g}); "
                          "exponent CIs assume they do")
     return power, collapse, notes
@@ -275,17 +286,26 @@ def _table_diagnostics(law: Any, table: ThresholdTable, ths: Sequence[Threshold]
 
 
 def _models(shape: Any, data: Dataset, q: float, alternatives: dict[str, Any] | None,
-            width_trends: Sequence[str], ths: Sequence[Threshold], notes: list[str]) -> ModelComparison | None:
+            log_forms: dict[str, Any], width_trends: Sequence[str], ths: Sequence[Threshold],
+            notes: list[str]) -> tuple[ModelComparison | None, tuple[Alternative, ...]]:
+    """The law against the given (default: additive) alternatives -- ``models`` -- and,
+    in the same fits, against its log-factor neighbours (:mod:`.evidence`)."""
     if alternatives is None:
         alt = additive_alternative(shape)
         alternatives = {} if alt is None else {"additive": alt}
-    if not alternatives:
-        return None
+    if not alternatives and not log_forms:
+        return None, ()
+    laws = {"law": shape, **alternatives, **{k: v for k, v in log_forms.items() if k not in alternatives}}
     try:
         if isinstance(data, ThresholdTable):
-            return compare_models_table({"law": shape, **alternatives}, data)
-        return compare_models({"law": shape, **alternatives}, data, q=q,
-                              width_trends=width_trends, thresholds=ths)
+            every = compare_models_table(laws, data)
+        else:
+            every = compare_models(laws, data, q=q, width_trends=width_trends, thresholds=ths)
     except ValueError as exc:
         notes.append(f"model comparison skipped: {exc}")
-        return None
+        return None, ()
+    models = None
+    if alternatives:
+        kept = tuple(s for s in every.scores if s.name == "law" or s.name in alternatives)
+        models = ModelComparison(kept, kept[0].name, min(kept, key=lambda s: s.bic).name)
+    return models, alternatives_from_models(every)

@@ -6,14 +6,15 @@ strings; :mod:`theorycheck.report.writer` puts them on disk.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
-from theorycheck.report.terminal import format_number
+from theorycheck.report.terminal import format_number, window_text as _window
 
-__all__ = ["report_markdown"]
+__all__ = ["report_markdown", "reproduce_command"]
 
 
-def _exponent_rows(result: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+def _exponent_rows(result: dict[str, Any]) -> list[tuple[str, ...]]:
     rows = []
     for var, fit in result["verdict"].get("exponents", {}).items():
         ci = fit.get("ci") or [None, None]
@@ -22,8 +23,74 @@ def _exponent_rows(result: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             if fit.get("estimate") is not None
             else "untested"
         )
-        rows.append((var, format_number(fit.get("predicted")), fitted, str(fit.get("status", "-"))))
+        window = _window(fit) + (" (thin)" if fit.get("thin") else "")
+        rows.append((var, format_number(fit.get("predicted")), fitted, str(fit.get("status", "-")),
+                     format_number(fit.get("cells")), window or "-"))
     return rows
+
+
+def _estimate(e: dict[str, Any]) -> str:
+    ci = e.get("ci") or [None, None]
+    return f"{format_number(e.get('estimate'))} [{format_number(ci[0])}, {format_number(ci[1])}]"
+
+
+def _quantity_rows(v: dict[str, Any]) -> list[tuple[str, str]]:
+    """Tolerance, fitted constants and the observed/predicted spread, one row each."""
+    rows = []
+    if "tolerance" in v:
+        rows.append(("tolerance on exponents", f"±{format_number(v['tolerance'])}"))
+    for name, e in (v.get("constant") or {}).items():
+        rows.append((f"constant {name} (95% CI)", _estimate(e)))
+    spread = v.get("ratio_spread") or {}
+    if spread.get("min") is not None:
+        rows.append(("observed / predicted threshold", f"{format_number(spread['min'])} .. "
+                     f"{format_number(spread['max'])} (geometric sd {format_number(spread.get('gsd'))})"))
+    if v.get("width") is not None:
+        rows.append((f"transition width (probit, log {v.get('resource', 'resource')})", format_number(v["width"])))
+    col = v.get("collapse")
+    if col:
+        rows.append(("collapse test", f"LR {format_number(col.get('statistic'))} on {col.get('df')} df, "
+                     f"p = {format_number(col.get('p_value'))} ({col.get('description', '')})"))
+    return rows
+
+
+def _evidence_rows(v: dict[str, Any]) -> list[tuple[str, ...]]:
+    return [(f"`{a.get('law')}`", a.get("name", "-"), format_number(a.get("delta_bic")),
+             format_number(a.get("delta_aic")), "yes" if a.get("decisive") else "no")
+            for a in v.get("alternatives") or []]
+
+
+def _lower_bound_rows(lb: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = [("bound", f"`{lb.get('bound')}`"), ("violated", "yes" if lb.get("violated") else "no")]
+    for key in ("cell_violations", "exponent_violations", "notes"):
+        for item in lb.get(key) or []:
+            rows.append((key.replace("_", " "), str(item)))
+    return rows
+
+
+def reproduce_command(result: dict[str, Any]) -> str:
+    """The ``theorycheck check ...`` line that re-runs this check: target, task, budget, seed,
+    settings, base point, varied variables, q and tolerance as this run used them."""
+    t, design, v = result["target"], result["design"], result.get("verdict", {})
+    words = ["theorycheck", "check"]
+    if t.get("id") and t["id"] != "user-law":
+        words.append(t["id"])
+    else:
+        words += ["--law", t.get("law", "")]
+        if t.get("task"):
+            words += ["--task", t["task"]]
+    words += ["--budget", str(design.get("budget", "quick")), "--seed", str(design.get("entropy", 2026))]
+    for k, val in (design.get("simulation") or {}).items():
+        words += ["--set", f"{k}={val}"]
+    for k, val in (design.get("base") or {}).items():
+        words += ["--base", f"{k}={format_number(val, 12)}"]
+    if design.get("varied"):
+        words += ["--vary", ",".join(design["varied"])]
+    if design.get("q", 0.5) != 0.5:
+        words += ["--q", format_number(design["q"], 12)]
+    if v.get("tolerance") is not None and float(v["tolerance"]) != 0.25:
+        words += ["--tolerance", format_number(v["tolerance"], 12)]
+    return " ".join(shlex.quote(str(w)) for w in words)
 
 
 def _md_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
@@ -38,7 +105,9 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
     parts = [
         f"# theorycheck report: {t.get('id', 'user law')}",
         "",
-        f"**Verdict: {str(v.get('verdict', '?')).upper()}.** {v.get('reason', '')}",
+        f"**Verdict: {str(v.get('verdict', '?')).upper()}.** {v.get('headline', '')}",
+        "",
+        f"Reason in full: {v.get('reason', '')}",
         "",
         "## The law",
         "",
@@ -62,23 +131,28 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
         f"{result.get('run', {}).get('trials', '-')} trials, seed entropy {design.get('entropy', '-')}"
     )
     parts += ["", "## Verdict table", ""]
-    parts.append(_md_table(("variable", "predicted exponent", "fitted exponent [95% CI]", "verdict"), _exponent_rows(result)))
-    extra = [(k, format_number(v[k]) if not isinstance(v[k], (dict, list)) else str(v[k]))
-             for k in ("tolerance", "constant", "ratio_spread") if k in v]
-    if extra:
-        parts += ["", _md_table(("quantity", "value"), extra)]
-    for section, key in (("Lower-bound check", "lower_bound"), ("Multiplicative vs additive", "model_comparison")):
-        if result.get(key):
-            parts += ["", f"## {section}", "", "```", _pretty(result[key]), "```"]
+    parts.append(_md_table(("variable", "predicted exponent", "fitted exponent [95% CI]", "verdict",
+                            "values with a threshold", "deciding window"), _exponent_rows(result)))
+    quantities = _quantity_rows(v)
+    if quantities:
+        parts += ["", _md_table(("quantity", "value"), quantities)]
+    if v.get("alternatives"):
+        parts += ["", "## Neighbouring forms of the law", "",
+                  "Each form fitted to the same data; ΔBIC = BIC(law) - BIC(form), positive when the form "
+                  "fits better; above 10 it fits decisively better (theorycheck.compare.evidence).", "",
+                  _md_table(("form", "change", "ΔBIC", "ΔAIC", "decisive"), _evidence_rows(v))]
+    if v.get("lower_bound"):
+        parts += ["", "## Lower-bound check", "", _md_table(("quantity", "value"), _lower_bound_rows(v["lower_bound"]))]
     parts += ["", "## Cells", ""]
     cell_rows = []
     for c in result["cells"]:
         th = c["threshold"]
         ci = th.get("ci") or [None, None]
+        censored = th.get("estimate") is None
         cell_rows.append((
             ", ".join(f"{k}={format_number(x)}" for k, x in c["params"].items()),
-            format_number(th.get("estimate")),
-            f"[{format_number(ci[0])}, {format_number(ci[1])}]",
+            "censored (no threshold found)" if censored else format_number(th.get("estimate")),
+            "-" if censored else f"[{format_number(ci[0])}, {format_number(ci[1])}]",
             format_number(c.get("predicted")),
             str(sum(p[2] for p in th.get("points", []))),
         ))
@@ -86,18 +160,16 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
     if figures:
         parts += ["", "## Figures", ""]
         parts += [f"![{caption}]({name})\n\n*{caption}*\n" for name, caption in figures.items()]
+    for title, key in (("To decide", "suggestions"), ("Notes of the comparison", "notes")):
+        if v.get(key):
+            parts += ["", f"## {title}", ""] + [f"- {item}" for item in v[key]]
     caveats = list(v.get("caveats", [])) + list(result.get("caveats", []))
     if caveats:
         parts += ["", "## Caveats", ""] + [f"- {c}" for c in caveats]
     if t.get("citation"):
         parts += ["", "## Citation", "", "```bibtex", t["citation"].strip(), "```"]
+    parts += ["", "## Reproduce", "", "```sh", reproduce_command(result), "```"]
     env = result.get("environment", {})
     if env:
-        parts += ["", "## Reproduce", "", "```", _pretty(env), "```"]
+        parts += ["", _md_table(("package", "version"), [(k, str(val)) for k, val in env.items()])]
     return "\n".join(parts) + "\n"
-
-
-def _pretty(obj: Any) -> str:
-    from theorycheck.jsonable import dumps
-
-    return dumps(obj)

@@ -4,8 +4,11 @@
   log-log axes, with 95% CIs, the fitted slope and the law's predicted slope;
 * ``phase_<x>.png`` -- the phase diagram: success fraction of every evaluated point over
   (resource, ``x``), the measured thresholds, and the law's boundary with the fitted constant;
-* ``collapse.png`` -- observed / predicted threshold in every cell: a law that holds up to a
-  constant puts every cell on one horizontal line.
+* ``collapse.png`` -- observed / predicted threshold in every cell, labelled by its varied
+  values, with the tolerance band: a law that holds up to a constant puts every cell on one
+  horizontal line.
+
+Log axes get few, unrotated-or-slanted, non-overlapping labels (:func:`readable_log_axis`).
 
 Each function takes the dictionary of a :class:`~theorycheck.check.CheckResult` and a path,
 and returns the path written.
@@ -19,14 +22,50 @@ from typing import Any
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import FixedFormatter, FixedLocator, FuncFormatter, LogLocator, NullFormatter, NullLocator
 
-__all__ = ["plot_thresholds", "plot_phase", "plot_collapse", "line_cells"]
+__all__ = ["plot_thresholds", "plot_phase", "plot_collapse", "line_cells", "readable_log_axis", "tolerance_band"]
 
 
 def _figure() -> Figure:
     fig = Figure(figsize=(5.4, 4.0), layout="constrained")
     FigureCanvasAgg(fig)
     return fig
+
+
+def _tick_label(x: float) -> str:
+    """``16``, ``0.25``, ``1000``, ``2e5``: integers below 10^4 as integers, large or
+    small values as mantissa-e-exponent."""
+    if x == 0:
+        return "0"
+    if 1e-3 <= abs(x) < 1e4:
+        return str(int(round(x))) if abs(x - round(x)) < 1e-9 * abs(x) else f"{x:.3g}"
+    mant, exp = f"{x:.1e}".split("e")
+    return f"{mant.rstrip('0').rstrip('.')}e{int(exp)}"
+
+
+def readable_log_axis(axis: Any, values: Any = None, *, fixed: bool = False, max_ticks: int = 6) -> None:
+    """Ticks a reader can read on a log axis: few labelled ticks, no minor labels
+    (matplotlib labels minor ticks on narrow log ranges, and they overlap).
+    ``fixed=True`` puts the ticks at ``values`` (the swept values of a variable), thinned
+    to ``max_ticks``; otherwise :class:`~matplotlib.ticker.LogLocator` picks multiples
+    1-2-5 (over <= 1.5 decades of ``values``), 1-3 (<= 3 decades) or 1 per decade.
+    x labels are slanted."""
+    vals = np.unique(np.asarray([v for v in np.ravel(values) if np.isfinite(v) and v > 0], dtype=float)) \
+        if values is not None else np.array([])
+    if fixed and vals.size:
+        vals = vals[::int(np.ceil(vals.size / max_ticks))]
+        axis.set_major_locator(FixedLocator(vals))
+        axis.set_major_formatter(FixedFormatter([_tick_label(v) for v in vals]))
+    else:
+        decades = float(np.log10(vals.max() / vals.min())) if vals.size > 1 else 10.0
+        subs = (1.0, 2.0, 5.0) if decades <= 1.5 else (1.0, 3.0) if decades <= 3 else (1.0,)
+        axis.set_major_locator(LogLocator(base=10, subs=subs, numticks=max_ticks + 2))
+        axis.set_major_formatter(FuncFormatter(lambda x, _pos: _tick_label(x)))
+    axis.set_minor_locator(NullLocator())
+    axis.set_minor_formatter(NullFormatter())
+    if axis.axis_name == "x":
+        axis.set_tick_params(labelrotation=30)
 
 
 def line_cells(result: dict[str, Any], var: str) -> list[dict[str, Any]]:
@@ -73,6 +112,8 @@ def plot_thresholds(result: dict[str, Any], var: str, path: Path) -> Path:
                     label=_slope_label("fitted power law", var, result, "estimate"))
         ax.set_xscale("log")
         ax.set_yscale("log")
+        readable_log_axis(ax.xaxis, x, fixed=True)
+        readable_log_axis(ax.yaxis, [*est, *ax.get_ylim()])
     else:
         ax.text(0.5, 0.5, f"no cell varies {var} alone", ha="center", transform=ax.transAxes)
     ax.set_xlabel(var)
@@ -117,6 +158,8 @@ def plot_phase(result: dict[str, Any], var: str, path: Path) -> Path:
             ax.plot(x, pred, "--", color="tab:blue", label="law boundary (fitted constant)")
         ax.set_xscale("log")
         ax.set_yscale("log")
+        readable_log_axis(ax.xaxis, x, fixed=True)
+        readable_log_axis(ax.yaxis, [*est, *ax.get_ylim()])
         ax.legend(fontsize=8)
     ax.set_xlabel(var)
     ax.set_ylabel(resource)
@@ -125,20 +168,57 @@ def plot_phase(result: dict[str, Any], var: str, path: Path) -> Path:
     return path
 
 
+def tolerance_band(result: dict[str, Any], cells: list[dict[str, Any]]) -> np.ndarray:
+    """Per cell, the factor ``exp(delta * sum_x |log(x / c_x)|)`` by which a law whose
+    exponents are off by at most the tolerance ``delta`` could move the cell's
+    observed/predicted ratio away from 1 (``c_x``: geometric centre of the swept values,
+    where the fitted constant pins the ratio; docs/theory.md §6)."""
+    delta = float(result["verdict"].get("tolerance") or 0.0)
+    varied = list(result["design"].get("varied") or {})
+    logs = {v: np.log([float(c["params"][v]) for c in cells]) for v in varied if all(v in c["params"] for c in cells)}
+    total = sum((np.abs(lx - lx.mean()) for lx in logs.values()), np.zeros(len(cells)))
+    return np.exp(delta * total)
+
+
+#: At most this many cells are labelled in the collapse plot (those furthest from 1).
+MAX_CELL_LABELS = 10
+
+
+def _cell_label(cell: dict[str, Any], varied: list[str]) -> str:
+    return ",".join(f"{v}={_tick_label(float(cell['params'][v]))}" for v in varied if v in cell["params"])
+
+
 def plot_collapse(result: dict[str, Any], path: Path) -> Path:
-    """Observed / predicted threshold per cell, with CIs; one flat line means the law holds."""
+    """Observed / predicted threshold per cell, with CIs, cells labelled by their varied
+    values (all when there are at most :data:`MAX_CELL_LABELS`, else those furthest from 1);
+    the grey bars are the tolerance band (:func:`tolerance_band`). A law that holds
+    up to a constant puts every cell on the line at 1, inside its bar."""
     cells = [c for c in result["cells"] if c["threshold"].get("estimate") is not None and c.get("predicted")]
+    varied = list(result["design"].get("varied") or {})
     fig = _figure()
     ax = fig.add_subplot()
     if cells:
         pred = np.array([c["predicted"] for c in cells], dtype=float)
         est, err = _errorbars(cells)
         ratio = est / pred
-        ax.errorbar(pred, ratio, yerr=err / pred, fmt="o", color="k", capsize=3, label="cells (95% CI)")
-        ax.axhline(1.0, color="tab:blue", ls="--", label="law with fitted constant")
+        band = tolerance_band(result, cells)
+        tol = result["verdict"].get("tolerance")
+        ax.vlines(pred, 1.0 / band, band, colors="0.8", linewidth=7, zorder=1,
+                  label=f"tolerance: exponents off by <= ±{tol:g}" if tol else "tolerance")
+        ax.errorbar(pred, ratio, yerr=err / pred, fmt="o", color="k", capsize=3, zorder=3, label="cells (95% CI)")
+        ax.axhline(1.0, color="tab:blue", ls="--", zorder=2, label="law with fitted constant")
+        labelled = np.argsort(-np.abs(np.log(ratio)))[:MAX_CELL_LABELS]
+        for j, i in enumerate(sorted(labelled)):
+            ax.annotate(_cell_label(cells[i], varied), (pred[i], ratio[i]), xytext=(4, 4 if j % 2 == 0 else -9),
+                        textcoords="offset points", fontsize=6, color="0.25")
+        if len(cells) > MAX_CELL_LABELS:
+            ax.text(0.01, 0.01, f"labelled: the {MAX_CELL_LABELS} cells furthest from 1 (of {len(cells)})",
+                    transform=ax.transAxes, fontsize=6, color="0.35")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.legend(fontsize=8)
+        readable_log_axis(ax.xaxis, [*pred, *ax.get_xlim()])
+        readable_log_axis(ax.yaxis, [*ratio, *ax.get_ylim()])
+        ax.legend(fontsize=7)
     ax.set_xlabel("predicted threshold (fitted constant)")
     ax.set_ylabel("observed / predicted")
     ax.set_title("collapse: observed / predicted across cells")

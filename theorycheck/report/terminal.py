@@ -19,8 +19,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["EXIT_CODES", "BAD_INPUT", "INTERNAL", "INTERRUPTED", "BROKEN_PIPE", "exit_code", "format_number",
-           "render_verdict"]
+__all__ = ["EXIT_CODES", "BAD_INPUT", "INTERNAL", "INTERRUPTED", "BROKEN_PIPE", "MAX_LINE", "exit_code",
+           "format_number", "render_verdict", "shorten", "window_text"]
 
 EXIT_CODES = {"consistent": 0, "refuted": 1, "inconclusive": 3}
 BAD_INPUT = 2
@@ -65,6 +65,35 @@ def _interval(ci: Any, digits: int) -> str:
     return f"[{format_number(ci[0], digits)}, {format_number(ci[1], digits)}]"
 
 
+#: Longest reason / summary line the terminal prints (the full reason is in report.md and --json).
+MAX_LINE = 200
+_DETAILS = " (details: report.md / --json)"
+
+
+def shorten(text: str, limit: int = MAX_LINE) -> str:
+    """``text`` cut at a word boundary to at most ``limit`` characters, marked with ``…``."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut[limit // 2:]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ;,") + "…"
+
+
+def window_text(check: Mapping[str, Any]) -> str:
+    """The window that decided a variable's status, in words."""
+    w = check.get("window")
+    values = check.get("values") or []
+    whole = f"{format_number(values[0])}..{format_number(values[-1])}" if len(values) > 1 else ""
+    if not w:
+        return ""
+    if w == "all":
+        return f"all windows of {whole}" if whole else "all windows"
+    if w == "span":
+        return f"range {whole} too narrow" if whole else "range too narrow"
+    return ", ".join(f"overall {whole}".strip() if part == "overall" else part for part in w.split(", "))
+
+
 def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
     """Plain-text report of a verdict's JSON form (or of a check result's, which holds
     it under ``"verdict"``): status, reason, exponents, constants,
@@ -77,11 +106,18 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
         head += (f"   (tolerance ±{f(v['tolerance'])} on exponents, {100 * float(v['level']):.0f}% level, "
                  f"q={f(v['q'])}, up to {v['up_to']})")
     data = [f"data: {v['data']}"] if v.get("data") else []
-    lines = [head, f"reason: {v.get('reason', '')}", *data, "", "exponents:",
-             f"  {'var':<6}{'observed':>10}  {'CI':<22}{'predicted':>10}  status"]
+    summary = [f"summary: {shorten(str(v['headline']), MAX_LINE - 9)}"] if v.get("headline") else []
+    reason = str(v.get("reason", ""))
+    if len(reason) > MAX_LINE - 8:
+        reason = shorten(reason, MAX_LINE - 8 - len(_DETAILS)) + _DETAILS
+    lines = [head, *summary, f"reason: {reason}", *data, "", "exponents:",
+             f"  {'var':<6}{'observed':>10}  {'CI':<22}{'predicted':>10}  {'status':<13}{'cells':>5}  deciding window"]
     for name, c in (v.get("exponents") or {}).items():
+        cells_n = c.get("cells")
+        thin = " (thin)" if c.get("thin") else ""
         lines.append(f"  {name:<6}{f(c.get('estimate')):>10}  {_interval(c.get('ci'), digits):<22}"
-                     f"{f(c.get('predicted')):>10}  {c.get('status', '-')}")
+                     f"{f(c.get('predicted')):>10}  {c.get('status', '-'):<13}{format_number(cells_n):>5}  "
+                     f"{window_text(c)}{thin}".rstrip())
     resource = v.get("resource", "?")
     if "constant" in v:
         consts = [f"{k} = {f(e.get('estimate'))} {_interval(e.get('ci'), digits)}"
@@ -96,10 +132,19 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
     lines += ["", f"cells ({len(cells)}):"]
     for c in cells:
         label = ", ".join(f"{k}={format_number(val, 6)}" for k, val in c.get("params", {}).items())
+        trials = f", {c['trials']} trials" if c.get("trials") is not None else ""
+        if c.get("threshold") is None and "threshold" in c:
+            lines.append(f"  {label}: censored, no threshold found ({c.get('method', '-')}){trials}")
+            continue
         lines.append(f"  {label}: {resource}* = {f(c.get('threshold'))} {_interval(c.get('ci'), digits)} "
-                     f"({c.get('method', '-')}), predicted {f(c.get('predicted'))}")
+                     f"({c.get('method', '-')}), predicted {f(c.get('predicted'))}{trials}")
+    alts = v.get("alternatives") or []
+    if alts:
+        lines += ["", "neighbouring forms (ΔBIC = BIC(law) - BIC(form); positive: the form fits better):"]
+        lines += [f"  {a.get('law')}: ΔBIC {f(a.get('delta_bic'))}{'  <- decisive' if a.get('decisive') else ''}"
+                  for a in alts[:4]]
     for title, key in (("to decide", "suggestions"), ("notes", "notes")):
         items = v.get(key) or []
         if items:
-            lines += ["", f"{title}:"] + [f"  - {s}" for s in items]
+            lines += ["", f"{title}:"] + [f"  - {shorten(str(s), MAX_LINE - 4)}" for s in items]
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""Progress of a sweep: a plain-text one-liner on a terminal, nothing otherwise.
+"""Progress of a sweep: a one-liner redrawn on a terminal, a log line every ~10 s otherwise.
 
 The engine calls ``progress.update(state)`` after every finished trial and every
 finished cell, and ``progress.close()`` once at the end (also on error or Ctrl-C).
@@ -7,13 +7,18 @@ ignores them, :class:`TerminalProgress` (what the CLI uses) draws
 
     sweep: 3/10 cells done | 240 trials (120 computed, 120 stored) | 1m05s elapsed | ~2m30s left
 
-refreshed in place with ``\\r`` on stderr when stderr is a TTY, and stays silent when
-``quiet=True`` or the stream is not a terminal (pipes, CI logs, pytest capture).
-No tqdm dependency (the emcee null-progress pattern, DESIGN.md).
+refreshed in place with ``\\r`` on stderr when stderr is a TTY. When it is not (a log
+file, a pipe, a batch job) the same line is written as a plain log line every
+``log_interval`` seconds (default 10), the first after ``log_interval`` seconds, and a
+last one at the end if any was written (so a run shorter than that logs nothing).
+``quiet=True`` silences both. Until a few trials have been computed and ~5% of the
+expected trials are done, the time left reads "estimating, time left unknown", never
+"~0s left". No tqdm dependency (the emcee null-progress pattern, DESIGN.md).
 """
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -54,20 +59,32 @@ class NullProgress:
         pass
 
 
+#: The time left is an estimate only once this many trials were computed ...
+MIN_COMPUTED_FOR_ETA = 5
+#: ... and this fraction of the expected trials is done.
+MIN_FRACTION_FOR_ETA = 0.05
+
+
 def estimate_seconds_left(state: SweepState) -> float | None:
-    """Rough time left, or None before any cell has finished or any trial was computed.
+    """Rough time left, or None while it cannot be estimated ("estimating").
 
     Searches are adaptive, so the total trial count is unknown; it is extrapolated from
     the finished cells: expected = trials_in_done_cells / cells_done * cells_total.
     The remaining trials are assumed to run at the wall-clock rate seen so far,
     computed / elapsed (reused trials cost nothing and are left out of the rate).
+    None before any cell finished, before :data:`MIN_COMPUTED_FOR_ETA` trials were
+    computed or :data:`MIN_FRACTION_FOR_ETA` of the expected trials are done, and when
+    the extrapolation is already exceeded while cells are still running (it would say
+    "~0s left" with work outstanding).
     """
     if state.cells_done >= state.cells_total:
         return 0.0
-    if state.cells_done == 0 or state.computed == 0 or state.elapsed <= 0:
+    if state.cells_done == 0 or state.computed < max(MIN_COMPUTED_FOR_ETA, 1) or state.elapsed <= 0:
         return None
     expected_total = state.trials_in_done_cells / state.cells_done * state.cells_total
-    remaining = max(expected_total - state.trials_done, 0.0)
+    remaining = expected_total - state.trials_done
+    if remaining <= 0 or state.trials_done < MIN_FRACTION_FOR_ETA * expected_total:
+        return None
     return remaining * state.elapsed / state.computed
 
 
@@ -86,7 +103,7 @@ def format_duration(seconds: float) -> str:
 def format_progress(state: SweepState) -> str:
     """The one-line summary shown by :class:`TerminalProgress` (pure function)."""
     left = estimate_seconds_left(state)
-    left_text = "time left unknown" if left is None else f"~{format_duration(left)} left"
+    left_text = "estimating, time left unknown" if left is None else f"~{format_duration(left)} left"
     running = f", {state.running} running" if state.running else ""
     return (
         f"sweep: {state.cells_done}/{state.cells_total} cells done | "
@@ -96,14 +113,22 @@ def format_progress(state: SweepState) -> str:
 
 
 class TerminalProgress:
-    """One line on ``stream`` (default stderr), redrawn at most every ``min_interval`` s."""
+    """One line on ``stream`` (default stderr), redrawn at most every ``min_interval`` s on
+    a terminal; off a terminal a log line every ``log_interval`` s (module docstring)."""
 
     def __init__(
-        self, stream: TextIO | None = None, *, quiet: bool = False, min_interval: float = 0.2
+        self, stream: TextIO | None = None, *, quiet: bool = False, min_interval: float = 0.2,
+        log_interval: float = 10.0,
     ) -> None:
         self.stream = sys.stderr if stream is None else stream
         isatty = getattr(self.stream, "isatty", None)
-        self.enabled = (not quiet) and bool(isatty is not None and isatty())
+        tty = bool(isatty is not None and isatty())
+        self.enabled = (not quiet) and tty
+        self.logging = (not quiet) and not tty and math.isfinite(log_interval)
+        self.log_interval = float(log_interval)
+        self._started = time.monotonic()
+        self._last_log = self._started
+        self._logged = False
         self.min_interval = float(min_interval)
         self._last_draw = float("-inf")
         self._last_len = 0
@@ -112,6 +137,12 @@ class TerminalProgress:
 
     def update(self, state: SweepState) -> None:
         self._last_state = state
+        if self.logging:
+            now = time.monotonic()
+            if now - self._last_log >= self.log_interval:
+                self._last_log = now
+                self._log(state)
+            return
         if not self.enabled:
             return
         now = time.monotonic()
@@ -128,7 +159,17 @@ class TerminalProgress:
         self._last_len = len(line)
         self._drawn_state = state
 
+    def _log(self, state: SweepState) -> None:
+        self.stream.write(format_progress(state) + "\n")
+        self.stream.flush()
+        self._logged = True
+        self._drawn_state = state
+
     def close(self) -> None:
+        if self.logging:
+            if self._logged and self._last_state is not None and self._last_state != self._drawn_state:
+                self._log(self._last_state)
+            return
         if not self.enabled:
             return
         if self._last_state is not None and self._last_state != self._drawn_state:

@@ -1,0 +1,101 @@
+"""Evidence beside the verdict: neighbouring log-factor forms, thin and censored cells, the headline."""
+
+import json
+
+import pytest
+
+from theorycheck.compare import Dataset, compare
+from theorycheck.compare.evidence import DECISIVE_DELTA_BIC, log_factor_alternatives
+from theorycheck.compare.headline import MAX_HEADLINE
+from theorycheck.report.terminal import shorten
+from theorycheck.law import Law
+from theorycheck.planted import planted_dataset
+
+TRUTH = Law.parse("N >= C*V*log(V)*d")
+
+
+@pytest.fixture(scope="module")
+def vlogv_data():
+    # seeded; the sweep avoids small V, so the missing log only tilts the slope by
+    # 1/log V ~ 0.12-0.24, inside the ±0.25 tolerance
+    return planted_dataset(TRUTH, grid={"V": [64, 256, 1024, 4096], "d": [8, 32, 128]},
+                           constants={"C": 2.0}, width=0.2, trials=32, seed=3)
+
+
+def test_a_law_missing_a_log_factor_is_consistent_but_the_verdict_names_the_better_form(vlogv_data):
+    v = compare(Law.parse("N >= C*V*d"), vlogv_data)
+    assert v.status == "consistent"
+    best = v.alternatives[0]
+    assert best.name == "times log(V)" and best.decisive and best.delta_bic > DECISIVE_DELTA_BIC
+    assert v.headline.startswith("consistent within ±0.25; but `N >= C*V*d*log(V)` fits decisively better (ΔBIC = ")
+    out = v.to_dict()
+    json.dumps(out, allow_nan=False)
+    assert out["alternatives"][0]["law"] == "N >= C*V*d*log(V)" and out["alternatives"][0]["decisive"]
+    assert out["headline"] == v.headline
+
+
+def test_the_exact_law_has_no_decisively_better_neighbour(vlogv_data):
+    v = compare(TRUTH, vlogv_data)
+    assert v.status == "consistent"
+    assert v.alternatives and not any(a.decisive for a in v.alternatives)
+    assert v.headline == "consistent within ±0.25"
+    # the one-fewer-log form is the law the previous test checked: the same ΔBIC, mirrored
+    fewer = next(a for a in v.alternatives if a.name == "over log(V)")
+    assert fewer.law == "N >= C*V*d" and fewer.delta_bic < -DECISIVE_DELTA_BIC
+
+
+def test_log_alternatives_need_values_above_one_and_skip_under_polylog(vlogv_data):
+    forms = log_factor_alternatives(Law.parse("N >= C*V*d"), {"V": [64, 256], "d": [0.5, 2.0]})
+    assert sorted(forms) == ["over log(V)", "times log(V)"]  # log(d) < 0 at d = 0.5
+    v = compare(Law.parse("N >= C*V*d"), vlogv_data, up_to="polylog")
+    assert all(a.name == "additive" for a in v.alternatives)
+
+
+def test_thin_exponent_and_deciding_window_are_reported():
+    data = planted_dataset(Law.parse("N >= C*V**2*d"), grid={"V": [16, 256], "d": [8, 32, 128]},
+                           constants={"C": 1.0}, width=0.15, trials=16, seed=4)
+    v = compare(Law.parse("N >= C*V*d"), data, diagnostics=False)
+    assert v.status == "refuted" and v.exponents["V"].cells == 2 and v.exponents["V"].thin
+    assert not v.exponents["d"].thin and v.exponents["V"].decision.window == "overall"
+    assert "thin: V rests on 2 values" in v.headline and v.headline.startswith("refuted: V overall: trend +1.")
+    d = v.to_dict()["exponents"]["V"]
+    assert d["thin"] and d["window"] == "overall" and d["cells"] == 2
+
+
+def test_censored_cells_stay_in_the_verdict_with_their_trials():
+    rows = []
+    for v_ in (16, 64, 256, 1024):
+        star = 4.0 * v_
+        for r in (star / 2, star, star * 2):
+            k = 0 if r < star else 8 if r > star else 4
+            rows.append({"V": v_, "N": r, "successes": k, "trials": 8})
+    rows.append({"V": 4096, "N": 10.0, "successes": 0, "trials": 8})  # never crosses: censored
+    rows.append({"V": 4096, "N": 20.0, "successes": 0, "trials": 8})
+    v = compare(Law.parse("N >= C*V"), Dataset.from_rows(rows, resource="N", variables=["V"]),
+                diagnostics=False)
+    cells = v.to_dict()["cells"]
+    assert len(cells) == 5
+    censored = [c for c in cells if c["censored"]]
+    assert len(censored) == 1 and censored[0]["params"] == {"V": 4096.0} and censored[0]["trials"] == 16
+
+
+def test_shorten_cuts_at_a_word_and_marks_it():
+    text = "word " * 100
+    out = shorten(text)
+    assert len(out) <= MAX_HEADLINE and out.endswith("…") and shorten("short") == "short"
+
+
+def test_headline_of_an_undecided_exponent_says_which_way_it_leans():
+    from theorycheck.compare.checks import ExponentCheck
+    from theorycheck.compare.decide import Decision
+    from theorycheck.compare.headline import headline
+
+    piece = {"piece": "overall", "trend": 0.31, "se": 0.1, "tost_ci": [0.15, 0.47], "ci": [0.11, 0.51],
+             "status": "open"}
+    dec = Decision("inconclusive", "...", "more trials", (0.15, 0.47), (0.11, 0.51), (piece,), "overall")
+    check = ExponentCheck("V", "inconclusive", 1.0, 1.31, (1.11, 1.51), None, dec, 1.0, (16, 256), "...", 4)
+    assert headline("inconclusive", {"V": check}, 0.25) == \
+        "inconclusive: V (trend +0.31 in overall beyond ±0.25, CI reaches inside) at ±0.25"
+    narrow = ExponentCheck("V", "inconclusive", 1.0, 1.0, (0.9, 1.1), None,
+                           Decision("inconclusive", "...", None, (0, 0), (0, 0), (), "span"), 0.2, (16, 25), "...", 3)
+    assert headline("inconclusive", {"V": narrow}, 0.25) == "inconclusive: V (range too narrow) at ±0.25"

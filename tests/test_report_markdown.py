@@ -1,0 +1,120 @@
+"""report.md (tables, Reproduce command) and the figures (labelled collapse, tolerance band, ticks)."""
+
+import json
+import shlex
+from pathlib import Path
+
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from theorycheck.check import plan
+from theorycheck.cli.check_cmd import resolve_common
+from theorycheck.cli.main import build_parser
+from theorycheck.report.markdown import report_markdown, reproduce_command
+from theorycheck.report.plots import readable_log_axis, tolerance_band
+from theorycheck.report.writer import write_report
+
+
+def _result(target="vural2026.one_step", entropy=11, **kw):
+    tgt, design = plan(target, budget="quick", **kw)
+    return {"target": tgt.to_dict(), "design": {**design.to_dict(), "q": 0.5, "entropy": entropy},
+            "cells": [], "verdict": {"verdict": "consistent", "tolerance": 0.25}, "run": {}, "environment": {}}
+
+
+@pytest.mark.parametrize(("target", "kw"), [
+    ("vural2026.one_step", {}),
+    ("N >= C*L*V*log(V)", {"task": "retrieval", "settings": {"algorithm": "one-step"},
+                           "base": {"V": 32, "d": 64, "L": 4}, "vary": ("L", "V")}),
+])
+def test_reproduce_command_plans_the_same_sweep(target, kw):
+    result = _result(target, **kw)
+    cmd = reproduce_command(result)
+    argv = shlex.split(cmd)
+    assert argv[:2] == ["theorycheck", "check"] and "--seed" in argv and argv[argv.index("--seed") + 1] == "11"
+    args = build_parser().parse_args(argv[1:])
+    again = resolve_common(args)
+    tgt, design = plan(args.target or args.law, **again)
+    assert design.to_dict() == {k: v for k, v in result["design"].items() if k not in ("q", "entropy")}
+    assert tgt.to_dict()["law"] == result["target"]["law"]
+
+
+def _verdict_dict():
+    return {
+        "verdict": "consistent", "headline": "consistent within ±0.25; but `N >= C*V*log(V)` fits decisively "
+        "better (ΔBIC = 41)", "reason": "every tested exponent is within tolerance", "law": "N >= C*V",
+        "resource": "N", "tolerance": 0.25, "level": 0.95, "q": 0.5, "up_to": "constants", "width": 0.2,
+        "exponents": {"V": {"estimate": 1.1, "ci": [1.0, 1.2], "predicted": 1.0, "status": "consistent",
+                            "window": "all", "values": [64, 128, 256, 512], "cells": 4, "thin": False}},
+        "constant": {"C": {"estimate": 3.0, "ci": [2.5, 3.5], "log_se": 0.1}},
+        "ratio_spread": {"min": 0.8, "max": 1.2, "gsd": 1.1},
+        "collapse": {"statistic": 3.0, "df": 2, "p_value": 0.22, "description": "quasi-likelihood F"},
+        "alternatives": [{"name": "times log(V)", "law": "N >= C*V*log(V)", "delta_bic": 41.0,
+                          "delta_aic": 41.0, "decisive": True}],
+        "lower_bound": {"bound": "N >= V", "violated": False, "cell_violations": [], "exponent_violations": [],
+                        "notes": []},
+    }
+
+
+def _cells():
+    out = []
+    for v, est in ((64, 200.0), (128, 420.0), (256, 800.0), (512, None)):
+        th = {"estimate": est, "ci": None if est is None else [0.9 * est, 1.1 * est],
+              "points": [[100.0, 0, 8], [1000.0, 8 if est else 0, 8]]}
+        out.append({"params": {"V": float(v)}, "threshold": th, "predicted": 3.0 * v})
+    return out
+
+
+def _full_result():
+    result = _result("N >= C*V*d", task="retrieval", settings={"algorithm": "one-step"},
+                     base={"V": 64, "d": 64, "L": 4}, vary=("V",))
+    result["verdict"] = _verdict_dict()
+    result["cells"] = _cells()
+    result["design"]["varied"] = {"V": [64.0, 128.0, 256.0, 512.0]}
+    return result
+
+
+def test_report_markdown_has_tables_not_dicts_and_a_reproduce_section():
+    md = report_markdown(_full_result(), {})
+    assert "{" not in md.split("## Reproduce")[0].replace("$$", "")  # no raw dicts above Reproduce (latex aside)
+    assert "| constant C (95% CI) | 3 [2.5, 3.5] |" in md
+    assert "| observed / predicted threshold | 0.8 .. 1.2 (geometric sd 1.1) |" in md
+    assert "| `N >= C*V*log(V)` | times log(V) | 41 | 41 | yes |" in md
+    assert "| bound | `N >= V` |" in md
+    assert "| V | 1 | 1.1 [1, 1.2] | consistent | 4 | all windows of 64..512 |" in md
+    assert "| V=512 | censored (no threshold found) | - |" in md
+    assert "**Verdict: CONSISTENT.** consistent within ±0.25; but `N >= C*V*log(V)` fits decisively" in md
+    assert "## Reproduce\n\n```sh\ntheorycheck check --law 'N >= C*V*d' --task retrieval --budget quick" in md
+
+
+def test_collapse_plot_band_and_labels(tmp_path):
+    result = _full_result()
+    cells = [c for c in result["cells"] if c["threshold"]["estimate"] is not None]
+    band = tolerance_band(result, cells)
+    # V = 64, 128, 256 around their geometric centre 128: the ends may move by
+    # (2)^0.25, the centre not at all
+    np.testing.assert_allclose(band, [2**0.25, 1.0, 2**0.25])
+    written = write_report(result, tmp_path)
+    assert (tmp_path / "collapse.png").stat().st_size > 10_000
+    assert json.loads(Path(written["verdict.json"]).read_text())["verdict"]["alternatives"][0]["decisive"]
+
+
+@pytest.mark.parametrize(("lo", "hi"), [(64, 91), (300, 9e4), (1e2, 1e9)])
+def test_log_ticks_do_not_overlap(lo, hi):
+    fig = Figure(figsize=(5.4, 4.0), layout="constrained")
+    canvas = FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    ax.plot([lo, hi], [lo, hi])
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    readable_log_axis(ax.xaxis, [lo, hi])
+    readable_log_axis(ax.yaxis, [lo, hi])
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    for axis in (ax.xaxis, ax.yaxis):
+        boxes = [t.get_window_extent(renderer) for t in axis.get_ticklabels()
+                 if t.get_visible() and t.get_text() and axis.get_view_interval()[0] <= t.get_position()[
+                     0 if axis is ax.xaxis else 1] <= axis.get_view_interval()[1]]
+        assert len(boxes) >= 2, [t.get_text() for t in axis.get_ticklabels()]
+        assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])

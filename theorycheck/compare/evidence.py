@@ -1,0 +1,97 @@
+"""Evidence beside the verdict: does a neighbouring form of the law fit decisively better?
+
+The equivalence test on exponents (:mod:`theorycheck.compare.decide`) tolerates a missing
+log factor by design (its tolerance ±0.25 absorbs ``k / log x`` for ``|k| <= 1``), so a
+law ``N >= C*V`` on data whose truth is ``V log V`` can come back *consistent*. The data
+may still tell the two apart. Next to the verdict, every **neighbouring form** of the law
+is fitted to the same data with the same error model and scored by BIC
+(research/ecosystem.md §4; docs/theory.md §6):
+
+* the law times ``log(x)`` and the law divided by ``log(x)``, for each varied variable
+  ``x`` whose swept values all exceed 1 (one more / one fewer log factor; same number of
+  parameters as the law);
+* the additive alternative of a product law
+  (:func:`theorycheck.compare.model_selection.additive_alternative`).
+
+``delta_bic = BIC(law) - BIC(alternative)``; an alternative with
+``delta_bic >`` :data:`DECISIVE_DELTA_BIC` ``= 10`` *fits decisively better* (Kass &
+Raftery 1995, "very strong" evidence: a Bayes factor above ~150), and the verdict line
+says so: "consistent within ±0.25; but `N >= C*V*log(V)` fits decisively better
+(ΔBIC = 41)". The status itself is unchanged: it answers the question fixed in advance
+(are the exponents within the tolerance?); the evidence says what else the data prefer.
+Under ``up_to="polylog"`` (Θ̃) log factors do not count by definition, so only the
+additive alternative is scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from theorycheck.symbols import symbol
+
+__all__ = ["DECISIVE_DELTA_BIC", "Alternative", "log_factor_alternatives", "alternatives_from_models", "evidence_phrase"]
+
+#: ΔBIC above which an alternative form "fits decisively better" (module docstring).
+DECISIVE_DELTA_BIC = 10.0
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One neighbouring form of the law and its BIC difference to the law."""
+
+    name: str
+    law: str
+    delta_bic: float
+    delta_aic: float
+
+    @property
+    def decisive(self) -> bool:
+        return self.delta_bic > DECISIVE_DELTA_BIC
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "law": self.law, "delta_bic": self.delta_bic,
+                "delta_aic": self.delta_aic, "decisive": self.decisive}
+
+
+def log_factor_alternatives(law: Any, values: Mapping[str, Sequence[float]]) -> dict[str, Any]:
+    """``{"times log(x)": law*log(x), "over log(x)": law/log(x)}`` for each ``x`` in
+    ``values`` (its swept values) that the law has and whose values all exceed 1."""
+    from theorycheck.law import Law
+
+    out: dict[str, Any] = {}
+    sense = getattr(law, "sense", ">=")
+    for v, xs in values.items():
+        if v not in law.variables or not len(xs) or float(np.min(xs)) <= 1.0:
+            continue
+        for name, expr in ((f"times log({v})", law.threshold * sp.log(symbol(v))),
+                           (f"over log({v})", law.threshold / sp.log(symbol(v)))):
+            assume = law.assumptions_within(expr) if hasattr(law, "assumptions_within") else None
+            out[name] = Law.from_threshold(law.resource, expr, sense=sense, constants=list(law.constants),
+                                           assume=assume)
+    return out
+
+
+def alternatives_from_models(models: Any) -> tuple[Alternative, ...]:
+    """The alternatives of a :class:`~theorycheck.compare.model_selection.ModelComparison`
+    holding the candidate ``"law"``, best first; candidates not identified are left out."""
+    scores = {s.name: s for s in models.scores}
+    ref = scores.get("law")
+    if ref is None or not ref.identified:
+        return ()
+    out = [Alternative(s.name, s.law, float(ref.bic - s.bic), float(ref.aic - s.aic))
+           for name, s in scores.items() if name != "law" and s.identified and np.isfinite(s.bic)]
+    return tuple(sorted(out, key=lambda a: -a.delta_bic))
+
+
+def evidence_phrase(alternatives: Sequence[Alternative]) -> str | None:
+    """``"but `N >= C*V*log(V)` fits decisively better (ΔBIC = 41)"`` for the best decisive
+    alternative, ``None`` when none is decisive."""
+    best = next((a for a in alternatives if a.decisive), None)
+    if best is None:
+        return None
+    return f"but `{best.law}` fits decisively better (ΔBIC = {best.delta_bic:.0f})"
