@@ -163,3 +163,21 @@ def test_regime_for_reads_held_variables_from_the_base_and_never_fails_on_a_miss
     assert cells[0]["in_regime"] is True and data["constraints"] == ["L <= V", "d >= V"]
     data = regime_for("vural2026.orthogonal", None, cells, "N", base={"V": 32.0})  # L, d unknown
     assert cells[0]["in_regime"] is None and data["unjudged"] == {"L <= V": [0], "d >= V": [0]}
+
+
+def test_a_verdict_measured_outside_the_regime_says_so_first():
+    # the renderers read CheckResult.to_dict(): with the regime left in some cell, the
+    # terminal's first line and report.md's verdict line say where it was measured
+    from theorycheck.report.markdown import report_markdown
+    from theorycheck.report.terminal import render_verdict
+
+    summary = "outside the law's regime in 2/2 cells: V >> d fails in 2/2 (V/d 0.5..1, needs >= 4)"
+    verdict = {"verdict": "refuted", "law": "N >= C*V", "reason": "V: off", "outside_regime": summary,
+               "exponents": {}}
+    first = render_verdict({"verdict": verdict}).splitlines()[0]
+    assert first.startswith("verdict: refuted -- outside the law's regime")
+    result = {"target": {"id": "x", "law": "N >= C*V"}, "verdict": verdict, "cells": [],
+              "design": {"resource": "N", "base": {}, "varied": {}}, "run": {}, "environment": {},
+              "regime": {"constraints": ["V >> d"], "summary": summary, "violations": {"V >> d": [0, 1]}}}
+    md = report_markdown(result, {})
+    assert f"**Measured {summary}.**" in md and "| V >> d | 0, 1 |" in md

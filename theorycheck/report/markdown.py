@@ -107,6 +107,7 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
         "",
         f"**Verdict: {str(v.get('verdict', '?')).upper()}.** {v.get('headline', '')}",
         "",
+        *([f"**Measured {v['outside_regime']}.**", ""] if v.get("outside_regime") else []),
         f"Reason in full: {v.get('reason', '')}",
         "",
         "## The law",
@@ -143,6 +144,12 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
                   _md_table(("form", "change", "ΔBIC", "ΔAIC", "decisive"), _evidence_rows(v))]
     if v.get("lower_bound"):
         parts += ["", "## Lower-bound check", "", _md_table(("quantity", "value"), _lower_bound_rows(v["lower_bound"]))]
+    regime = result.get("regime") or {}
+    if regime.get("constraints"):
+        parts += ["", "## Regime of the law", "", f"{regime.get('summary', '')}", "",
+                  _md_table(("constraint", "cells violating it (row of the Cells table, from 0)"),
+                            [(str(c), ", ".join(str(i) for i in regime.get("violations", {}).get(str(c), [])) or "none")
+                             for c in regime["constraints"]])]
     parts += ["", "## Cells", ""]
     cell_rows = []
     for c in result["cells"]:
@@ -155,8 +162,9 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
             "-" if censored else f"[{format_number(ci[0])}, {format_number(ci[1])}]",
             format_number(c.get("predicted")),
             str(sum(p[2] for p in th.get("points", []))),
+            {True: "yes", False: "no", None: "-"}[c.get("in_regime")],
         ))
-    parts.append(_md_table(("cell", "threshold", "95% CI", "predicted", "trials"), cell_rows))
+    parts.append(_md_table(("cell", "threshold", "95% CI", "predicted", "trials", "in regime"), cell_rows))
     if figures:
         parts += ["", "## Figures", ""]
         parts += [f"![{caption}]({name})\n\n*{caption}*\n" for name, caption in figures.items()]
