@@ -36,6 +36,40 @@ from theorycheck.threshold.points import PooledPoints, pool_points
 from theorycheck.threshold.result import Threshold
 
 
+#: statsmodels link of each supported name (``P = F(eta)``).
+LINKS = {
+    "probit": sm.families.links.Probit,
+    "logit": sm.families.links.Logit,
+    "cloglog": sm.families.links.CLogLog,
+    "loglog": sm.families.links.LogLog,
+}
+
+
+@dataclass(frozen=True)
+class GLMFit:
+    """A binomial GLM fit: coefficients, covariance (inverse expected information, the
+    IRLS default of statsmodels), log-likelihood (binomial constant included), and whether
+    statsmodels warned of (quasi-)perfect separation."""
+
+    params: np.ndarray
+    cov: np.ndarray
+    llf: float
+    separated: bool
+
+
+def binomial_glm(k: np.ndarray, n: np.ndarray, exog: np.ndarray, link: str = "probit") -> GLMFit:
+    """The one binomial GLM wrapper: ``k`` successes of ``n`` on the columns of ``exog``
+    with ``link`` (a key of :data:`LINKS`); statsmodels errors propagate."""
+    endog = np.column_stack([k, np.asarray(n) - np.asarray(k)]).astype(float)
+    family = sm.families.Binomial(link=LINKS[link]())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = sm.GLM(endog, exog, family=family).fit()
+    separated = any("separation" in str(w.message).lower() for w in caught)
+    return GLMFit(np.asarray(res.params, dtype=float), np.asarray(res.cov_params(), dtype=float),
+                  float(res.llf), separated)
+
+
 @dataclass(frozen=True)
 class ProbitFit:
     """``P = Phi(b0 + b1 t)``: coefficients, covariance, log-likelihood."""
@@ -65,22 +99,14 @@ def overlaps(pts: PooledPoints) -> bool:
 
 def fit_probit(t: np.ndarray, k: np.ndarray, n: np.ndarray) -> ProbitFit | None:
     """Probit GLM of ``k`` successes out of ``n`` on ``[1, t]``; ``None`` if it fails."""
-    endog = np.column_stack([k, n - k]).astype(float)
     exog = sm.add_constant(np.asarray(t, dtype=float), has_constant="add")
-    link = sm.families.links.Probit()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            res = sm.GLM(endog, exog, family=sm.families.Binomial(link=link)).fit()
-        except (ValueError, np.linalg.LinAlgError, FloatingPointError):
-            return None
-    if any("separation" in str(w.message).lower() for w in caught):
+    try:
+        res = binomial_glm(k, n, exog, "probit")
+    except (ValueError, np.linalg.LinAlgError, FloatingPointError):
         return None
-    params = np.asarray(res.params, dtype=float)
-    cov = np.asarray(res.cov_params(), dtype=float)
-    if not (np.all(np.isfinite(params)) and np.all(np.isfinite(cov))):
+    if res.separated or not (np.all(np.isfinite(res.params)) and np.all(np.isfinite(res.cov))):
         return None
-    return ProbitFit(b0=float(params[0]), b1=float(params[1]), cov=cov, llf=float(res.llf))
+    return ProbitFit(b0=float(res.params[0]), b1=float(res.params[1]), cov=res.cov, llf=res.llf)
 
 
 def fieller_interval(fit: ProbitFit, q: float, level: float) -> tuple[float, float] | None:
