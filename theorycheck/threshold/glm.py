@@ -70,14 +70,46 @@ def binomial_glm(k: np.ndarray, n: np.ndarray, exog: np.ndarray, link: str = "pr
                   float(res.llf), separated)
 
 
+#: ``F^-1(q)`` of each link: the linear predictor at which ``P = q``.
+_LINK_QUANTILE = {
+    "probit": lambda q: float(norm.ppf(q)),
+    "logit": lambda q: math.log(q / (1.0 - q)),
+    "cloglog": lambda q: math.log(-math.log1p(-q)),
+    "loglog": lambda q: -math.log(-math.log(q)),
+}
+
+
+def link_quantile(link: str, q: float) -> float:
+    """``eta_q = F^-1(q)`` for ``link``."""
+    return _LINK_QUANTILE[link](q)
+
+
+def link_slope_at(link: str, q: float) -> float:
+    """``dP/deta`` at ``P = q``: probit ``phi(z_q)``, logit ``q(1-q)``, cloglog
+    ``-(1-q) log(1-q)``, loglog ``-q log q``."""
+    if link == "probit":
+        return float(norm.pdf(norm.ppf(q)))
+    if link == "logit":
+        return q * (1.0 - q)
+    if link == "cloglog":
+        return -(1.0 - q) * math.log1p(-q)
+    return -q * math.log(q)
+
+
 @dataclass(frozen=True)
 class ProbitFit:
-    """``P = Phi(b0 + b1 t)``: coefficients, covariance, log-likelihood."""
+    """``P = F(b0 + b1 t)`` for ``link`` ``F`` (probit unless said otherwise):
+    coefficients, covariance, log-likelihood."""
 
     b0: float
     b1: float
     cov: np.ndarray
     llf: float
+    link: str = "probit"
+
+    def probit_slope(self, q: float = 0.5) -> float:
+        """The probit slope with the same ``dP/dt`` at ``P = q``: comparable across links."""
+        return self.b1 * link_slope_at(self.link, q) / link_slope_at("probit", q)
 
 
 def check_q_level(q: object, level: object) -> tuple[float, float]:
@@ -97,22 +129,27 @@ def overlaps(pts: PooledPoints) -> bool:
     return bool(fail_t.size and succ_t.size and fail_t.max() > succ_t.min())
 
 
-def fit_probit(t: np.ndarray, k: np.ndarray, n: np.ndarray) -> ProbitFit | None:
-    """Probit GLM of ``k`` successes out of ``n`` on ``[1, t]``; ``None`` if it fails."""
+def fit_link(t: np.ndarray, k: np.ndarray, n: np.ndarray, link: str = "probit") -> ProbitFit | None:
+    """GLM ``P = F(b0 + b1 t)`` of ``k`` successes out of ``n``; ``None`` if it fails."""
     exog = sm.add_constant(np.asarray(t, dtype=float), has_constant="add")
     try:
-        res = binomial_glm(k, n, exog, "probit")
+        res = binomial_glm(k, n, exog, link)
     except (ValueError, np.linalg.LinAlgError, FloatingPointError):
         return None
     if res.separated or not (np.all(np.isfinite(res.params)) and np.all(np.isfinite(res.cov))):
         return None
-    return ProbitFit(b0=float(res.params[0]), b1=float(res.params[1]), cov=res.cov, llf=res.llf)
+    return ProbitFit(b0=float(res.params[0]), b1=float(res.params[1]), cov=res.cov, llf=res.llf, link=link)
+
+
+def fit_probit(t: np.ndarray, k: np.ndarray, n: np.ndarray) -> ProbitFit | None:
+    """Probit GLM of ``k`` successes out of ``n`` on ``[1, t]``; ``None`` if it fails."""
+    return fit_link(t, k, n, "probit")
 
 
 def fieller_interval(fit: ProbitFit, q: float, level: float) -> tuple[float, float] | None:
-    """Fieller CI of ``(z_q - b0)/b1`` in ``t``; ``None`` when it is unbounded."""
+    """Fieller CI of ``(eta_q - b0)/b1`` in ``t``; ``None`` when it is unbounded."""
     z = float(norm.ppf(0.5 + level / 2.0))
-    zq = float(norm.ppf(q))
+    zq = link_quantile(fit.link, q)
     c0 = fit.b0 - zq
     v00, v01, v11 = fit.cov[0, 0], fit.cov[0, 1], fit.cov[1, 1]
     a = fit.b1**2 - z**2 * v11
@@ -127,20 +164,32 @@ def fieller_interval(fit: ProbitFit, q: float, level: float) -> tuple[float, flo
     return (-b - root) / (2.0 * a), (-b + root) / (2.0 * a)
 
 
+#: experiment switch (measurement only; see docs/thresholds.md)
+CI_METHOD = {"links": ("probit",), "mode": "best", "delta": 2.0}
+
+
 def glm_threshold_t(
     pts: PooledPoints, q: float, level: float
 ) -> tuple[float, tuple[float, float], ProbitFit] | None:
     """(estimate, Fieller CI, fit) in ``t``, or ``None`` if the GLM is not usable."""
     if not overlaps(pts):
         return None
-    fit = fit_probit(pts.t, pts.k, pts.n)
-    if fit is None:
+    fits = [f for f in (fit_link(pts.t, pts.k, pts.n, lk) for lk in CI_METHOD["links"]) if f is not None]
+    if not fits:
         return None
-    ci = fieller_interval(fit, q, level)
+    best = max(fits, key=lambda f: f.llf)
+    ci = fieller_interval(best, q, level)
     if ci is None:
         return None
-    est = (float(norm.ppf(q)) - fit.b0) / fit.b1
-    return est, ci, fit
+    est = (link_quantile(best.link, q) - best.b0) / best.b1
+    if CI_METHOD["mode"] == "hull":
+        for f in fits:
+            if f.llf >= best.llf - CI_METHOD["delta"]:
+                other = fieller_interval(f, q, level)
+                if other is None:
+                    return None
+                ci = (min(ci[0], other[0]), max(ci[1], other[1]))
+    return est, ci, best
 
 
 def _to_resource(t: float, increasing: bool) -> float:
@@ -188,7 +237,8 @@ def fit_threshold(
         return Threshold(
             estimate=_to_resource(est_t, increasing),
             ci=_ci_to_resource(lo_t, hi_t, increasing),
-            method="glm", slope=fit.b1, slope_se=math.sqrt(fit.cov[1, 1]),
+            method="glm", slope=fit.probit_slope(q),
+            slope_se=math.sqrt(fit.cov[1, 1]) * fit.probit_slope(q) / fit.b1,
             warnings=tuple(warns), notes=tuple(note_list), **common,
         )
     lo_t, hi_t = bracket_interval(pts, q, level)

@@ -275,7 +275,7 @@ class ThresholdSearch:
             if hi - lo <= self.rel_width:
                 self._notes.append(f"stopped: CI of log {self.resource}* narrower than {self.rel_width:g}")
                 return []
-            return self._budgeted(self._refine(pts, est, probit.b1))
+            return self._budgeted(self._refine(pts, est, probit.probit_slope(self.q)))
         return self._narrow(pts)
 
     def _extend(self, t_edge: float, side: str, mixed: bool) -> float | None:
