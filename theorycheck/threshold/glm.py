@@ -1,19 +1,26 @@
-"""Binomial probit regression of success on log resource, and the threshold it implies.
+"""Binomial GLM of success on log resource, and the threshold it implies.
 
-Model (THEORY §4; research/ecosystem.md §3): with ``t = log r`` (``-log r`` when
-success decreases with the resource),
+Model (docs/theory.md §4; docs/thresholds.md): with ``t = log r`` (``-log r`` when
+success decreases with the resource) and a link ``F``,
 
-    P(success | r) = Phi(b0 + b1 * t),        t*_q = (Phi^-1(q) - b0) / b1,
+    P(success | r) = F(b0 + b1 * t),        t*_q = (F^-1(q) - b0) / b1,
 
-fitted by ``statsmodels`` GLM (Binomial family, probit link, two-column endog
-``[successes, failures]``). The CI of ``t*_q`` is Fieller's interval: the set of
-``theta`` where ``g(theta) = b0 + b1*theta - z_q`` is not rejected,
-``g(theta)^2 <= z^2 Var(g(theta))`` with ``Var(g) = v00 + 2 theta v01 + theta^2 v11``.
-Unlike the delta method it is exact for a normally distributed ``(b0, b1)`` and turns
-honestly unbounded when the slope is not significantly positive; it is then replaced
-by the model-free binomial bracket (:func:`bracket_interval`). The MLE does not
-exist under (quasi-)perfect separation (no failure above a success): the bracket is
-used too, with a note.
+fitted by ``statsmodels`` GLM (Binomial family, two-column endog ``[successes,
+failures]``) for each of the links probit, logit, complementary log-log and log-log
+(:data:`LINK_CANDIDATES`). Real transitions need not be probit-shaped in ``log r``
+(extreme-value tails: coupon collector, maxima, waiting times), and a wrong link biases
+``t*`` by about 1% and its CI misses the truth up to 3 times as often as it should
+(docs/thresholds.md). So the estimate comes from the link with the largest likelihood
+and the CI is the union of the Fieller CIs of every link within :data:`LINK_DELTA`
+log-likelihood units of it: the link choice is part of the uncertainty.
+
+Fieller's interval for one link is the set of ``theta`` where ``g(theta) = b0 +
+b1*theta - eta_q`` is not rejected, ``g(theta)^2 <= z^2 Var(g(theta))`` with ``Var(g) =
+v00 + 2 theta v01 + theta^2 v11``. Unlike the delta method it is exact for a normally
+distributed ``(b0, b1)`` and turns honestly unbounded when the slope is not
+significantly positive; it is then replaced by the model-free binomial bracket
+(:func:`bracket_interval`). The MLE does not exist under (quasi-)perfect separation (no
+failure above a success): the bracket is used too, with a note.
 """
 
 from __future__ import annotations
@@ -164,17 +171,28 @@ def fieller_interval(fit: ProbitFit, q: float, level: float) -> tuple[float, flo
     return (-b - root) / (2.0 * a), (-b + root) / (2.0 * a)
 
 
-#: experiment switch (measurement only; see docs/thresholds.md)
-CI_METHOD = {"links": ("probit",), "mode": "best", "delta": 2.0}
+#: Links tried for every cell, and how far below the best log-likelihood a link may
+#: fall and still shape the CI (docs/thresholds.md: measured, not assumed). The module
+#: constant is read at call time, so ``LINK_CANDIDATES = ("probit",)`` restores the
+#: probit-only fit (the calibration harness does this to measure the old behaviour).
+LINK_CANDIDATES: tuple[str, ...] = ("probit", "logit", "cloglog", "loglog")
+LINK_DELTA = 2.0
 
 
 def glm_threshold_t(
-    pts: PooledPoints, q: float, level: float
+    pts: PooledPoints, q: float, level: float, *, hull: bool = True
 ) -> tuple[float, tuple[float, float], ProbitFit] | None:
-    """(estimate, Fieller CI, fit) in ``t``, or ``None`` if the GLM is not usable."""
+    """(estimate, CI, fit) in ``t``, or ``None`` if no GLM is usable (module doc).
+
+    The estimate is the crossing of the link with the largest likelihood; with ``hull``
+    the CI is the union of the Fieller CIs of every link whose log-likelihood is within
+    :data:`LINK_DELTA` of the best (the link choice is uncertain, so is the CI); without
+    it, the best link's Fieller CI alone (the search's stopping rule, which must not
+    spend trials on the link question).
+    """
     if not overlaps(pts):
         return None
-    fits = [f for f in (fit_link(pts.t, pts.k, pts.n, lk) for lk in CI_METHOD["links"]) if f is not None]
+    fits = [f for f in (fit_link(pts.t, pts.k, pts.n, lk) for lk in LINK_CANDIDATES) if f is not None]
     if not fits:
         return None
     best = max(fits, key=lambda f: f.llf)
@@ -182,11 +200,11 @@ def glm_threshold_t(
     if ci is None:
         return None
     est = (link_quantile(best.link, q) - best.b0) / best.b1
-    if CI_METHOD["mode"] == "hull":
+    if hull:
         for f in fits:
-            if f.llf >= best.llf - CI_METHOD["delta"]:
+            if f is not best and f.llf >= best.llf - LINK_DELTA:
                 other = fieller_interval(f, q, level)
-                if other is None:
+                if other is None:  # a plausible link gives no bounded CI: neither do we
                     return None
                 ci = (min(ci[0], other[0]), max(ci[1], other[1]))
     return est, ci, best
@@ -234,10 +252,13 @@ def fit_threshold(
     glm = glm_threshold_t(pts, q, level)
     if glm is not None:
         est_t, (lo_t, hi_t), fit = glm
+        if len(LINK_CANDIDATES) > 1:
+            note_list.append(f"link {fit.link} (largest likelihood of {', '.join(LINK_CANDIDATES)}); "
+                             f"CI spans every link within {LINK_DELTA:g} log-likelihood units")
         return Threshold(
             estimate=_to_resource(est_t, increasing),
             ci=_ci_to_resource(lo_t, hi_t, increasing),
-            method="glm", slope=fit.probit_slope(q),
+            method="glm", link=fit.link, slope=fit.probit_slope(q),
             slope_se=math.sqrt(fit.cov[1, 1]) * fit.probit_slope(q) / fit.b1,
             warnings=tuple(warns), notes=tuple(note_list), **common,
         )
@@ -255,7 +276,7 @@ def fit_threshold(
         )
     if overlaps(pts):
         note_list.append(
-            "probit GLM gave no bounded CI (slope not significantly positive): "
+            "GLM gave no bounded CI (slope not significantly positive): "
             "model-free binomial bracket used"
         )
     else:

@@ -269,7 +269,7 @@ class ThresholdSearch:
             wanted.append(r)
         if wanted:
             return self._budgeted(wanted, self.bracket_seeds)
-        glm = glm_threshold_t(pts, self.q, self.level)
+        glm = glm_threshold_t(pts, self.q, self.level, hull=False)
         if glm is not None:
             est, (lo, hi), probit = glm
             if hi - lo <= self.rel_width:
