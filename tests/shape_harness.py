@@ -15,7 +15,8 @@ q=1/2 threshold computed here (no simulator: Bernoulli trials are drawn from ``P
 ``run_search`` runs the adaptive search the way ``theorycheck check`` does (integer
 resource, 4 trials a point, quick budget's 480 trials and CI width e^0.06, search ceiling
 4096x the start) from a start guess off by a factor ``e^U(-1.5, 1.5)``.
-Run as a script to print coverage tables: ``python tests/shape_harness.py [runs]``.
+Run as a script to print coverage tables: ``python tests/shape_harness.py [runs]
+[shape,shape,...] [probit]`` (``probit``: the probit-only fit of before, for comparison).
 """
 
 from __future__ import annotations
@@ -112,14 +113,21 @@ class Coupon(Shape):
         if bound < math.log(1e-30):
             return 0.0
         lam = n * math.exp(-m / n)
-        with mpmath.workdps(int(30 + lam / 2.3)):
+        # working precision: 30 digits beyond the largest term C(n,j) (1-j/n)^m
+        j = np.arange(n)
+        log_terms = (math.lgamma(n + 1) - np.array([math.lgamma(x + 1) + math.lgamma(n - x + 1) for x in j])
+                     + m * np.log1p(-j / n))
+        with mpmath.workdps(int(30 + max(0.0, float(log_terms.max())) / math.log(10))):
             total = mpmath.mpf(0)
             for j in range(n + 1):
                 term = mpmath.binomial(n, j) * mpmath.power(1 - mpmath.mpf(j) / n, m)
                 total += term if j % 2 == 0 else -term
                 if j > lam and term < mpmath.mpf(10) ** -40:  # the rest is below 1e-40
                     break
-            return float(total)
+            p = float(total)
+        if not -1e-20 <= p <= 1 + 1e-20:
+            raise ArithmeticError(f"coupon P({m:g}) = {p!r} outside [0, 1]: precision lost")
+        return min(max(p, 0.0), 1.0)
 
     def prob(self, r: float) -> float:
         return self._p(float(round(r)))
@@ -182,6 +190,10 @@ def coverage(name: str, runs: int, seed: int = 0, **overrides: object) -> dict[s
 if __name__ == "__main__":
     n_runs = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["probit", "logistic", "gumbel", "weibull", "coupon"]
+    if len(sys.argv) > 3 and sys.argv[3] == "probit":
+        from theorycheck.threshold import glm
+
+        glm.LINK_CANDIDATES = ("probit",)
     for nm in names:
         t0 = time.process_time()
         c = coverage(nm, n_runs)
