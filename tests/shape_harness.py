@@ -63,7 +63,8 @@ class Logistic(Shape):
         self.truth, self.s = truth, math.pi / math.sqrt(3.0) / width  # sd of log r = width
 
     def prob(self, r: float) -> float:
-        return float(1.0 / (1.0 + math.exp(-self.s * math.log(r / self.truth))))
+        x = self.s * math.log(r / self.truth)
+        return float(math.exp(-math.log1p(math.exp(-x)))) if x > -700 else 0.0
 
 
 class Gumbel(Shape):
@@ -91,7 +92,8 @@ class Weibull(Shape):
         self.truth = truth
 
     def prob(self, r: float) -> float:
-        return float(-math.expm1(-((r / self.c) ** self.s)))
+        x = self.s * math.log(r / self.c)  # log of the intensity (r/c)^s
+        return 1.0 if x > 700 else float(-math.expm1(-math.exp(x)))
 
 
 class Coupon(Shape):
