@@ -69,12 +69,16 @@ def binomial_glm(k: np.ndarray, n: np.ndarray, exog: np.ndarray, link: str = "pr
     with ``link`` (a key of :data:`LINKS`); statsmodels errors propagate."""
     endog = np.column_stack([k, np.asarray(n) - np.asarray(k)]).astype(float)
     family = sm.families.Binomial(link=LINKS[link]())
+    # statsmodels computes llf and cov_params lazily: read them inside the block too (a
+    # log-log or cloglog link far in its tail overflows exp to the right limit, 0 or 1,
+    # with a RuntimeWarning that must not escape as an error)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = sm.GLM(endog, exog, family=family).fit()
+        fit = GLMFit(np.asarray(res.params, dtype=float), np.asarray(res.cov_params(), dtype=float),
+                     float(res.llf), False)
     separated = any("separation" in str(w.message).lower() for w in caught)
-    return GLMFit(np.asarray(res.params, dtype=float), np.asarray(res.cov_params(), dtype=float),
-                  float(res.llf), separated)
+    return GLMFit(fit.params, fit.cov, fit.llf, separated)
 
 
 #: ``F^-1(q)`` of each link: the linear predictor at which ``P = q``.
@@ -143,7 +147,8 @@ def fit_link(t: np.ndarray, k: np.ndarray, n: np.ndarray, link: str = "probit") 
         res = binomial_glm(k, n, exog, link)
     except (ValueError, np.linalg.LinAlgError, FloatingPointError):
         return None
-    if res.separated or not (np.all(np.isfinite(res.params)) and np.all(np.isfinite(res.cov))):
+    if res.separated or not (np.all(np.isfinite(res.params)) and np.all(np.isfinite(res.cov))
+                             and math.isfinite(res.llf)):
         return None
     return ProbitFit(b0=float(res.params[0]), b1=float(res.params[1]), cov=res.cov, llf=res.llf, link=link)
 
