@@ -11,6 +11,10 @@ from shape_harness import coverage, exponent_coverage
 
 THRESHOLD_RUNS = 200
 EXPONENT_RUNS = 60
+#: mean trials per threshold of the probit-only fit on these shapes (seed 0, n = 200,
+#: docs/thresholds.md); coupon transitions are wide (sd of log m* 0.17-0.3) and spend
+#: most of the quick budget's 480 trials either way
+TRIALS_BEFORE = {"gumbel": 151, "weibull": 153, "coupon": 336, "probit": 174}
 
 
 @pytest.mark.slow
@@ -23,9 +27,8 @@ def test_threshold_ci_covers_the_exact_threshold(shape):
     # (sqrt(.95*.05/200) = 0.015): a method whose coverage lies in the target band
     # passes; the probit-only fit (0.82-0.88 on the first three shapes) cannot
     assert 0.915 <= c["coverage"] <= 0.985
-    # trials per threshold: the probit-only search spent 150-175 on average on these
-    # shapes (docs/thresholds.md); at most 20% more
-    assert c["mean_trials"] <= 1.2 * 175
+    # trials per threshold: at most 20% more than the probit-only search spent
+    assert c["mean_trials"] <= 1.2 * TRIALS_BEFORE[shape]
 
 
 @pytest.mark.slow
