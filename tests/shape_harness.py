@@ -16,7 +16,7 @@ q=1/2 threshold computed here (no simulator: Bernoulli trials are drawn from ``P
 resource, 4 trials a point, quick budget's 480 trials and CI width e^0.06, search ceiling
 4096x the start) from a start guess off by a factor ``e^U(-1.5, 1.5)``.
 Run as a script to print coverage tables: ``python tests/shape_harness.py [runs]
-[shape,shape,...] [probit]`` (``probit``: the probit-only fit of before, for comparison).
+[shape,shape,...] [probit]`` (the calibrated links; ``probit``: the probit-only fit).
 """
 
 from __future__ import annotations
@@ -196,10 +196,9 @@ def coverage(name: str, runs: int, seed: int = 0, **overrides: object) -> dict[s
 if __name__ == "__main__":
     n_runs = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["probit", "logistic", "gumbel", "weibull", "coupon"]
-    if len(sys.argv) > 3 and sys.argv[3] == "probit":
-        from theorycheck.threshold import glm
+    from theorycheck.threshold import glm
 
-        glm.LINK_CANDIDATES = ("probit",)
+    glm.LINK_CANDIDATES = ("probit",) if len(sys.argv) > 3 and sys.argv[3] == "probit" else glm.CALIBRATED_LINKS
     for nm in names:
         t0 = time.process_time()
         c = coverage(nm, n_runs)

@@ -32,7 +32,8 @@ def test_estimate_is_the_probit_crossing(monkeypatch):
     assert th.ci[0] < th.estimate < th.ci[1]
 
 
-def test_estimate_is_the_best_links_crossing_and_the_ci_spans_the_plausible_links():
+def test_estimate_is_the_best_links_crossing_and_the_ci_spans_the_plausible_links(monkeypatch):
+    monkeypatch.setattr(glm, "LINK_CANDIDATES", glm.CALIBRATED_LINKS)
     th = fit_threshold(POINTS)
     pts = pool_points(POINTS)
     fits = {lk: fit_link(pts.t, pts.k, pts.n, lk) for lk in glm.LINK_CANDIDATES}
