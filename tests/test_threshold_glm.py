@@ -9,13 +9,17 @@ import statsmodels.api as sm
 from scipy.stats import norm
 
 from theorycheck.threshold import fit_threshold
-from theorycheck.threshold.glm import fieller_interval, fit_probit
+from theorycheck.threshold import glm
+from theorycheck.threshold.glm import fieller_interval, fit_link, fit_probit, link_quantile
 from theorycheck.threshold.points import pool_points
 
 POINTS = [(10, 0, 8), (14, 1, 8), (20, 3, 8), (28, 6, 8), (40, 8, 8)]
 
 
-def test_estimate_is_the_probit_crossing():
+def test_estimate_is_the_probit_crossing(monkeypatch):
+    # with the probit as the only candidate link (the fit before links were chosen by
+    # likelihood, docs/thresholds.md)
+    monkeypatch.setattr(glm, "LINK_CANDIDATES", ("probit",))
     th = fit_threshold(POINTS)
     r = np.array([p[0] for p in POINTS], float)
     k = np.array([p[1] for p in POINTS], float)
@@ -26,6 +30,22 @@ def test_estimate_is_the_probit_crossing():
     assert th.estimate == pytest.approx(math.exp(-b0 / b1), rel=1e-6)
     assert th.slope == pytest.approx(b1, rel=1e-6)
     assert th.ci[0] < th.estimate < th.ci[1]
+
+
+def test_estimate_is_the_best_links_crossing_and_the_ci_spans_the_plausible_links(monkeypatch):
+    monkeypatch.setattr(glm, "LINK_CANDIDATES", glm.CALIBRATED_LINKS)
+    th = fit_threshold(POINTS)
+    pts = pool_points(POINTS)
+    fits = {lk: fit_link(pts.t, pts.k, pts.n, lk) for lk in glm.LINK_CANDIDATES}
+    best = max(fits.values(), key=lambda f: f.llf)
+    assert th.link == best.link
+    assert th.estimate == pytest.approx(math.exp((link_quantile(best.link, 0.5) - best.b0) / best.b1), rel=1e-6)
+    lo, hi = np.log(th.ci)
+    for f in fits.values():
+        if f.llf >= best.llf - glm.LINK_DELTA:
+            flo, fhi = fieller_interval(f, 0.5, 0.95)
+            assert lo <= flo + 1e-9 and fhi <= hi + 1e-9
+    assert th.to_dict()["link"] == best.link
 
 
 def test_fieller_interval_matches_its_definition():

@@ -12,7 +12,8 @@ For cell ``c`` with log threshold ``theta_c`` (at success probability ``q``) and
 shared width model borrows strength across cells (a cell with only a few points in its
 transition still gets a finite, honest threshold). Maximum likelihood by L-BFGS-B with
 the analytic gradient; covariance from the inverse expected information
-``sum_i n_i phi(u)^2 / (Phi(u) Phi(-u)) g_i g_i^T``, ``g_i = du_i/dparams``.
+``sum_i n_i phi(u)^2 / (Phi(u) Phi(-u)) g_i g_i^T``, ``g_i = du_i/dparams``
+(the package's one probit likelihood, :mod:`theorycheck.threshold.likelihood`).
 Cells where every trial succeeded, or every trial failed, have no threshold and are
 left out.
 """
@@ -25,10 +26,10 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import minimize
-from scipy.special import log_ndtr
 from scipy.stats import norm
 
 from theorycheck.compare.data import Dataset
+from theorycheck.threshold.likelihood import probit_covariance, probit_loglik, probit_score_u
 from theorycheck.threshold.result import Threshold
 
 _MAX_LOG_SLOPE = math.log(1e4)
@@ -47,12 +48,6 @@ class CellFit:
     llf: float
     identified: bool
     notes: tuple[str, ...] = ()
-
-
-def _inv_mills(u: np.ndarray) -> np.ndarray:
-    """``phi(u) / Phi(u)``, stable for very negative ``u`` (where it tends to ``-u``)."""
-    u = np.clip(u, -1e8, 1e8)
-    return np.exp(norm.logpdf(u) - log_ndtr(u))
 
 
 def fit_cells(
@@ -92,7 +87,7 @@ def fit_cells(
 
     def negllf(p: np.ndarray) -> float:
         u, _ = pieces(p)
-        return -float(np.sum(k * log_ndtr(u) + (n - k) * log_ndtr(-u)))
+        return -probit_loglik(u, k, n)
 
     def jac_u(p: np.ndarray, u: np.ndarray, s: np.ndarray) -> np.ndarray:
         g = np.zeros((len(u), len(p)))
@@ -104,8 +99,7 @@ def fit_cells(
 
     def grad(p: np.ndarray) -> np.ndarray:
         u, s = pieces(p)
-        dl_du = k * _inv_mills(u) - (n - k) * _inv_mills(-u)
-        return -(dl_du @ jac_u(p, u, s))
+        return -(probit_score_u(u, k, n) @ jac_u(p, u, s))
 
     slopes = [th.slope for th in thresholds if th.slope is not None and th.slope > 0]
     log_s0 = min(math.log(float(np.median(slopes))) if slopes else math.log(10.0), _MAX_LOG_SLOPE - 1.0)
@@ -121,17 +115,12 @@ def fit_cells(
                      "joint per-cell fit not identified")
     else:
         u, s = pieces(p)
-        w = n * np.exp(2 * norm.logpdf(u) - log_ndtr(u) - log_ndtr(-u))
-        g = jac_u(p, u, s)
-        info = g.T @ (w[:, None] * g)
-        try:
-            full = np.linalg.inv(info)
-            if not np.all(np.isfinite(full)) or np.any(np.diag(full) <= 0):
-                raise np.linalg.LinAlgError
-            cov = full[:m, :m]
-        except np.linalg.LinAlgError:
+        full = probit_covariance(u, n, jac_u(p, u, s))
+        if full is None:
             identified = False
             notes.append("information matrix of the per-cell fit is singular")
+        else:
+            cov = full[:m, :m]
     wt = {v: (float(p[m + 1 + j]), float(math.sqrt(full[m + 1 + j, m + 1 + j])) if identified else math.inf)
           for j, v in enumerate(trends)}
     return CellFit(tuple(keep), p[:m].copy(), cov, float(p[m]), wt, -float(res.fun), bool(identified),

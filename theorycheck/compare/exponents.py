@@ -17,7 +17,6 @@ Collapse: likelihood-ratio test of the joint model against free per-cell probit 
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,11 +24,11 @@ from typing import Any
 import numpy as np
 import statsmodels.api as sm
 from scipy.optimize import isotonic_regression
-from scipy.special import gammaln
 from scipy.stats import chi2, norm
 
 from theorycheck.compare.data import Dataset
-from theorycheck.threshold.glm import fit_probit, overlaps
+from theorycheck.threshold.glm import binomial_glm, fit_probit, overlaps
+from theorycheck.threshold.likelihood import binomial_constant
 from theorycheck.threshold.points import pool_points
 from theorycheck.threshold.result import Threshold
 
@@ -104,15 +103,6 @@ class LRTest:
                 "description": self.description}
 
 
-def _glm(endog: np.ndarray, exog: np.ndarray) -> Any:
-    link = sm.families.links.Probit()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res = sm.GLM(endog, exog, family=sm.families.Binomial(link=link)).fit()
-    separated = any("separation" in str(w.message).lower() for w in caught)
-    return res, separated
-
-
 def _ratio(num: int, den: int, params: np.ndarray, cov: np.ndarray) -> tuple[float, float]:
     """``-b_num/b_den`` and its delta-method standard error."""
     bn, bd = params[num], params[den]
@@ -150,13 +140,13 @@ def fit_power_law(
     x = np.column_stack([t - t.mean()] + [c - c.mean() for c in covariates])
     exog = sm.add_constant(x, has_constant="add")
     k, n = cols["successes"], cols["trials"]
-    res, separated = _glm(np.column_stack([k, n - k]).astype(float), exog)
-    if separated:
+    res = binomial_glm(k, n, exog, "probit")
+    if res.separated:
         raise ValueError(
             "the joint GLM is perfectly separated (every cell switches sharply): "
             "exponents are not identified from it; use fit_power_law_wls on per-cell thresholds"
         )
-    params, cov = np.asarray(res.params), np.asarray(res.cov_params())
+    params, cov = res.params, res.cov
     exps = {v: _exponent(v, *_ratio(2 + i, 1, params, cov), level) for i, v in enumerate(names)}
     logs = {v: _exponent(v, *_ratio(2 + len(names) + j, 1, params, cov), level) for j, v in enumerate(loglog)}
     zq = float(norm.ppf(q))
@@ -214,7 +204,7 @@ def fit_power_law_wls(
 def _cell_sup_llf(points: Sequence[tuple[float, int, int]], increasing: bool) -> float:
     """Largest log-likelihood of a free per-cell probit (binomial constants included)."""
     pts = pool_points(points, increasing=increasing)
-    const = float(np.sum(gammaln(pts.n + 1) - gammaln(pts.k + 1) - gammaln(pts.n - pts.k + 1)))
+    const = binomial_constant(pts.k, pts.n)
     if overlaps(pts):
         fit = fit_probit(pts.t, pts.k, pts.n)
         if fit is not None:

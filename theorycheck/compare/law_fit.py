@@ -14,8 +14,10 @@ compared "up to a constant", THEORY §5); ``c_x`` is the mean of ``log x`` over 
 exponent of ``x`` that the data show beyond the law's own local elasticity -- and is 0
 when the law holds; ``sigma_y`` lets the transition width drift with the parameters, so
 that a width that changes across cells does not masquerade as a threshold trend.
-Fitted by maximum likelihood (L-BFGS-B; ``log C`` kept within 50 of the start),
-covariance from the inverse numerical Hessian (statsmodels ``approx_hess3``).
+Fitted by maximum likelihood (L-BFGS-B; ``log C`` kept within 50 of the start) with
+the package's one probit likelihood (:mod:`theorycheck.threshold.likelihood`);
+covariance from the inverse expected information ``(J^T W J)^-1``, ``J = du/dparams``
+by central differences (statsmodels ``approx_fprime``), as for every other probit fit.
 """
 
 from __future__ import annotations
@@ -27,13 +29,13 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import least_squares, minimize, minimize_scalar
-from scipy.special import gammaln, log_ndtr
 from scipy.stats import norm
-from statsmodels.tools.numdiff import approx_hess3
+from statsmodels.tools.numdiff import approx_fprime
 
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import Exponent
 from theorycheck.threshold.glm import fit_threshold
+from theorycheck.threshold.likelihood import binomial_constant, probit_covariance, probit_loglik
 from theorycheck.threshold.result import Threshold
 
 _MAX_LOG_SLOPE = math.log(1e4)  # probit slope per unit log R; beyond it a cell is a step
@@ -111,7 +113,7 @@ class _Model:
         self.cell = cols["cell"]
         self.t = np.log(cols[data.resource])
         self.k, self.n = cols["successes"].astype(float), cols["trials"].astype(float)
-        self.const = float(np.sum(gammaln(self.n + 1) - gammaln(self.k + 1) - gammaln(self.n - self.k + 1)))
+        self.const = binomial_constant(self.k, self.n)
         self.sign = 1.0 if data.increasing else -1.0
         self.zq = float(norm.ppf(q))
         self.trends, self.width_trends = tuple(trends), tuple(width_trends)
@@ -147,14 +149,16 @@ class _Model:
         log_c, log_k, tau, _, _ = self.split(p)
         return self.log_f(log_c) + log_k + (tau @ self.tx if len(tau) else 0.0)
 
-    def negllf(self, p: np.ndarray) -> float:
+    def u(self, p: np.ndarray) -> np.ndarray:
+        """Probit linear predictor of every point."""
         _, _, _, log_s, sig = self.split(p)
         lt = self.log_threshold(p)
         log_s_cell = log_s + (sig @ self.wx if len(sig) else np.zeros(len(lt)))
         s = np.exp(np.minimum(log_s_cell, 50.0))
-        u = self.zq + self.sign * s[self.cell] * (self.t - lt[self.cell])
-        ll = self.k * log_ndtr(u) + (self.n - self.k) * log_ndtr(-u)
-        value = -float(ll.sum()) - self.const
+        return self.zq + self.sign * s[self.cell] * (self.t - lt[self.cell])
+
+    def negllf(self, p: np.ndarray) -> float:
+        value = -probit_loglik(self.u(p), self.k, self.n) - self.const
         return value if math.isfinite(value) else 1e300
 
 
@@ -255,12 +259,10 @@ def fit_law(
         notes.append("a constant ran to its bound: the law's terms are not separated by these cells")
     cov = np.full((len(p), len(p)), np.nan)
     if identified:
-        hess = approx_hess3(p, model.negllf)
-        try:
-            cov = np.linalg.inv(hess)
-            if not np.all(np.isfinite(cov)) or np.any(np.diag(cov) <= 0):
-                raise np.linalg.LinAlgError
-        except np.linalg.LinAlgError:
+        found = probit_covariance(model.u(p), model.n, approx_fprime(p, model.u, centered=True))
+        if found is not None:
+            cov = found
+        else:
             identified = False
             notes.append("the Hessian of the likelihood is singular: parameters not identified")
             cov = np.full((len(p), len(p)), np.nan)

@@ -13,6 +13,19 @@ its covariance is ``J S J^T`` with ``J = A (I - P_G)``, ``P_G`` the projection o
 columns of ``G = [1, d log f / d log C_j]`` (Gauss-Newton linearisation; exact for a
 monomial, whose slopes do not depend on the constant at all).
 
+**Cell-to-cell scatter.** Each cell's variance in ``S`` is its own binomial (or
+model-based) uncertainty; a transition whose shape the probit does not describe, or
+any cell-level effect the law does not have, adds scatter that ``S`` does not know
+(issue: exponent CIs across cells narrower than the sweep-to-sweep spread). It is
+estimated by the method of moments of a random effect per cell (DerSimonian-Laird,
+generalised to a design): with ``r = M (theta - log f)``, ``M = I - P_[G, X, Q]`` (``X``
+the segment basis when local trends are used, ``Q`` the squares and products of the
+centred logs: a wrong law's misfit is smooth in the logs and stays signal),
+``W = S^-1``, ``E[r^T W r] = tr(W M S M) + tau^2 tr(W M)``, so
+``tau^2 = max(0, (r^T W r - tr(W M S M)) / tr(W M))`` and every slope uses
+``S + tau^2 I`` (docs/thresholds.md). Zero when the cells scatter no more than their CIs
+say; not estimable (taken as 0) when ``[G, X]`` leaves no residual degree of freedom.
+
 **Local trends.** A law with several terms has local exponents that change across the
 sweep (THEORY §6), and its fitted constants can move a crossover until the *average*
 slope matches data whose local slopes do not. So each variable with ``K >= 3`` values
@@ -104,6 +117,19 @@ def constant_jacobian(law: Any, data: Dataset, cells: Sequence[int],
     return np.column_stack(cols)
 
 
+def excess_scatter(resid: np.ndarray, cov: np.ndarray, basis: np.ndarray) -> float:
+    """Between-cell variance ``tau^2`` beyond ``cov`` left in ``resid`` after projecting
+    out the columns of ``basis`` (module docstring, "Cell-to-cell scatter")."""
+    m = np.eye(len(resid)) - basis @ np.linalg.pinv(basis, rcond=1e-6)
+    if np.trace(m) < 0.5:  # no residual degree of freedom
+        return 0.0
+    w = np.linalg.pinv(cov)
+    r = m @ resid
+    excess = float(r @ w @ r) - float(np.trace(w @ m @ cov @ m))
+    scale = float(np.trace(w @ m))
+    return max(0.0, excess / scale) if scale > 0 else 0.0
+
+
 def design_trends(
     law: Any,
     constants: Mapping[str, float],
@@ -125,7 +151,6 @@ def design_trends(
     g = constant_jacobian(law, data, cells, constants)
     residual_maker = np.eye(len(cells)) - g @ np.linalg.pinv(g, rcond=1e-6)  # rank-revealing: G may repeat 1
     z = float(norm.ppf(0.5 + level / 2.0))
-
     def exponent(name: str, est: float, var: float) -> Exponent:
         se = math.sqrt(max(var, 0.0)) if math.isfinite(var) else math.inf
         return Exponent(name, float(est), se, (est - z * se, est + z * se), level)
@@ -150,6 +175,17 @@ def design_trends(
         if np.linalg.matrix_rank(seg_x) < seg_x.shape[1]:
             seg_x = None
             notes.append("the cells do not form a design with one slope per segment: local trends skipped")
+    # scatter beyond the CIs, after the law's constants, every (local) trend the verdict
+    # tests and a quadratic surface in the logs are projected out: a wrong law's misfit
+    # is smooth in the logs and stays signal; only rough cell-to-cell scatter is noise
+    centred = [logs[v] - logs[v].mean() for v in tested]
+    quad = [a * b for i, a in enumerate(centred) for b in centred[i:]]
+    basis = np.column_stack([g, x if seg_x is None else seg_x, *quad])
+    tau2 = excess_scatter(theta - logf, cov, basis) if np.all(np.isfinite(cov)) else 0.0
+    if tau2 > 0:
+        cov = cov + tau2 * np.eye(len(cells))
+        notes.append(f"cells scatter more than their threshold CIs allow (extra sd {math.sqrt(tau2):.2g} "
+                     "in log threshold): exponent CIs widened accordingly")
     obs, pred, tau, cov_obs, cov_tau = slopes(x)
     if seg_x is not None:
         s_obs, s_pred, s_tau, s_cov_obs, s_cov_tau = slopes(seg_x)

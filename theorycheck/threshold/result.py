@@ -35,11 +35,14 @@ class Threshold:
     q, level : success probability defining the threshold; confidence level of ``ci``.
     points : every evaluated ``(resource, successes, trials)``, merged by resource and
         sorted by resource.
-    method : ``"glm"`` (probit GLM on log resource, Fieller CI), ``"bracket"``
+    method : ``"glm"`` (binomial GLM on log resource, link chosen by likelihood, CI the
+        union of the Fieller CIs of the plausible links; docs/thresholds.md), ``"bracket"``
         (model-free binomial bracket, used when the GLM is not identified, e.g. under
         perfect separation) or ``"censored"`` (all points on one side of ``q``).
-    slope, slope_se : probit slope per unit of log resource (GLM) and its standard
-        error; ``1/slope`` is the transition width in log resource.
+    link : the GLM link with the largest likelihood (``None`` unless ``method="glm"``).
+    slope, slope_se : probit-equivalent slope per unit of log resource (the probit slope
+        with the same ``dP/dt`` at the threshold; the probit slope itself when the link is
+        probit) and its standard error; ``1/slope`` is the transition width in log resource.
     isotonic_estimate : model-free q-crossing from isotonic regression (cross-check).
     monotone : ``False`` when the success rates decrease significantly somewhere
         along the resource (see ``warnings``).
@@ -55,6 +58,7 @@ class Threshold:
     points: tuple[Point, ...]
     level: float = 0.95
     method: str = "glm"
+    link: str | None = None
     slope: float | None = None
     slope_se: float | None = None
     isotonic_estimate: float | None = None
@@ -93,6 +97,7 @@ class Threshold:
             "q": self.q,
             "level": self.level,
             "method": self.method,
+            "link": self.link,
             "slope": _num(self.slope),
             "slope_se": _num(self.slope_se),
             "isotonic_estimate": _num(self.isotonic_estimate),

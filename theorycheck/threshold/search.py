@@ -16,14 +16,16 @@ gives the outcome of each):
    (integers) first, trials are added at its two ends until each alone excludes the
    crossing by an exact binomial test: the result is then an honest model-free
    bracket, narrower than the target.
-3. **Refine.** Fit the probit GLM ``P = Phi(b0 + b1 t)`` to every point; put the
-   next points at ``t*_q +- spread/b1``, where the success probability is
-   ``Phi(z_q +- spread)``. The Fisher information about ``t*_q`` per trial is
+3. **Refine.** Fit the GLM ``P = F(b0 + b1 t)`` to every point (the link ``F`` with
+   the largest likelihood, :mod:`theorycheck.threshold.glm`); put the next points at
+   ``t*_q +- spread/b1`` with ``b1`` its probit-equivalent slope, where the success
+   probability is about ``Phi(z_q +- spread)``. The Fisher information about ``t*_q`` per trial is
    ``b1^2 phi(u)^2 / (Phi(u)(1-Phi(u)))``, maximal at the crossing (``u = z_q``) and
    still 85 % of it at ``|u - z_q| = 0.67``; a symmetric pair at ``spread ~ 0.7-1``
    also pins down the slope, which Fieller's CI needs. Stop when the CI of
    ``log r*`` is narrower than ``rel_width`` (``hi/lo <= exp(rel_width)``) or after
-   ``max_trials`` trials.
+   ``max_trials`` trials. The stopping rule reads the best link's CI; the reported CI
+   also spans the other plausible links and may be wider (docs/thresholds.md).
 
 All points, including the bracketing ones, feed the final fit
 (:func:`theorycheck.threshold.glm.fit_threshold`).
@@ -252,13 +254,13 @@ class ThresholdSearch:
             wanted.append(r)
         if wanted:
             return self._budgeted(wanted, self.bracket_seeds)
-        glm = glm_threshold_t(pts, self.q, self.level)
+        glm = glm_threshold_t(pts, self.q, self.level, hull=False)
         if glm is not None:
             est, (lo, hi), probit = glm
             if hi - lo <= self.rel_width:
                 self._notes.append(f"stopped: CI of log {self.resource}* narrower than {self.rel_width:g}")
                 return []
-            return self._budgeted(self._refine(pts, est, probit.b1))
+            return self._budgeted(self._refine(pts, est, probit.probit_slope(self.q)))
         return self._narrow(pts)
 
     def _extend(self, t_edge: float, side: str, mixed: bool) -> float | None:
