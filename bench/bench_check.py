@@ -1,4 +1,4 @@
-"""Benchmarks of ``theorycheck check`` (issue: check pipeline). Prints figures; asserts nothing.
+"""Benchmarks of ``theorycheck check``. Prints figures; asserts nothing.
 
 1. Wall time of the quick check of the default law (serial, and 2 worker processes).
 2. Threshold search efficiency: our adaptive search (the quick budget's settings) against

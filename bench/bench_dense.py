@@ -1,4 +1,4 @@
-"""Timings of the dense algorithms (SIM-DENSE): three-step, GD/Adam, MLP limit.
+"""Timings of the dense algorithms: three-step, GD/Adam, MLP limit.
 
 Prints one line per (algorithm, size): wall seconds, throughput in sequence-positions
 per second (``N·L·passes / s``) and the recall accuracy of the trial.  No asserts:

@@ -6,7 +6,7 @@
 Runs one limit trial (data draw, three passes, the dense products on ``--backend``) at
 ``--cell`` (default V=16384, d=1024, L=64, N=10**6) ``--repeats`` times and prints the
 minimum wall time and the ratio to the anchor: a PyTorch dense three-step took 7.55 s on
-an H100 at that cell (issue 13; goal: the count path >= 20x faster, i.e. <= 0.38 s).
+an H100 at that cell (goal: the count path >= 20x faster, i.e. <= 0.38 s).
 Before timing, it checks on a small cell that the backend gives the NumPy statistics
 (largest relative difference of ``G1``, ``g``, ``G2``).  Counting stays on the CPU
 (NumPy, ``--threads`` threads); only the ``V²·d`` products move to the device.

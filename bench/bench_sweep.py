@@ -2,7 +2,7 @@
 
     /work/venv/bin/python bench/bench_sweep.py [--trials 2000] [--work-ms 20] [--workers 2] [--dask]
 
-Prints one line per measurement; asserts nothing (DESIGN: speed targets live here).
+Prints one line per measurement; asserts nothing (docs/architecture.md: speed targets live here).
 """
 
 from __future__ import annotations

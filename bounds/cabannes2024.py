@@ -1,9 +1,9 @@
 """Cabannes, Dohmatob, Bietti (ICLR 2024), "Scaling Laws for Associative Memories",
-arXiv:2310.02984 -- THEORY §5.
+arXiv:2310.02984 -- docs/theory.md §5.
 
 With Zipf(alpha) inputs and a memory that stores the top ``~ d`` items (threshold
 weighting), the population error after ``T`` samples is
-``E ≍ d**(-(alpha - 1)) + T**(-1 + 1/alpha)`` (research/paper.md §4.3; recalled from the
+``E ≍ d**(-(alpha - 1)) + T**(-1 + 1/alpha)`` (docs/theory.md §5.5; recalled from the
 paper, consistent with the reference lines in the authors' code).
 
 Encoding: an error law is a two-sided scaling statement, not a success threshold.

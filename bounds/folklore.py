@@ -3,8 +3,8 @@
 ``W = sum_x u_{Pi x} e_x^T`` with random ``N(0, I/d)`` embeddings recalls ``x -> Pi x``
 as ``argmax_y u_y^T W e_x``. The read-out noise has standard deviation
 ``~ sqrt(V)/d`` against a signal ``~ 1``; a union bound over ``V**2`` pairs gives exact
-recall when ``d**2 >~ C V log V`` (research/paper.md §3.2, [D]); ``C ~ 10`` measured
-(THEORY §5). This is the ``storage`` term of vural2026 as a stand-alone control.
+recall when ``d**2 >~ C V log V`` (docs/theory.md §7.2, [D]); ``C ~ 10`` measured
+(docs/theory.md §5). This is the ``storage`` term of vural2026 as a stand-alone control.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ CITATION = """@article{kohonen1972correlation,
   number  = {4},
   pages   = {353--359},
   year    = {1972},
-  note    = {classical outer-product memory; the d^2 >~ V log V exact-recall condition is derived in theorycheck (THEORY section 5)}
+  note    = {classical outer-product memory; the d^2 >~ V log V exact-recall condition is derived in theorycheck (docs/theory.md section 5)}
 }"""
 
 BOUNDS = [
@@ -33,7 +33,7 @@ BOUNDS = [
         provenance="derived",
         citation=CITATION,
         task="linear-am",
-        criterion="exact recall of all V facts (tau = 1, THEORY §4): the derivation is a union bound "
+        criterion="exact recall of all V facts (tau = 1, docs/theory.md §4): the derivation is a union bound "
                   "over all pairs; at tau = 0.99 the tolerated errors grow with V and flatten the law",
         settings={"method": "hebbian", "target": 1.0},
         base={"V": 128},

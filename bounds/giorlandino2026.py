@@ -1,8 +1,8 @@
 """Giorlandino, Goldt, Maillard (2026), sharp capacity of linear associative memories,
-arXiv:2605.10795 -- THEORY §5.
+arXiv:2605.10795 -- docs/theory.md §5.
 
 "The decoupled model can store up to ``p_c log p_c / d**2 = 1/2`` associations"
-(research/paper.md §4.7, [V]): with ``p = V`` facts the optimal linear memory succeeds iff
+(docs/theory.md §5.5, [V]): with ``p = V`` facts the optimal linear memory succeeds iff
 ``V log V <= d**2 / 2`` asymptotically. Encoded as ``V*log(V) <= C*d**2`` with the
 sharp constant ``C = 1/2`` as reference value, solved for ``d``:
 ``d >= sqrt(V log V / C)``. A sharp (two-sided) statement, hence kind ``scaling``.

@@ -1,5 +1,5 @@
 """Kajitsuka and Sato (ICLR 2025), "On the Optimal Memorization Capacity of
-Transformers", arXiv:2409.17677 -- THEORY §5 (seed 004).
+Transformers", arXiv:2409.17677 -- docs/theory.md §5 (seed 004).
 
 "Transformers can memorize labels with Õ(sqrt(N)) parameters in a next-token
 prediction setting for N input sequences of length n, which is proved to be optimal up

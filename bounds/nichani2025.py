@@ -1,9 +1,9 @@
 """Nichani, Lee, Bietti (ICLR 2025), "Understanding Factual Recall in Transformers via
-Associative Memories", arXiv:2412.06538 -- THEORY §5 (prior results, controls).
+Associative Memories", arXiv:2412.06538 -- docs/theory.md §5 (prior results, controls).
 
 * ``linear_am``: a trained linear associative memory (``d x d`` matrix, random
   embeddings) stores ``V`` facts when ``d**2 >~ V log V``; their code's fit at 99%
-  accuracy is ``d**2 ~ 1.3 V log V`` (research/paper.md §4.1, [C]).
+  accuracy is ``d**2 ~ 1.3 V log V`` (docs/theory.md §5.5, [C]).
 * ``mlp_am``: an MLP memory of width ``m`` stores ``V`` facts when ``m d >~ V log V``
   (storage linear in the parameter count, up to logs; exact form from memory, [M]).
 """

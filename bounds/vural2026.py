@@ -1,9 +1,9 @@
 """Vural, Bietti, Soltanolkotabi, Wu (ICLR 2026), "Learning to Recall with Transformers
-Beyond Orthogonal Embeddings", arXiv:2603.15923 -- THEORY §5.
+Beyond Orthogonal Embeddings", arXiv:2603.15923 -- docs/theory.md §5.
 
-The paper's theorem statements were not available (THEORY preamble); each entry carries
+The paper's theorem statements were not available (docs/theory.md, introduction); each entry carries
 its provenance tag: ``paper`` (abstract/reviews: direction and form only), ``inferred``
-(our reading of the theorem), ``derived`` (research/paper.md §3, signal/noise bookkeeping
+(our reading of the theorem), ``derived`` (docs/theory.md §7, signal/noise bookkeeping
 for the reconstructed model; conjectures to check).
 
 Encoding choices (documented here once):
@@ -20,7 +20,7 @@ Encoding choices (documented here once):
   ``N >= L*V*(V**(2*V/d**2) - 1)``; in its regime (``N << L*V``, ``d**2 >> V log V``) this
   is ``~ 2*L*V**2*log(V)/d**2``, the same order as ``gradient_noise`` for ``V >> d``.
 * three-step laws other than ``mean_bias`` are meant for ``marker_in_value=False`` (the
-  mean-bias term is absent there, research/paper.md §3.4), ``mean_bias`` for ``True``.
+  mean-bias term is absent there, docs/theory.md §7.4), ``mean_bias`` for ``True``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ CITATION = """@inproceedings{vural2026recall,
   archivePrefix = {arXiv}
 }"""
 
-CRITERION = "recall accuracy >= 0.99 over the V tokens (THEORY §4), success probability 1/2 over seeds"
+CRITERION = "recall accuracy >= 0.99 over the V tokens (docs/theory.md §4), success probability 1/2 over seeds"
 TASK = "retrieval"
 THREE_STEP = {"algorithm": "limit", "embeddings": "random", "model": "attention", "marker_in_value": False}
 MLP = {"algorithm": "limit", "embeddings": "random", "model": "mlp", "center_features": True}
@@ -98,7 +98,7 @@ BOUNDS = [
     _entry("counts", Law.parse("N >= C0*V*log(V)"), "upper", {"N": "helps", "V": "hurts"}, _V_ONLY, "paper",
            "every fact must be seen (coupon collector); the paper assumes N = Omega(V log V)",
            THREE_STEP, {"C0": 6.2},
-           "C0 ~ 6.2 is the counts term of the one-step readout fit (THEORY §5); also necessary."),
+           "C0 ~ 6.2 is the counts term of the one-step readout fit (docs/theory.md §5); also necessary."),
     _entry("regime", Law.parse("L <= V"), "assumption", {"L": "hurts", "V": "helps"},
            Regime({"V": 1}, "L = V^c with 0 < c < 1 (Assumption 1)"), "paper",
            "sequence length polynomially smaller than the vocabulary, L = V^c, 0 < c < 1",
@@ -107,17 +107,17 @@ BOUNDS = [
     _entry("storage", Law.parse("d**2 >= C1*V*log(V)", resource="d"), "upper", {"d": "helps", "V": "hurts"},
            _V_ONLY, "derived",
            "superposition cross-talk of the one-step Hebbian memory: d^2 >= C1 V log V",
-           THREE_STEP, {"C1": 10.0}, "C1 ~ 10 measured for exact Hebbian recall (research/paper.md §3.2)."),
+           THREE_STEP, {"C1": 10.0}, "C1 ~ 10 measured for exact Hebbian recall (docs/theory.md §7.2)."),
     _entry("trigger_overlap", Law.parse("d >= C2*log(V)/zeta**2"), "upper",
            {"d": "helps", "V": "hurts", "zeta": "helps"},
            Regime({"V": 1, "zeta": 0}, "V -> oo at fixed trigger norm zeta"), "derived",
            "token/trigger overlaps blur step-2 selection: d >= C2 log V / zeta^2",
-           THREE_STEP, {"C2": 8.0}, "C2 ~ 8 for all-pairs exact selection (research/paper.md §3.3)."),
+           THREE_STEP, {"C2": 8.0}, "C2 ~ 8 for all-pairs exact selection (docs/theory.md §7.3)."),
     _entry("gradient_noise", Law.parse("N >= C3*L*V*(V + d)*log(V)/d**2"), "upper",
            {"N": "helps", "d": "helps", "L": "hurts", "V": "hurts"}, GRADIENT_NOISE_REGIME, "derived",
            "distractor tokens in the first gradient: N d^2 >= C3 L V (V + d) log V (the multiplicative law)",
            THREE_STEP, {"C3": 34.0},
-           "Exact for the one-step readout (C3 ~ 34 there, THEORY §5); for three steps its exponents are a "
+           "Exact for the one-step readout (C3 ~ 34 there, docs/theory.md §5); for three steps its exponents are a "
            "conjecture to test. For V >> d: N ~ L V^2 log V / d^2."),
     _entry("mean_bias", Law.parse("N*d >= C4*zeta**4*V**2*log(V)", resource="N"), "upper",
            {"N": "helps", "d": "helps", "V": "hurts", "zeta": "hurts"},
@@ -132,13 +132,13 @@ BOUNDS = [
            "inferred", "inferred Theorem 1: m d >= C max(V, V^2 L / N) polylog(V) with m = d, i.e. N d^2 >~ V^2 L",
            {"algorithm": "limit", "embeddings": "random", "model": "attention"}, None,
            "Encoded as the branch N d^2 >= C L V^2 log V (see module docstring); confidence moderate for the "
-           "N d^2 ~ V^2 L form, low for exponents and log powers (research/paper.md §3.7)."),
+           "N d^2 ~ V^2 L form, low for exponents and log powers (docs/theory.md §7.7)."),
     _entry("lower", Law.parse("(d**2/2)*log(1 + N/(L*V)) >= V*log(V)", resource="N"), "lower",
            {"N": "helps", "d": "helps", "L": "hurts", "V": "hurts"}, LOWER_REGIME, "derived",
            "estimators that see only the initial gradient: (d^2/2) log(1 + N/(L V)) >= V log V, "
            "i.e. N d^2 >~ 2 L V^2 log V when N << L V",
            {"algorithm": "one-step", "embeddings": "random"}, None,
-           "Heuristic Fano bound (research/paper.md §3.6); the paper states one of the same order. "
+           "Heuristic Fano bound (docs/theory.md §7.6); the paper states one of the same order. "
            "Also N >~ V log V (vural2026.counts). No free constant."),
     _entry("orthogonal", Law.parse("N >= C0*V*log(V)"), "upper", {"N": "helps", "V": "hurts"},
            Regime({"V": 1, "d": 1, "L": "1/2"}, "orthogonal embeddings: d >= V + 2, L <= V", ("L <= V", "d >= V")),
@@ -151,7 +151,7 @@ BOUNDS = [
                   ("V >> d", "L*V >> d**2", "L << V")),
            "derived", "measured fit of the one-step readout threshold: N ~ C0 V log V + C3 L V (V + d) log V / d^2",
            {"algorithm": "one-step", "embeddings": "random"}, {"C0": 6.2, "C3": 34.0},
-           "Within a factor ~2.5 over V in [64, 1024], L in {4, 16, 64} at tau = 0.99 (THEORY §5)."),
+           "Within a factor ~2.5 over V in [64, 1024], L in {4, 16, 64} at tau = 0.99 (docs/theory.md §5)."),
     _entry("one_step_refined", Law.parse("N >= C0*V*log(V) + C3*L*(V + d)**2*log(V)/d**2"), "scaling",
            {"N": "helps", "d": "helps", "L": "hurts", "V": "hurts"},
            Regime({"V": 1, "d": "1/2", "L": "1/2"}, "gradient-noise term dominates (L V >> d^2), V >> d",
@@ -168,18 +168,18 @@ BOUNDS = [
            {"m": "helps", "d": "helps", "V": "hurts"},
            Regime({"V": 1, "d": "1/2"}, "small d: V = t, d = t^(1/2)"), "derived",
            "attention-MLP 'MLP noise' (random-feature cross-talk): m d >= C1 V log V", MLP, None,
-           "Derived, not simulated (research/paper.md §3.5)."),
+           "Derived, not simulated (docs/theory.md §7.5)."),
     _entry("mlp_gradient_noise", Law.parse("N*m*d >= C3*L*V**2*log(V)", resource="N"), "upper",
            {"N": "helps", "m": "helps", "d": "helps", "L": "hurts", "V": "hurts"},
            Regime({"V": 1, "d": "1/2", "m": "3/4", "L": "1/4"}, "V = t, d = t^(1/2), m = t^(3/4), L = t^(1/4)",
                   ("V >> d", "L << V")),
            "derived", "attention-MLP gradient noise: N m d >= C3 L V^2 log V", MLP, None,
-           "Derived, not simulated (research/paper.md §3.5)."),
+           "Derived, not simulated (docs/theory.md §7.5)."),
     _entry("mlp_mean_bias", Law.parse("N*d >= C4*V**2*log(V)", resource="N"), "upper",
            {"N": "helps", "d": "helps", "V": "hurts"},
            Regime({"V": 1, "d": "1/2"}, "V = t, d = t^(1/2)", ("V >> d",)), "derived",
            "attention-MLP mean bias of the ReLU features: N d >= C4 V^2 log V",
            {**MLP, "center_features": False}, None,
            "By analogy with mean_bias: the ReLU mean (E[relu]^2/E[relu^2] = 1/pi) plays the role of zeta^2, "
-           "so no m at this order; a conjecture (research/paper.md §3.5). Vanishes with center_features=True."),
+           "so no m at this order; a conjecture (docs/theory.md §7.5). Vanishes with center_features=True."),
 ]

@@ -15,11 +15,11 @@
 # # 01 — The early phase, derived: when does the first gradient recall every fact?
 #
 # This notebook derives, with SymPy, the condition under which the **one-step readout**
-# `argmax_y u_yᵀ G₁ e_a` (THEORY §3, item 3) recalls all `V` facts, and then checks the
+# `argmax_y u_yᵀ G₁ e_a` (docs/theory.md §3, item 3) recalls all `V` facts, and then checks the
 # derived law against simulation with the comparator.
 #
-# 1. The first gradient at `W = 0` (THEORY §3.2): `G₁ = (1/N) Σ_n w_{y_n} ō_nᵀ`.
-# 2. Its readout split into signal and five noise terms (research/paper.md §3.2), each
+# 1. The first gradient at `W = 0` (docs/theory.md §3.2): `G₁ = (1/N) Σ_n w_{y_n} ō_nᵀ`.
+# 2. Its readout split into signal and five noise terms (docs/theory.md §7.2), each
 #    term's variance as a SymPy expression in `N, d, L, V`, two of them checked by a
 #    small Monte Carlo — which finds a term the paper's table leaves out.
 # 3. Exact recall: every noise-to-signal ratio times `√(c log V)` below one (a union
@@ -110,7 +110,7 @@ for name, r2 in ratio2.items():
     print(f"{name:>26}:  noise/signal = {sp.sqrt(sp.factor(r2))}")
 
 # %% [markdown]
-# These are the sizes of research/paper.md §3.2: count `√(V/N)`, cross-talk `√V/d`,
+# These are the sizes of docs/theory.md §7.2: count `√(V/N)`, cross-talk `√V/d`,
 # collision `d^{-1/2}`, gradient noise `√(L V (V+d)/(N d²))`, and a trigger term that is
 # `ζ/√L` times the gradient noise (negligible for `ζ ≲ 1 ≤ L`).
 #
@@ -250,7 +250,7 @@ print("gradient-noise terms at V=128, d=512: refined / paper =", float(((V + d) 
 # ## 4. Simulation: the one-step readout
 #
 # Thresholds `N*` (success probability 1/2, success = recall accuracy ≥ 0.99,
-# THEORY §4) in a factorial grid of cells. The grid stays where storage holds
+# docs/theory.md §4) in a factorial grid of cells. The grid stays where storage holds
 # (`d² ≥ 15 V log V`), so that the gradient-noise and count terms decide the threshold,
 # and it includes `d ≥ V`, where the two forms differ. Each cell runs an adaptive
 # threshold search (`theorycheck.threshold`) through `measure_dataset`, with seeds from
@@ -267,7 +267,7 @@ else:
 cells = [{"V": v, "d": dd, "L": ll} for v in GRID["V"] for dd in GRID["d"] for ll in GRID["L"]]
 assert all(cell["d"] ** 2 >= 15 * cell["V"] * math.log(cell["V"]) for cell in cells)
 
-reference = {"C0": 6.2, "C3": 34.0}  # THEORY §5's measured fit: only where each search starts
+reference = {"C0": 6.2, "C3": 34.0}  # docs/theory.md §5's measured fit: only where each search starts
 trial = simulated_trial("one-step", entropy=2026, embeddings="random")
 data = measure_dataset(trial, cells, start=lambda cell: float(derived.evaluate(cell, reference)), **SEARCH)
 print(f"{len(data.cells)} cells, {sum(cell.trials for cell in data.cells)} trials")

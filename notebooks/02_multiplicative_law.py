@@ -16,14 +16,14 @@
 #
 # Vural et al. (ICLR 2026) report a *multiplicative* dependence between the sample size
 # `N`, the embedding dimension `d` and the sequence length `L`. For the one-step readout
-# the catalogue holds the measured law (THEORY §5, `vural2026.one_step`)
+# the catalogue holds the measured law (docs/theory.md §5, `vural2026.one_step`)
 #
 # `N* ≈ C0 · V log V + C3 · L V (V + d) log V / d²`,
 #
 # a count term plus the gradient-noise term `N d² ≳ L V (V+d) log V`. This notebook runs
 # exactly what `theorycheck check vural2026.one_step` runs — design a sweep, measure the
 # threshold in every cell, compare exponents — shows the report's plots, and then draws
-# the phase diagram: which condition of THEORY §5 binds where in the `(N, d)` plane.
+# the phase diagram: which condition of docs/theory.md §5 binds where in the `(N, d)` plane.
 #
 # `THEORYCHECK_SMOKE=1` selects a tiny budget (the tests use it); otherwise the
 # `quick` budget (a few minutes on 2 cores).
@@ -100,7 +100,7 @@ for name, path in written.items():
 # %% [markdown]
 # ## 4. Which term binds where
 #
-# THEORY §5 lists several conditions; the required resources are the largest of them.
+# docs/theory.md §5 lists several conditions; the required resources are the largest of them.
 # With `V` and `L` at the check's base point, evaluate each catalogue law over a grid of
 # `(N, d)` with its reference constants and find the **binding** one: the condition with
 # the least slack `log(value / threshold)` of its own resource (`N` for counts, gradient
@@ -177,7 +177,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 #   one-step memory defeats exact recall at any `N` — more data does not help.
 # * **Gradient noise** (moderate `d`): the threshold in `N` falls like `1/d²` (like `1/d`
 #   once `d ≳ V`) and grows like `L`: the multiplicative law `N d² ≳ L V (V+d) log V`.
-#   Doubling `L` costs twice the data or `√2` times the dimension (THEORY §6).
+#   Doubling `L` costs twice the data or `√2` times the dimension (docs/theory.md §6).
 # * **Counts** (large `d`): once `d` exceeds the crossing above, every fact merely has to
 #   be seen: `N ≳ V log V`, independent of `d` and `L`.
 # * **Mean bias** and **trigger overlap** concern the three-step algorithm: with the

@@ -14,16 +14,16 @@
 # %% [markdown]
 # # 03 — Orthogonal against random embeddings: where does the `L`-dependence come from?
 #
-# THEORY §6: *with orthogonal embeddings the `L`-dependence disappears (while `L ≤ V`)*.
+# docs/theory.md §6: *with orthogonal embeddings the `L`-dependence disappears (while `L ≤ V`)*.
 # The catalogue encodes it as `vural2026.orthogonal`: `N ≥ C0 V log V`, no `L` and no
 # `d`. This ablation measures the threshold `N*` against `L` for both embedding kinds
 # with everything else equal — same `V`, `d = V + 2` (the smallest `d` orthogonal
 # embeddings allow), same seeds — and lets the comparator test the law's `L`-exponent,
 # 0, for each kind.
 #
-# Settings: the early-phase limit of the three steps (`algorithm="limit"`, THEORY §3
+# Settings: the early-phase limit of the three steps (`algorithm="limit"`, docs/theory.md §3
 # item 2), trigger kept out of the value path (`marker_in_value=False`: no mean-bias
-# term, research/paper.md §3.4) and a weak trigger `ζ = 1/2`, so that step-2 selection
+# term, docs/theory.md §7.4) and a weak trigger `ζ = 1/2`, so that step-2 selection
 # has to work for its margin. `THEORYCHECK_SMOKE=1` selects a small size.
 
 # %%
@@ -109,7 +109,7 @@ plt.show()
 # **Why.** With orthogonal embeddings the trigger direction is orthogonal to every token,
 # so the step-2 attention scores of the distractors carry no trigger component and the
 # informative token is selected once the count term is met; after selection the
-# distractors — and with them `L` — drop out of `W_V²` (research/paper.md §3.4). With
+# distractors — and with them `L` — drop out of `W_V²` (docs/theory.md §7.4). With
 # random embeddings the token/trigger overlaps and the distractors' gradient noise blur
 # step-2 selection, increasingly so as `L` grows: selection fails first at the longest
 # sequences, which is where the random threshold turns up. The price of the orthogonal
@@ -117,7 +117,7 @@ plt.show()
 #
 # ## 3. The same ablation for the one-step readout
 #
-# The one-step readout (no attention, THEORY §3 item 3) keeps every distractor in `G₁`.
+# The one-step readout (no attention, docs/theory.md §3 item 3) keeps every distractor in `G₁`.
 # Notebook 01 found that, besides the overlap noise, the label co-occurrence noise
 # `L/N` remains — and it does not need non-orthogonal embeddings. So here neither kind
 # should be `L`-free; random embeddings add the overlap part on top.

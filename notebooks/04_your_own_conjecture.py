@@ -79,7 +79,7 @@ my_bound = Bound(
     provenance="derived",
     citation="@misc{mylab2026, title = {Label co-occurrence in the one-step readout}, year = {2026}}",
     task="retrieval",
-    criterion="recall accuracy >= 0.99 over the V tokens (THEORY §4), success probability 1/2",
+    criterion="recall accuracy >= 0.99 over the V tokens (docs/theory.md §4), success probability 1/2",
     # simulator settings: orthogonal embeddings need d >= V + 2, so d is fixed at 130
     # and V may range up to 128; "base" and "ranges" guide the sweep design
     settings={"algorithm": "one-step", "embeddings": "orthogonal", "d": 130},

@@ -98,7 +98,7 @@ def test_lower_and_gradient_noise_are_theta_in_the_lower_regime():
 def test_lower_bound_never_exceeds_upper_bound_in_the_regime():
     """Grid in N << L*V, V >> d, d^2 >> V log V, with slack factors 4 on each '>>'.
 
-    Upper bound with its reference constant C3 = 34 (THEORY §5); the lower bound has no
+    Upper bound with its reference constant C3 = 34 (docs/theory.md §5); the lower bound has no
     free constant.
     """
     lower, upper = catalogue.get("vural2026.lower").law, catalogue.get("vural2026.gradient_noise").law

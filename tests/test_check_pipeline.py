@@ -54,7 +54,7 @@ def test_pipeline_gives_a_verdict_with_thresholds_and_predictions(serial):
 
 
 def test_thresholds_grow_with_L_on_random_embeddings(serial):
-    """THEORY §6: at fixed V, d, more L needs more N (one-step read-out)."""
+    """docs/theory.md §6: at fixed V, d, more L needs more N (one-step read-out)."""
     ths = {c["params"]["L"]: c["threshold"]["estimate"] for c in serial.to_dict()["cells"]}
     assert ths[8.0] > ths[2.0]
 

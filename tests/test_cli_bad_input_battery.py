@@ -1,4 +1,4 @@
-"""Bad input found by a battery of hostile cases (issue "verdicts a referee would accept"):
+"""Bad input found by a battery of hostile cases:
 each is refused with exit 2 and one line on stderr, before any trial runs.
 
 Run in-process through :func:`theorycheck.cli.main.main`: a case that reached the sweep

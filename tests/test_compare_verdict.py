@@ -1,4 +1,4 @@
-"""compare(): planted laws come back consistent / refuted / inconclusive (DESIGN Controls)."""
+"""compare(): planted laws come back consistent / refuted / inconclusive (docs/architecture.md "Controls")."""
 
 import json
 

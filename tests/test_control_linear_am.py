@@ -1,4 +1,4 @@
-"""The first control any pipeline change must pass (THEORY §5, DESIGN "Controls"):
+"""The first control any pipeline change must pass (docs/theory.md §5, docs/architecture.md "Controls"):
 the one-step Hebbian linear associative memory on the real simulator, with exact recall
 (tau = 1: at tau = 0.99 the number of tolerated errors grows with V, which flattens the
 V-dependence at small V and is not what the law describes).
@@ -28,7 +28,7 @@ def test_hebbian_memory_is_consistent_with_d_squared_over_V_log_V(hebbian):
     v = hebbian.to_dict()["verdict"]
     assert v["verdict"] == "consistent", v["reason"]
     assert 0.4 < v["exponents"]["V"]["estimate"] < 0.7
-    # Reference constant: C ~ 10 for exact Hebbian recall (research/paper.md §3.2), with
+    # Reference constant: C ~ 10 for exact Hebbian recall (docs/theory.md §7.2), with
     # success probability 1 over seeds; at tau = 1 and q = 1/2 (the median threshold) it
     # comes out somewhat higher (README: C ~ 13). A factor 3 either way would be a bug.
     c = v["constant"]["C"]["estimate"]

@@ -153,7 +153,7 @@ def test_quantile_ci_coverage_on_real_critical_values():
     # per doubling) and the exact coverage for the pool's discrete distribution,
     # 1 − P(c_(l) > ξ) − P(c_(u) < ξ) = 1 − Bin(l−1; n, F(ξ)) − SF(u−1; n, F(ξ−)), is the
     # reference: the Monte-Carlo coverage must match it within 4 s.d. (s.d. <= 0.007 with
-    # 1000 repeats) and lie in [0.93, 0.975] (issue 13 asks for 0.93-0.97 at 0.95).
+    # 1000 repeats) and lie in [0.93, 0.975] (the target is 0.93-0.97 at nominal 0.95).
     cell = CELL.replace(d=128)  # at d = 64 many seeds plateau below tau
     grid = geometric_grid(500, 32000, 96)
     pool = np.array([c.critical for c in critical_values(cell, range(300), grid)])

@@ -1,5 +1,5 @@
 """``--scheduler`` at a port that accepts but does not speak dask is refused within its
-timeout (issue 12 item 5); before the fix a silent listener hung the client for ever."""
+timeout; before the fix a silent listener hung the client for ever."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Known behaviour of the simulator (THEORY §6, paper §3): the laws it must reproduce.
+"""Known behaviour of the simulator (docs/theory.md §6, docs/theory.md §7): the laws it must reproduce.
 
 Each test runs a handful of seeded trials at sizes chosen so that the expected effect is
 far from the decision line; the comments give the measured values the bounds leave room
@@ -35,7 +35,7 @@ def test_orthogonal_exact_recall_at_a_multiple_of_V_log_V_for_every_L(L):
 
 
 def test_random_embeddings_one_step_needs_more_N_for_longer_sequences():
-    # one-step readout, V = d = 128: N_crit ≈ 6.2·V·lnV + 34·L·V(V+d)·lnV/d² (paper §3.2)
+    # one-step readout, V = d = 128: N_crit ≈ 6.2·V·lnV + 34·L·V(V+d)·lnV/d² (docs/theory.md §7.2)
     # = 5.2k at L=4 and 25k at L=64.  Measured at N=4000: accuracy 1.0 (L=4) vs 0.57-0.63
     # (L=64); at N=64000, L=64: 0.99-1.0.  Bounds 0.99 / 0.8 / 0.97 leave that room.
     cell = dict(V=128, d=128, marker_in_value=False)

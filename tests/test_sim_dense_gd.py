@@ -1,4 +1,4 @@
-"""Full-batch GD / Adam from zero (THEORY §3 item 4)."""
+"""Full-batch GD / Adam from zero (docs/theory.md §3 item 4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dense models of THEORY §2-3: forward pass, loss and analytic gradients.
+"""Dense models of docs/theory.md §2-3: forward pass, loss and analytic gradients.
 
 The gradients ``∇_{W_V} ℓ = U(p − e_y)φ(o)ᵀ`` and
 ``∇_{W_KQ} ℓ = Σ_i σ_i[(v_i − o)ᵀJ] k_i z_EOSᵀ`` are checked against central finite
@@ -74,7 +74,7 @@ def test_loss_matches_direct_definition():
     dm, keys, values, batch, w_v, w_kq, mu = _setup("mlp", True, True, seed=3)
     out = dm.loss_and_gradients(keys, values, batch.labels, w_v, w_kq, mu)
     total = 0.0
-    for n in range(len(batch)):  # one sequence at a time, straight from THEORY §2
+    for n in range(len(batch)):  # one sequence at a time, straight from docs/theory.md §2
         s = keys[n] @ w_kq @ dm.z_eos
         sigma = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
         o = sigma @ values[n]

@@ -1,4 +1,4 @@
-"""Early-phase limit for the attention-MLP model (THEORY §3 item 2, MLP)."""
+"""Early-phase limit for the attention-MLP model (docs/theory.md §3 item 2, MLP)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from theorycheck.tasks.retrieval import RetrievalParams, keys_values, make_embed
 
 
 def _reference(params, emb, seed, beta):
-    """THEORY §3 item 2 with φ in place of ō and o, on the whole training set at once."""
+    """docs/theory.md §3 item 2 with φ in place of ō and o, on the whole training set at once."""
     train = training_batch(params, emb, seed)
     keys, values = keys_values(params, emb, train)
     N, L = len(train), params.L
@@ -103,7 +103,7 @@ EASY = RetrievalParams(V=32, d=64, L=4, N=4000, model="mlp", m=256, center_featu
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_easy_instance_reaches_high_accuracy(seed):
     # m·d = 16384 ≫ V log V ≈ 111, d² = 4096 ≫ V log V, N = 125·V, L = 4: every noise
-    # term of THEORY §5 is far below its threshold.  Measured recall accuracy 1.0 and
+    # term of docs/theory.md §5 is far below its threshold.  Measured recall accuracy 1.0 and
     # selection 1.0 on all three seeds; 0.97 allows ~4 of the 128 test rows to fail.
     emb = make_embeddings(EASY, np.random.default_rng(seed))
     fit = run_limit_mlp(EASY, emb, np.random.SeedSequence(10 + seed))
@@ -115,7 +115,7 @@ def test_easy_instance_reaches_high_accuracy(seed):
 
 
 def test_centring_removes_the_mean_bias_with_marker_in_value():
-    # THEORY §5: the ReLU's non-zero mean adds a mean-bias term; with the trigger in the
+    # docs/theory.md §5: the ReLU's non-zero mean adds a mean-bias term; with the trigger in the
     # value path every feature vector shares a large common part.  Measured (3 seeds):
     # recall 0.47-0.66 uncentred vs 1.0 centred.  Bounds 0.8 / 0.97 sit well between.
     params = EASY.replace(d=64, m=512, marker_in_value=True)

@@ -1,6 +1,6 @@
-"""Finite three-step algorithm (THEORY §3 item 1) against its early-phase limit.
+"""Finite three-step algorithm (docs/theory.md §3 item 1) against its early-phase limit.
 
-THEORY §3: "the finite-step algorithm must converge to the limit as η → 0, γ' → ∞".
+docs/theory.md §3: "the finite-step algorithm must converge to the limit as η → 0, γ' → ∞".
 Here ``β`` is the limit's scale-free inverse temperature (attention logits
 ``β·k_iᵀg/|α|``, :mod:`theorycheck.algorithms.limit`); ``run_three_step(beta=β)`` picks
 ``γ`` so that the trigger's logit advantage is exactly ``β``, i.e. ``γη|z_EOS|²|α̂| = β``.

@@ -132,7 +132,7 @@ def test_fast_path_long_label_runs_equal_dense_reference(miv):
 
 
 def test_trigger_coefficient_matches_paper_scale():
-    # paper §3.3: alpha = z·g ≈ zeta²/(L² V), measured alpha·L²·V in [0.92, 1.0]; a
+    # docs/theory.md §7.3: alpha = z·g ≈ zeta²/(L² V), measured alpha·L²·V in [0.92, 1.0]; a
     # finite-sample correction ×(1 + 0.1·V·L/N) is ~1.01 here.  One seed; we allow
     # [0.8, 1.15] for the seed-to-seed spread (0.88-0.97 over 4 seeds at these sizes).
     for zeta in (1.0, 2.0):

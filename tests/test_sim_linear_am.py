@@ -1,4 +1,4 @@
-"""The linear associative memory control (THEORY §5): d² ∝ V·ln V storage law."""
+"""The linear associative memory control (docs/theory.md §5): d² ∝ V·ln V storage law."""
 
 import math
 
@@ -8,7 +8,7 @@ from theorycheck.tasks.linear_am import LinearAMParams, simulate_linear_am
 
 
 def test_hebbian_recalls_all_facts_well_above_the_storage_line_and_fails_well_below():
-    # Hebbian memory: exact recall needs d² ≳ 10·V·ln V (paper §3.2: at (V, d) = (256, 128),
+    # Hebbian memory: exact recall needs d² ≳ 10·V·ln V (docs/theory.md §7.2: at (V, d) = (256, 128),
     # d² = 11.5·V·lnV, accuracy 0.996-1.0).  Well above, d = 256 (d² = 46·V·lnV): every
     # fact of every seed (measured 1.0 on 3 seeds).  Well below, d = 32 (d² = 0.7·V·lnV):
     # measured 0.12-0.18, bound 0.4.
@@ -22,7 +22,7 @@ def test_hebbian_recalls_all_facts_well_above_the_storage_line_and_fails_well_be
 
 
 def test_hebbian_accuracy_is_a_function_of_d_squared_over_V_log_V():
-    # paper §3.2 numbers at d = 128: V=512 -> 0.94, V=1024 -> 0.62 (d² = 5.1 and 2.3 V·lnV).
+    # docs/theory.md §7.2 numbers at d = 128: V=512 -> 0.94, V=1024 -> 0.62 (d² = 5.1 and 2.3 V·lnV).
     # One seed each; ±0.05 covers the seed-to-seed spread (0.93-0.95 and 0.60-0.65 over 3 seeds).
     assert simulate_linear_am(LinearAMParams(V=512, d=128), 0).accuracy == pytest.approx(0.94, abs=0.05)
     assert simulate_linear_am(LinearAMParams(V=1024, d=128), 0).accuracy == pytest.approx(0.62, abs=0.05)

@@ -1,4 +1,4 @@
-"""The retrieval task of THEORY §1: validation, embeddings, replayable data, test set."""
+"""The retrieval task of docs/theory.md §1: validation, embeddings, replayable data, test set."""
 
 import math
 

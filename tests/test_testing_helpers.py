@@ -284,7 +284,7 @@ def test_simulated_trial_is_deterministic_and_order_free():
     first = [trial(*c) for c in calls]
     second = [trial(*c) for c in reversed(calls)][::-1]
     assert first == second
-    # one-step threshold ~ 6.2 V log V + 34 L V (V + d) log V / d^2 ~ 1000 here (THEORY §5):
+    # one-step threshold ~ 6.2 V log V + 34 L V (V + d) log V / d^2 ~ 1000 here (docs/theory.md §5):
     assert first[-3:] == [True, True, True]  # N = 30000, 30x above it
     assert first[:3] == [False, False, False]  # N = 300 < 3 V log V: some token is never seen
 

@@ -1,4 +1,4 @@
-"""ThresholdSearch / find_threshold on planted trial functions (THEORY §4)."""
+"""ThresholdSearch / find_threshold on planted trial functions (docs/theory.md §4)."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Pool workers die with the process that made the pool, whatever kills it (issue 12 item 6).
+"""Pool workers die with the process that made the pool, whatever kills it.
 
 SIGKILL cannot be caught, so nothing in the main process can clean up: the workers must
 notice by themselves (theorycheck.sweep.executors._die_with_parent).

@@ -1,4 +1,4 @@
-"""The result of one simulation trial (THEORY §4).
+"""The result of one simulation trial (docs/theory.md §4).
 
 >>> o = Outcome(params={"V": 4}, algorithm="limit", seed=0, options={}, accuracy=1.0,
 ...             selection_accuracy=float("nan"), success=True, trigger_coef=None,

@@ -1,4 +1,4 @@
-"""One simulation trial: ``(params, algorithm, seed) -> Outcome`` (THEORY §4).
+"""One simulation trial: ``(params, algorithm, seed) -> Outcome`` (docs/theory.md §4).
 
 The seed becomes a :class:`numpy.random.SeedSequence` ``S``; three children
 ``SeedSequence(S.entropy, spawn_key=S.spawn_key + (i,))`` (``i = 0, 1, 2``) draw the
@@ -6,7 +6,7 @@ embeddings, the training data and the test data.  They are built explicitly (not
 ``S.spawn``, which counts calls), so the same seed gives the same outcome bit for bit,
 however often and wherever it runs.  Only ``seconds`` (wall time) differs between runs.
 
-The test set (THEORY §4): every token ``a`` at a uniform random position of a fresh
+The test set (docs/theory.md §4): every token ``a`` at a uniform random position of a fresh
 random context, ``params.contexts`` times; recall accuracy is the fraction of these
 ``V·contexts`` sequences whose label is predicted, selection accuracy the fraction whose
 informative position gets the largest attention weight (``NaN`` for algorithms without
@@ -79,7 +79,7 @@ def check_memory(params: RetrievalParams, dense: bool) -> None:
 
 
 def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **options) -> Outcome:
-    """Run one trial of ``algorithm`` on the task ``params`` and score it (THEORY §4).
+    """Run one trial of ``algorithm`` on the task ``params`` and score it (docs/theory.md §4).
 
     ``options`` go to the algorithm (e.g. ``beta`` for ``limit``).  Raises ValueError
     before any work for a bad algorithm name, seed or option.

@@ -6,7 +6,7 @@ symbols without assumptions (``sympify("d**2") != d**2`` when ``d`` is positive)
 Every law in theorycheck is therefore built from the symbols below, or from
 :func:`symbol`, which returns the same positive symbol for a name every time.
 
-Variables of the token-retrieval task (THEORY §1-2):
+Variables of the token-retrieval task (docs/theory.md §1-2):
 
 =======  ==========================================================
 ``N``    number of training sequences (sample size)

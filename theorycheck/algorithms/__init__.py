@@ -1,4 +1,4 @@
-"""Training algorithms of THEORY §3 for the token-retrieval task.
+"""Training algorithms of docs/theory.md §3 for the token-retrieval task.
 
 Every algorithm is a function ``run_<name>(params, emb, train_seed, **options) -> Fitted``
 that trains on the ``params.N`` sequences of :func:`theorycheck.tasks.retrieval.iter_chunks`
@@ -9,7 +9,7 @@ drawn from ``train_seed`` and returns an object with
   the one-step readout);
 * ``diagnostics``: a mapping of floats (trigger coefficient, selection margin, loss...).
 
-Modules: :mod:`.limit` (early-phase limit, attention-only fast path, THEORY §3 item 2),
+Modules: :mod:`.limit` (early-phase limit, attention-only fast path, docs/theory.md §3 item 2),
 :mod:`.one_step` (one-step readout, item 3), :mod:`.dense_reference` (the same formulas
 computed densely, for tests and benchmarks), ``three_step``, ``gd`` and ``limit_mlp``
 (dense algorithms, items 1, 4 and the MLP limit).

@@ -2,7 +2,7 @@
 
 Used by :mod:`theorycheck.algorithms.limit` for training (pass 3) and prediction.  The
 attention logits of position ``i`` are ``a_{x_i} + 1{i=ℓ}·α`` with token scores
-``a_x = e_xᵀ g`` and trigger coefficient ``α = z_trigᵀ g`` (THEORY §3 item 2); hard
+``a_x = e_xᵀ g`` and trigger coefficient ``α = z_trigᵀ g`` (docs/theory.md §3 item 2); hard
 attention (``β = ∞``) takes the argmax (first one on ties), soft attention the weights
 ``softmax_i(β·logit_i/scale)`` with ``scale = |α|``.
 """

@@ -1,4 +1,4 @@
-"""The formulas of THEORY §3 item 2 computed directly on dense ``(N, L, d)`` keys/values.
+"""The formulas of docs/theory.md §3 item 2 computed directly on dense ``(N, L, d)`` keys/values.
 
 A reference for the fast path :mod:`theorycheck.algorithms.limit` (tests, benchmarks):
 no counting tricks, just the definitions (rows: ``W[y] = w_y``)

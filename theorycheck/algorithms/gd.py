@@ -1,4 +1,4 @@
-"""Full-batch gradient descent (or Adam) from zero (THEORY §3 item 4), dense.
+"""Full-batch gradient descent (or Adam) from zero (docs/theory.md §3 item 4), dense.
 
 ``T`` steps on the empirical cross-entropy ``L̂`` of the same ``N`` training sequences,
 from ``W_V = 0, W_KQ = 0``, updating both matrices with the analytic gradients of
@@ -17,7 +17,7 @@ pass) and held constant in the gradient.
 Every ``record_every`` steps (and at the last) a record goes to ``history``: ``step``,
 ``loss``, ``train_accuracy``, ``train_selection_accuracy`` (on the training set, at the
 weights before that step's update; the record at ``step = T`` is the final weights) and
-``recall_accuracy``, ``recall_selection_accuracy`` on a held-out recall set of THEORY §4
+``recall_accuracy``, ``recall_selection_accuracy`` on a held-out recall set of docs/theory.md §4
 drawn from ``SeedSequence(train_seed.entropy, spawn_key=train_seed.spawn_key + (2**32,))``
 (distinct from every training block).
 """

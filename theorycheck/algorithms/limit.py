@@ -1,4 +1,4 @@
-"""Early-phase limit of the three-step algorithm, attention-only fast path (THEORY §3.2).
+"""Early-phase limit of the three-step algorithm, attention-only fast path (docs/theory.md §3.2).
 
 In the limit ``η → 0``, ``γη → β``, ``γ' → ∞`` of the three steps, with ``w_y = u_y − ū``
 and ``ō_n = (1/L) Σ_i v_i^n`` (uniform attention at initialisation):
@@ -11,8 +11,8 @@ and ``ō_n = (1/L) Σ_i v_i^n`` (uniform attention at initialisation):
 * ``G₂ = (1/N) Σ_n w_{y_n} o_nᵀ`` with the step-2 attention     (direction of ``W_V²``)
 * prediction ``argmax_y u_yᵀ G₂ o(X)`` with ``o`` from the same attention rule.
 
-**Temperature.**  THEORY's logits are ``γη·|z_EOS|²·k_iᵀ g``; their natural size is
-``α ≈ ζ²/(L²V)`` (paper §3.3).  We divide by ``|α|`` so that ``β`` is scale-free: it is the
+**Temperature.**  The logits of docs/theory.md §3.2 are ``γη·|z_EOS|²·k_iᵀ g``; their natural size is
+``α ≈ ζ²/(L²V)`` (docs/theory.md §7.3).  We divide by ``|α|`` so that ``β`` is scale-free: it is the
 logit advantage that the trigger alone gives the informative position.  The finite-step
 algorithm with step sizes ``(η, γ)`` matches ``β = γη·|z_EOS|²·|α|``
 (``diagnostics['logit_scale'] = |α|``).  If ``α = 0`` exactly the scale is 1.
@@ -69,7 +69,7 @@ __all__ = [
 ]
 
 def centered_labels(U: np.ndarray) -> np.ndarray:
-    """``W[y] = w_y = u_y − ū`` (THEORY §3 item 2)."""
+    """``W[y] = w_y = u_y − ū`` (docs/theory.md §3 item 2)."""
     return U - U.mean(axis=0)
 
 
@@ -86,7 +86,7 @@ def check_beta(beta) -> float:
 
 @dataclass(frozen=True)
 class LimitFit:
-    """Result of :func:`run_limit`: ``G1``, ``g``, ``G2`` (THEORY orientation, ``d×d``
+    """Result of :func:`run_limit`: ``G1``, ``g``, ``G2`` (docs/theory.md orientation, ``d×d``
     and ``d``), the attention rule and the diagnostics."""
 
     params: RetrievalParams
@@ -118,7 +118,7 @@ def _logit_scale(alpha: float) -> float:
 
 def selection_diagnostics(emb: Embeddings, g: np.ndarray, params: RetrievalParams) -> dict[str, float]:
     """``trigger_coef`` ``α = z_trigᵀ g``; ``trigger_coef_scaled`` ``α·L²·V/ζ²`` (≈ 1 by
-    paper §3.3); ``selection_margin`` ``(α − (max_x a_x − min_x a_x))/|α|`` with token
+    docs/theory.md §7.3); ``selection_margin`` ``(α − (max_x a_x − min_x a_x))/|α|`` with token
     scores ``a_x = e_xᵀ g`` (> 0 guarantees that hard attention picks the informative
     position in every sequence); ``token_score_spread`` ``std(a)/|α|``."""
     a = emb.E @ g
@@ -144,7 +144,7 @@ def run_limit(
     threads: int = 1,
     backend: str = "numpy",
 ) -> LimitFit:
-    """Early-phase limit of the three steps (THEORY §3 item 2), attention-only, in
+    """Early-phase limit of the three steps (docs/theory.md §3 item 2), attention-only, in
     ``O(N·L + V²·d)`` time.  ``beta``: scale-free inverse temperature of the step-2
     attention (``inf``: hard attention, see the module docstring); ``chunk_tokens``:
     tokens per sub-batch (default ``2**18``); ``cache_bytes``: keep the compact training

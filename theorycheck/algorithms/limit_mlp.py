@@ -1,4 +1,4 @@
-"""Early-phase limit of the three steps for the attention-MLP model (THEORY §3 item 2).
+"""Early-phase limit of the three steps for the attention-MLP model (docs/theory.md §3 item 2).
 
 The attention-only limit of :mod:`theorycheck.algorithms.limit` with the attended
 vectors replaced by their features ``φ(o) = relu(A o) − μ`` (``μ = 0``, or with

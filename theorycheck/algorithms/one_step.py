@@ -1,9 +1,9 @@
-"""One-step readout (THEORY §3 item 3): what the first gradient alone can recall.
+"""One-step readout (docs/theory.md §3 item 3): what the first gradient alone can recall.
 
 ``W_V¹ = η G₁`` with ``G₁ = (1/N) Σ_n w_{y_n} ō_nᵀ`` (uniform attention at initialisation,
 ``w_y = u_y − ū``).  The readout predicts, for the informative token ``a = x_ℓ`` of a
 test sequence, ``argmax_y u_yᵀ G₁ e_a``: no context and no attention, as if the
-informative token had been found by an oracle.  THEORY §5 measured
+informative token had been found by an oracle.  docs/theory.md §5 measured
 ``N_crit ≈ 6.2·V·ln V + 34·L·V·(V + d)·ln V/d²`` at ``τ = 0.99`` for it.
 
 Selection accuracy is not defined (there is no attention): ``predict`` reports the
@@ -34,7 +34,7 @@ NO_ATTENTION = -1
 
 @dataclass(frozen=True)
 class OneStepFit:
-    """``G1`` (``d×d``, THEORY orientation) and the readout."""
+    """``G1`` (``d×d``, docs/theory.md orientation) and the readout."""
 
     params: RetrievalParams
     emb: Embeddings = field(repr=False)

@@ -1,4 +1,4 @@
-"""Three gradient steps with finite step sizes (THEORY §3 item 1), dense.
+"""Three gradient steps with finite step sizes (docs/theory.md §3 item 1), dense.
 
 From ``W_V = 0, W_KQ = 0``, with real softmax attention and cross-entropy gradients of
 the empirical loss ``L̂`` on the ``N`` training sequences (chunked: every gradient is a
@@ -8,7 +8,7 @@ sum of per-chunk gradients, memory ``O(chunk·L·d)``):
 * ``W_KQ¹ = −γ ∇_{W_KQ} L̂(W_V¹, 0)``          (``= γη g z_EOSᵀ + O(γη²)``);
 * ``W_V²  = W_V¹ − γ' ∇_{W_V} L̂(W_V¹, W_KQ¹)`` (``→ γ' G₂`` in direction as ``η → 0``, ``γ' → ∞``).
 
-Both models of THEORY §2 (``params.model``).  With ``center_features`` the MLP
+Both models of docs/theory.md §2 (``params.model``).  With ``center_features`` the MLP
 features are ``relu(A o) − μ``, ``μ`` the training features' mean at the current
 attention (uniform for steps 1-2, ``W_KQ¹`` for step 3 and prediction), held constant
 in the gradients.
@@ -74,7 +74,7 @@ def run_three_step(
     chunk: int | None = None,
     dense_cache_bytes: int = DEFAULT_DENSE_CACHE_BYTES,
 ) -> DenseFit:
-    """Three finite gradient steps (THEORY §3 item 1); see the module docstring.
+    """Three finite gradient steps (docs/theory.md §3 item 1); see the module docstring.
 
     ``eta`` (``η > 0``): first value step; the early-phase regime is ``η·max|f| ≪ 1``
     (logits ``≈ η/(L·V)``, so ``η = 1`` is already small).  ``gamma`` (``γ > 0``) or

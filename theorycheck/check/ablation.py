@@ -3,7 +3,7 @@
 With random embeddings the threshold grows with the sequence length ``L`` (the
 multiplicative law, ``vural2026.one_step``/``gradient_noise``); with orthogonal embeddings
 (``d >= V + 2``) the ``L`` dependence disappears while ``L <= V`` (``vural2026.orthogonal``,
-THEORY §5-6). Both arms use the same ``V``, the same ``d = V + 2`` (so that orthogonal
+docs/theory.md §5-6). Both arms use the same ``V``, the same ``d = V + 2`` (so that orthogonal
 embeddings exist), the same algorithm and settings, and vary ``L`` only.
 """
 

@@ -10,7 +10,7 @@ standard   5 values per variable over up to 16x, 2 joint points             <= 3
 full       7 values per variable over up to 32x, 4 joint points             unbounded
 =========  ===============================================================  ==========
 
-The cost of one retrieval trial of the fast path grows like ``N*L + V**2*d`` (THEORY §3);
+The cost of one retrieval trial of the fast path grows like ``N*L + V**2*d`` (docs/theory.md §3);
 ``max_cost`` caps that product at the predicted threshold so that a quick check never
 wanders into minute-long trials. A check that cannot span enough of a variable inside its
 budget says so in its verdict (``inconclusive``: range too narrow).

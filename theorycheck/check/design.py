@@ -1,6 +1,6 @@
 """Design of a check's sweep: which cells, where each threshold search starts.
 
-One-at-a-time lines through a base point, plus a few joint points (DESIGN.md):
+One-at-a-time lines through a base point, plus a few joint points (docs/architecture.md):
 
 * every variable ``x`` of the law that the task can set is varied over a geometric range
   around the base value, widened by factors of sqrt(2) on each side in turn while
@@ -161,7 +161,7 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
             "choose another base point or a larger budget"
         )
     # A varied variable the law does not contain is predicted to have exponent 0
-    # (e.g. L for orthogonal embeddings, THEORY §6).
+    # (e.g. L for orthogonal embeddings, docs/theory.md §6).
     vary = tuple(vary or law.variables)[: budget.max_variables]
     notes: list[str] = []
     skipped = [v for v in (vary or law.variables) if v not in vary]

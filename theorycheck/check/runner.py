@@ -1,6 +1,6 @@
 """``check``: one call from a law to a verdict.
 
-Pipeline (DESIGN.md): resolve the target (catalogue id, :class:`~theorycheck.law.Law` or
+Pipeline (docs/architecture.md): resolve the target (catalogue id, :class:`~theorycheck.law.Law` or
 law string) -> :func:`~theorycheck.check.design.design_sweep` -> one
 :class:`~theorycheck.threshold.ThresholdSearch` per cell, all driven by
 :func:`~theorycheck.sweep.run_sweep` through the given executor and store ->

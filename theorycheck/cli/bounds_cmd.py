@@ -1,4 +1,4 @@
-"""``theorycheck bounds``: list and show the catalogue of encoded theorems (THEORY §5).
+"""``theorycheck bounds``: list and show the catalogue of encoded theorems (docs/theory.md §5).
 
 * ``theorycheck bounds list [--json]`` -- one row per entry (id, kind, provenance, law);
 * ``theorycheck bounds show ID [--json]`` -- the law as stated and solved for its
@@ -23,7 +23,7 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("bounds", help="list or show the encoded bounds (THEORY §5)",
+    parser = subparsers.add_parser("bounds", help="list or show the encoded bounds (docs/theory.md §5)",
                                    description="List or show the catalogue of encoded bounds.")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
     actions.required = True

@@ -1,6 +1,6 @@
 """``theorycheck compare-embeddings``: the random-versus-orthogonal ablation, side by side.
 
-Runs the sweep over ``L`` twice (THEORY §6: with orthogonal embeddings the ``L`` dependence
+Runs the sweep over ``L`` twice (docs/theory.md §6: with orthogonal embeddings the ``L`` dependence
 disappears) and writes both reports plus ``compare_L.png`` (both threshold curves).
 Exit code 0 when both verdicts are consistent, 1 if either is refuted, 3 otherwise.
 """

@@ -1,6 +1,6 @@
 """How a command's ending becomes an exit code: a crash must never look like a verdict.
 
-``theorycheck`` exit codes (issue 12 item 5):
+``theorycheck`` exit codes:
 
 ====  =======================================================================
 0     consistent (``check``, ``fit``) / success (other commands)

@@ -64,7 +64,7 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "simulate",
         help="run simulation trials of the retrieval task or the linear associative memory",
-        description="Run K seeded trials of one cell (THEORY §1-4) and report recall "
+        description="Run K seeded trials of one cell (docs/theory.md §1-4) and report recall "
         "accuracy, selection accuracy and success (accuracy >= tau).",
     )
     p.add_argument("--task", choices=_TaskChoices(), default="retrieval", metavar="TASK",

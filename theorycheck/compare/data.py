@@ -1,7 +1,7 @@
 """The data a verdict is computed from: cells of binomial points.
 
 A **cell** is one setting of the task parameters (e.g. ``d=64, L=16, V=256``); its
-points are ``(resource, successes, trials)`` at several resource values (THEORY §4).
+points are ``(resource, successes, trials)`` at several resource values (docs/theory.md §4).
 A :class:`Dataset` holds the cells of one sweep, sorted canonically so that the order
 in which rows arrive never changes a result.
 """

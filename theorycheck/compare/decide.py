@@ -2,7 +2,7 @@
 
 For the residual trend ``tau`` of a variable (observed exponent minus the law's own
 local exponent, :mod:`theorycheck.compare.law_fit`), with tolerance ``delta`` fixed
-before the data are seen and ``alpha = 1 - level`` (research/ecosystem.md §4):
+before the data are seen and ``alpha = 1 - level`` (docs/methods.md §4):
 
 * **consistent** if the ``1 - 2 alpha`` CI of ``tau`` lies inside ``[-delta, delta]``
   (two one-sided tests at level ``alpha``) *and* the variable spans at least
@@ -33,7 +33,7 @@ from scipy.stats import norm
 DEFAULT_TOLERANCE = 0.25
 
 #: A variable must span at least this many decades for a "consistent" verdict on its
-#: exponent (a factor ~3.2); research/ecosystem.md recommends >= 1 decade.
+#: exponent (a factor ~3.2); docs/methods.md recommends >= 1 decade.
 DEFAULT_MIN_SPAN = 0.5
 
 

@@ -5,7 +5,7 @@ log factor by design (its tolerance ±0.25 absorbs ``k / log x`` for ``|k| <= 1`
 law ``N >= C*V`` on data whose truth is ``V log V`` can come back *consistent*. The data
 may still tell the two apart. Next to the verdict, every **neighbouring form** of the law
 is fitted to the same data with the same error model and scored by BIC
-(research/ecosystem.md §4; docs/theory.md §6):
+(docs/methods.md §4; docs/theory.md §6):
 
 * the law times ``log(x)`` and the law divided by ``log(x)``, for each varied variable
   ``x`` whose swept values all exceed 1 (one more / one fewer log factor; same number of

@@ -1,6 +1,6 @@
 """Free power-law fits of thresholds across cells, and the data-collapse test.
 
-Joint binomial GLM (research/ecosystem.md §3, "the parametric collapse"):
+Joint binomial GLM (docs/methods.md §3, "the parametric collapse"):
 
     probit P = b0 + b_R log R + sum_x b_x log x  (+ sum_x g_x log log x)
 

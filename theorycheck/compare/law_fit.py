@@ -1,4 +1,4 @@
-"""Fit a law's constants to every cell at once, with residual trends (THEORY §6).
+"""Fit a law's constants to every cell at once, with residual trends (docs/theory.md §6).
 
 Binomial likelihood of all points of all cells (``t = log R``, ``sign = +1`` if success
 grows with the resource):
@@ -9,7 +9,7 @@ grows with the resource):
 
 ``f`` is the law's threshold, ``C`` its free constants; ``K`` an overall factor, added
 only when the constants cannot already scale ``f`` (a law without constants is still
-compared "up to a constant", THEORY §5); ``c_x`` is the mean of ``log x`` over cells, so
+compared "up to a constant", docs/theory.md §5); ``c_x`` is the mean of ``log x`` over cells, so
 ``K, C`` keep their meaning at the centre. ``tau_x`` is the residual trend -- the
 exponent of ``x`` that the data show beyond the law's own local elasticity -- and is 0
 when the law holds; ``sigma_y`` lets the transition width drift with the parameters, so

@@ -1,4 +1,4 @@
-"""Check observed thresholds against a lower bound (THEORY §5, ``lower``).
+"""Check observed thresholds against a lower bound (docs/theory.md §5, ``lower``).
 
 A lower bound ``R >= f_lb(x)`` says no method succeeds below ``f_lb``. Two checks:
 

@@ -1,6 +1,6 @@
 """Multiplicative or additive? Compare laws by AIC/BIC on the same binomial data.
 
-research/ecosystem.md §4: fit each candidate with the same error model (here the joint
+docs/methods.md §4: fit each candidate with the same error model (here the joint
 binomial likelihood of :mod:`theorycheck.compare.law_fit`, with the same transition
 width model) and compare ``AIC = -2 llf + 2 k`` and ``BIC = -2 llf + k log n``
 (``n`` = number of binomial rows). The default alternative to a product law

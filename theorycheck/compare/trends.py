@@ -1,4 +1,4 @@
-"""Exponents as the design sees them, and the residual trend of a law (THEORY §6).
+"""Exponents as the design sees them, and the residual trend of a law (docs/theory.md §6).
 
 With log thresholds ``theta_c`` of the cells (covariance ``S``) and the design matrix
 ``X = [1, log x_1, ..., log x_m]`` over the same cells, the least-squares slopes
@@ -16,7 +16,7 @@ monomial, whose slopes do not depend on the constant at all).
 **Cell-to-cell scatter.** Each cell's variance in ``S`` is its own binomial (or
 model-based) uncertainty; a transition whose shape the probit does not describe, or
 any cell-level effect the law does not have, adds scatter that ``S`` does not know
-(issue: exponent CIs across cells narrower than the sweep-to-sweep spread). It is
+(exponent CIs across cells were narrower than the sweep-to-sweep spread). It is
 estimated by the method of moments of a random effect per cell (DerSimonian-Laird,
 generalised to a design): with ``r = M (theta - log f)``, ``M = I - P_[G, X, Q]`` (``X``
 the segment basis when local trends are used, ``Q`` the squares and products of the
@@ -27,7 +27,7 @@ centred logs: a wrong law's misfit is smooth in the logs and stays signal),
 say; not estimable (taken as 0) when ``[G, X]`` leaves no residual degree of freedom.
 
 **Local trends.** A law with several terms has local exponents that change across the
-sweep (THEORY §6), and its fitted constants can move a crossover until the *average*
+sweep (docs/theory.md §6), and its fitted constants can move a crossover until the *average*
 slope matches data whose local slopes do not. So each variable with ``K >= 3`` values
 also gets one slope per segment between consecutive values: the same construction with
 ``X`` holding, per variable, the segment basis ``clip(log x - log x_j, 0, log x_{j+1} -

@@ -1,4 +1,4 @@
-"""Verdict of data against a law: consistent, refuted or inconclusive (DESIGN "Controls").
+"""Verdict of data against a law: consistent, refuted or inconclusive (docs/architecture.md "Controls").
 
 :func:`compare` works in four steps:
 
@@ -12,7 +12,7 @@
    slope of the log thresholds on ``log x`` over the cells; the predicted one is the
    same slope of the law at its fitted constants -- its local elasticity averaged over
    the swept points, exact for a monomial (:mod:`theorycheck.compare.trends`). Their
-   difference is the slope of the residual, ``tau_x`` (THEORY §6: "fit the whole law's
+   difference is the slope of the residual, ``tau_x`` (docs/theory.md §6: "fit the whole law's
    constants and test that the residual has no trend in any variable"). Variables with
    three or more values also get a local slope per segment between consecutive
    values, because a law with several terms can match the average slope with the

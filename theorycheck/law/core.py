@@ -1,10 +1,10 @@
 """The :class:`Law`: a threshold condition on one resource, over positive symbols.
 
-A law such as ``N >= C3*L*V*(V+d)*log(V)/d**2`` (THEORY §5) says that success needs
+A law such as ``N >= C3*L*V*(V+d)*log(V)/d**2`` (docs/theory.md §5) says that success needs
 the **resource** (``N``) to reach a **threshold** ``f(d, L, V; C3)``. Laws stated in
 another form -- ``d**2 >= C1*V*log(V)`` or ``(d**2/2)*log(1 + N/(L*V)) >= V*log(V)`` --
 are solved for the resource with SymPy (``solve`` over positive symbols, then
-``solveset`` on ``Interval.open(0, oo)``, research/ecosystem.md §1.1). The **sense** says
+``solveset`` on ``Interval.open(0, oo)``, docs/methods.md §1.1). The **sense** says
 which side succeeds: ``'>='`` (resource at least the threshold: ``N``, ``d``) or
 ``'<='`` (at most: the largest ``V`` a budget allows, after :meth:`Law.solve_for`).
 

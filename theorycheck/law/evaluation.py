@@ -1,7 +1,7 @@
 """Numbers from a :class:`~theorycheck.law.Law`: float64, log space, elasticities, mpmath.
 
 Mixed into :class:`Law`; the formulas are in :mod:`theorycheck.law.numeric` (float64 and
-log-space forms, research/ecosystem.md §1.3) and :mod:`theorycheck.law.precise`
+log-space forms, docs/methods.md §1.3) and :mod:`theorycheck.law.precise`
 (certified high precision). The lambdified functions are built once per law
 (``cached_property``), since the comparator evaluates elasticities often.
 

@@ -1,6 +1,6 @@
 """Exponents of a law: exact for monomials, leading terms along rays otherwise.
 
-Notions (THEORY §6; research/ecosystem.md §1.2; multivariate ``Order`` is never used):
+Notions (docs/theory.md §6; docs/methods.md §1.2; multivariate ``Order`` is never used):
 
 * **monomial** ``f = c * prod x_i**a_i * prod log(x_i)**k_i``: the exponents ``a_i`` and
   the polylog powers ``k_i`` are read off ``as_powers_dict`` exactly (as Fractions);

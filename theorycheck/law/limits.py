@@ -6,7 +6,7 @@ On ``x = t**alpha`` (``alpha = 0``: ``x`` stays a fixed positive symbol), with
 
 * exponent ``a_x = lim_{t -> oo} E_x``;
 * log power ``k_x = lim_{t -> oo} (E_x - a_x) log x``
-  (research/ecosystem.md §1.2 step 2; multivariate ``Order`` is never used, §1.4 pitfall 4).
+  (docs/methods.md §1.2 step 2; multivariate ``Order`` is never used, §1.4 pitfall 4).
 
 Constants stay symbolic positive symbols; a limit that depends on them (a ray on which
 two terms tie) or that SymPy cannot evaluate raises ValueError.

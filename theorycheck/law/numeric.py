@@ -1,6 +1,6 @@
 """Numbers from law expressions: float64, plain and in log space.
 
-Two evaluators of a threshold ``f(x_1, ..., x_k)`` (research/ecosystem.md §1.3, §2):
+Two evaluators of a threshold ``f(x_1, ..., x_k)`` (docs/methods.md §1.3, §2):
 
 * **plain float64** -- ``lambdify`` of ``f`` after rewriting ``log(1 + x)`` as
   ``log1p(x)`` and ``exp(x) - 1`` as ``expm1(x)`` (no cancellation for small ``x``);

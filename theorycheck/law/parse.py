@@ -1,7 +1,7 @@
 """Safe parsing of law strings such as ``"N >= C3*L*V*(V+d)*log(V)/d**2"``.
 
 SymPy's own ``sympify`` evaluates arbitrary Python and turns ``N``, ``E``, ``S``,
-``O``, ``I``, ``Q``, ``beta``, ``gamma`` into its own objects (research/ecosystem.md
+``O``, ``I``, ``Q``, ``beta``, ``gamma`` into its own objects (docs/methods.md
 §1.4, pitfalls 1-2). Here a string is first checked against a small grammar on its
 Python syntax tree, then handed to :func:`sympy.parsing.sympy_parser.parse_expr` with a
 ``local_dict`` that maps *every* name in it to :func:`theorycheck.symbols.symbol` (the

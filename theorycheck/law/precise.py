@@ -4,7 +4,7 @@ The threshold is evaluated in ``mpmath.iv`` interval arithmetic, at doubling wor
 precision, until the enclosure's relative half-width is below ``10**-dps``; the midpoint
 is then returned. If ``max_prec`` bits do not suffice (catastrophic cancellation, a value
 of exactly 0, a value outside the domain) :class:`PrecisionLost` is raised instead of
-returning digits that cannot be vouched for (research/ecosystem.md §2, §1.4 pitfall 8).
+returning digits that cannot be vouched for (docs/methods.md §2, §1.4 pitfall 8).
 
 SymPy's ``evalf(strict=True)`` is not used: in SymPy 1.14 it returns ``-1.0`` "at full
 precision" for ``V*log(1 + 1/V) - 1 + 1/(2*V)`` at ``V = 10**200`` (true value

@@ -10,7 +10,7 @@ A constraint may name the law's resource (``N``): it is then read at the thresho
 
 Rays near the representative one (a **cone**: each growing ``alpha_i`` moved by
 ``±eps``) that still satisfy the constraints test that a relation is not an accident
-of one ray (THEORY §6: exponents of multi-term laws change across a sweep).
+of one ray (docs/theory.md §6: exponents of multi-term laws change across a sweep).
 """
 
 from __future__ import annotations

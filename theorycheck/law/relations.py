@@ -11,7 +11,7 @@ For thresholds ``f`` and ``g`` of the same resource and every ray of the regime'
 * ``"Omega"``      -- the reverse;
 * ``"incomparable"`` -- the order changes between rays of the cone.
 
-This is the ray-based notion of research/ecosystem.md §1.2 (multivariate ``Order`` is
+This is the ray-based notion of docs/methods.md §1.2 (multivariate ``Order`` is
 not used). The relation also reports the per-variable exponents and log powers of both
 laws on the representative ray and names the variables where they differ.
 """

@@ -3,7 +3,7 @@
 ``lhs OP rhs`` with ``OP`` in ``>= > <= <`` is read as ``F >= 0`` where ``F = lhs - rhs``
 (or ``rhs - lhs`` for ``<=``; strict and non-strict are the same law). Solving ``F = 0``
 for the resource ``R`` uses ``sympy.solve`` over positive symbols, then ``solveset`` on
-``Interval.open(0, oo)`` (``solveset`` ignores assumptions, research/ecosystem.md §1.4
+``Interval.open(0, oo)`` (``solveset`` ignores assumptions, docs/methods.md §1.4
 pitfall 3). The **sense** is ``'>='`` if ``F`` increases in ``R`` at the threshold,
 ``'<='`` if it decreases: decided symbolically when SymPy can, otherwise at fixed
 pseudo-random points (seeded; variables in ``[e, 1e4]``, constants in ``[0.5, 20]``),

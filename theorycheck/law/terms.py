@@ -3,7 +3,7 @@
 * :func:`to_fraction` -- exponents are exact ``Fraction``s (never floats);
 * :func:`monomial_parts` -- ``c * prod x**a_x * prod log(x)**k_x`` read off
   ``as_powers_dict`` after ``expand_power_base(force=True)`` (all symbols positive;
-  research/ecosystem.md §1.2 step 1; ``Poly`` is avoided, it rejects rational exponents);
+  docs/methods.md §1.2 step 1; ``Poly`` is avoided, it rejects rational exponents);
 * :class:`Term` -- the leading behaviour of an expression along a ray ``x = t**alpha``.
 """
 

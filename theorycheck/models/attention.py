@@ -1,6 +1,6 @@
-"""Dense forward pass, cross-entropy loss and analytic gradients (THEORY §2-3).
+"""Dense forward pass, cross-entropy loss and analytic gradients (docs/theory.md §2-3).
 
-The two models of THEORY §2 on explicit ``(n, L, d)`` keys ``k_i`` and values ``v_i``
+The two models of docs/theory.md §2 on explicit ``(n, L, d)`` keys ``k_i`` and values ``v_i``
 (arrays use ROWS: ``U[y] = u_y``):
 
 * attention-only: ``σ = softmax_i(k_iᵀ W_KQ z_EOS)``, ``o = Σ_i σ_i v_i``,
@@ -135,7 +135,7 @@ class DenseModel:
         pos: NDArray[np.integer] | None = None,
         with_kq: bool = True,
     ) -> LossGradients:
-        """Summed cross-entropy and its analytic gradients on one chunk (THEORY §3).
+        """Summed cross-entropy and its analytic gradients on one chunk (docs/theory.md §3).
 
         ``pos`` (informative positions) only feeds the ``selected`` count; ``with_kq=False``
         skips the ``W_KQ`` gradient (returned as ``None``)."""

@@ -23,7 +23,7 @@ scripts with ``if __name__ == "__main__":``. For numpy-heavy trials, consider
 
 The dask ``LocalCluster`` uses processes (trials are CPU-bound Python: threads would
 share one GIL) with ``dashboard_address=":0"`` (a free port: the default 8787 warns when
-taken, which ``filterwarnings=error`` turns into failures, ecosystem.md §8) and
+taken, which ``filterwarnings=error`` turns into failures, docs/methods.md §8) and
 ``silence_logs=ERROR``. dask is optional: without it you get a ``ValueError`` saying
 ``pip install 'theorycheck[dask]'``.
 

@@ -13,7 +13,7 @@ file, a pipe, a batch job) the same line is written as a plain log line every
 last one at the end if any was written (so a run shorter than that logs nothing).
 ``quiet=True`` silences both. Until a few trials have been computed and ~5% of the
 expected trials are done, the time left reads "estimating, time left unknown", never
-"~0s left". No tqdm dependency (the emcee null-progress pattern, DESIGN.md).
+"~0s left". No tqdm dependency (the emcee null-progress pattern, docs/architecture.md).
 """
 
 from __future__ import annotations

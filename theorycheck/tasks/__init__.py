@@ -1,5 +1,5 @@
-"""Tasks of theorycheck: the token-retrieval task (THEORY §1) and the linear
-associative memory control (THEORY §5, ``linear-am``)."""
+"""Tasks of theorycheck: the token-retrieval task (docs/theory.md §1) and the linear
+associative memory control (docs/theory.md §5, ``linear-am``)."""
 
 from theorycheck.tasks.retrieval import (
     Batch,

@@ -1,10 +1,10 @@
-"""Linear associative memory: the control task with a known law (THEORY §5).
+"""Linear associative memory: the control task with a known law (docs/theory.md §5).
 
 ``V`` facts ``x → Π(x)`` with random embeddings ``e_x, u_y`` i.i.d. ``N(0, I_d/d)`` and a
 ``d×d`` memory ``W``; recall of fact ``x`` is ``argmax_y u_yᵀ W e_x``.
 
 * ``method="hebbian"``: the one-step outer-product memory ``W = Σ_x u_{Π(x)} e_xᵀ``.
-  Exact recall needs ``d² ≳ C·V·ln V`` (THEORY ``hebbian``; ``C ≈ 10`` measured, paper §3.2).
+  Exact recall needs ``d² ≳ C·V·ln V`` (docs/theory.md §5.5 ``hebbian``; ``C ≈ 10`` measured, docs/theory.md §7.2).
 * ``method="gd"``: ``steps`` of full-batch gradient descent (or Adam) from ``W = 0`` on
   the cross-entropy ``(1/V) Σ_x −log softmax_y(u_yᵀ W e_x)_{Π(x)}``, gradient
   ``(1/V) Σ_x Σ_y (p_x − e_{Π(x)})_y u_y e_xᵀ``.  Nichani, Lee, Bietti (ICLR 2025):

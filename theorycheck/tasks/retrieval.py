@@ -1,11 +1,11 @@
-"""The token-retrieval task of THEORY §1: parameters, embeddings, data.
+"""The token-retrieval task of docs/theory.md §1: parameters, embeddings, data.
 
 A hidden permutation ``Π`` of ``[V]`` maps every token to its label.  A sequence is
 ``L`` i.i.d. uniform tokens ``x_1..x_L``; one position ``ℓ`` (uniform in ``[L]``) is
 informative and the label is ``y = Π(x_ℓ)``.  Keys are ``k_i = e_{x_i} + 1{i=ℓ} z_trig``;
 values are ``v_i = k_i`` (``marker_in_value=True``, default) or ``v_i = e_{x_i}``.
 
-Arrays use ROWS for embeddings (THEORY's matrices have columns): ``E[x] = e_x``,
+Arrays use ROWS for embeddings (the matrices of docs/theory.md have columns): ``E[x] = e_x``,
 ``U[y] = u_y``.
 
 Training data are streamed in *blocks*: block ``k`` of a training set holds
@@ -64,7 +64,7 @@ MODELS = ("attention", "mlp")
 # ----------------------------------------------------------------------------- params
 @dataclass(frozen=True)
 class RetrievalParams:
-    """One cell of the token-retrieval task (THEORY §1, §2, §4).
+    """One cell of the token-retrieval task (docs/theory.md §1, §2, §4).
 
     ``V`` vocabulary size (= number of facts), ``d`` embedding dimension, ``L`` sequence
     length, ``N`` number of training sequences; ``embeddings`` ``"random"`` (i.i.d.
@@ -150,7 +150,7 @@ class Embeddings:
 
 
 def make_embeddings(params: RetrievalParams, rng: np.random.Generator) -> Embeddings:
-    """Draw the embeddings of THEORY §1.
+    """Draw the embeddings of docs/theory.md §1.
 
     ``random``: ``E``, ``U``, ``z_trig``, ``z_eos`` i.i.d. ``N(0, I_d/d)`` (drawn in
     that order), then ``z_trig`` rescaled to norm ``zeta``.  ``orthogonal``:
@@ -207,7 +207,7 @@ def _draw(V: int, L: int, perm: np.ndarray, rng: np.random.Generator, n: int, n_
 
 
 def sample_batch(params: RetrievalParams, emb: Embeddings, rng: np.random.Generator, n: int) -> Batch:
-    """``n`` i.i.d. sequences of the task (THEORY §1) from ``rng``."""
+    """``n`` i.i.d. sequences of the task (docs/theory.md §1) from ``rng``."""
     n = check_int("n", n, 0)
     return _draw(params.V, params.L, emb.perm, rng, n, n)
 
@@ -278,7 +278,7 @@ def iter_chunks(
 
 
 def test_batch(params: RetrievalParams, emb: Embeddings, rng: np.random.Generator) -> Batch:
-    """Recall test set of THEORY §4: every token ``a`` in ``[V]`` placed at a uniform
+    """Recall test set of docs/theory.md §4: every token ``a`` in ``[V]`` placed at a uniform
     random position of a fresh uniform random context, ``contexts`` times; rows are
     ``a = 0..V-1`` repeated ``contexts`` times (``V·contexts`` sequences)."""
     V, L = params.V, params.L

@@ -1,7 +1,7 @@
 """Helpers for your own test suite: assertions about laws and hypothesis strategies.
 
 A law is a claim; these helpers turn the usual claims into one-line test assertions,
-so that a paper's bounds can live in a test suite like any other code (DESIGN.md:
+so that a paper's bounds can live in a test suite like any other code (docs/architecture.md:
 "theory declared on the object and tested empirically").
 
 Assertions (:mod:`theorycheck.testing.assertions`, no hypothesis needed):

@@ -286,7 +286,7 @@ def assert_threshold_consistent(law: Any, data: Any, *, allow_inconclusive: bool
 def assert_threshold_refuted(law: Any, data: Any, **compare_kwargs: Any):
     """Assert that ``data`` refute ``law`` (the comparator says ``refuted``); return the Verdict.
 
-    The control of DESIGN.md: a law whose exponent is off by a clear margin must be
+    The control of docs/architecture.md: a law whose exponent is off by a clear margin must be
     refuted by data planted from the right one. See :func:`assert_threshold_consistent`
     for ``data`` and ``compare_kwargs``.
     """

@@ -3,7 +3,7 @@
 * :func:`regime_points` -- points ``x = t**alpha`` inside a law's regime: ``t`` log-uniform
   in ``t_range``, ``alpha`` the regime's ray with each growing exponent moved by up to
   ``eps`` (the cone of :meth:`theorycheck.law.Regime.cone`), rays that break a
-  constraint of the regime rejected (THEORY §6: local exponents of multi-term laws
+  constraint of the regime rejected (docs/theory.md §6: local exponents of multi-term laws
   change across a sweep, so a property should hold on a cone, not one ray);
 * :func:`monomial_laws` -- laws ``resource >= C * prod x**a_x * log(V)**k`` with random
   rational exponents: their exponents are known exactly (``law.exponents()``), the

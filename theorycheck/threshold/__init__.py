@@ -1,6 +1,6 @@
 """Empirical thresholds: adaptive search, binomial probit fit, model-free cross-checks.
 
-THEORY §4: the threshold of a cell is the resource at which the success probability
+docs/theory.md §4: the threshold of a cell is the resource at which the success probability
 crosses ``q``. :class:`ThresholdSearch` chooses where to run trials (ask/tell, for the
 sweep engine); :func:`find_threshold` drives it serially; :func:`fit_threshold` turns
 any set of ``(resource, successes, trials)`` points into a :class:`Threshold`.

@@ -1,7 +1,7 @@
 """Model-free cross-checks: isotonic q-crossing, monotonicity test, binomial bracket.
 
 None of these assumes a probit shape; they only assume that the success probability
-is monotone in the resource (THEORY §4).
+is monotone in the resource (docs/theory.md §4).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The result of a threshold measurement: estimate, CI and every evaluated point.
 
-THEORY §4: the empirical threshold ``N*`` of a cell is the resource at which the
+docs/theory.md §4: the empirical threshold ``N*`` of a cell is the resource at which the
 success probability over seeds crosses ``q`` (default 1/2), reported with a
 confidence interval. Thresholds in another resource (the largest ``V``, the smallest
 ``d``) are defined the same way; ``increasing`` says in which direction success grows.
