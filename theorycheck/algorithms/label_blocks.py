@@ -37,7 +37,7 @@ import numpy as np
 
 from theorycheck.tasks.retrieval import Batch, block_rows, check_int, chunk_count, draw_chunk
 # one token-cache budget and chunk size for every pass over the training data
-from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, DEFAULT_CHUNK_TOKENS
+from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, DEFAULT_CHUNK_TOKENS, thread_scratch
 
 __all__ = ["SortedTokens", "block_labels", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
 
@@ -120,12 +120,7 @@ class SortedTokens:
     # ------------------------------------------------------------------ buffers
     def scratch(self, name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
         """A per-thread reusable array of ``shape`` (contents undefined)."""
-        buffers = self._local.__dict__.setdefault("buffers", {})
-        size = int(np.prod(shape))
-        buf = buffers.get(name)
-        if buf is None or buf.size < size or buf.dtype != np.dtype(dtype):
-            buf = buffers[name] = np.empty(max(size, self.rows * self.params.L), dtype=dtype)
-        return buf[:size].reshape(shape)
+        return thread_scratch(self._local, name, shape, dtype, self.rows * self.params.L)
 
     # ------------------------------------------------------------------ parts
     def _sorted(self, tokens, pos, labels, keep_order: bool) -> _Part:

@@ -50,8 +50,30 @@ class Cell:
         return {"params": self.values, "points": [[r, k, n] for r, k, n in self.points]}
 
 
+class CellViews:
+    """Views on the parameters of the cells, shared by every kind of data (binomial rows in
+    :class:`Dataset`, thresholds tables in :class:`~theorycheck.compare.threshold_table.ThresholdTable`):
+    the class has ``variables`` and ``cells`` whose ``values`` map names to numbers."""
+
+    def cell_values(self, name: str) -> np.ndarray:
+        """Value of parameter ``name`` in each cell."""
+        if name not in self.variables:
+            raise ValueError(f"no parameter {name!r}; the data have {list(self.variables)}")
+        return np.asarray([c.values[name] for c in self.cells], dtype=float)
+
+    def span_decades(self, name: str) -> float:
+        """``log10(max/min)`` of parameter ``name`` over the cells."""
+        v = self.cell_values(name)
+        return float(np.log10(v.max() / v.min()))
+
+    @property
+    def varied(self) -> tuple[str, ...]:
+        """Parameters that take at least two distinct values."""
+        return tuple(v for v in self.variables if len(set(self.cell_values(v))) > 1)
+
+
 @dataclass(frozen=True)
-class Dataset:
+class Dataset(CellViews):
     """Cells of binomial points along one resource.
 
     ``resource``: the resource's name (e.g. ``"N"``); ``variables``: the parameter
@@ -184,22 +206,6 @@ class Dataset:
         arrays["trials"] = np.asarray(n_list, dtype=np.int64)
         arrays["cell"] = np.asarray(cell_idx, dtype=np.int64)
         return arrays
-
-    def cell_values(self, name: str) -> np.ndarray:
-        """Value of parameter ``name`` in each cell."""
-        if name not in self.variables:
-            raise ValueError(f"no parameter {name!r}; the data have {list(self.variables)}")
-        return np.asarray([c.values[name] for c in self.cells], dtype=float)
-
-    def span_decades(self, name: str) -> float:
-        """``log10(max/min)`` of parameter ``name`` over the cells."""
-        v = self.cell_values(name)
-        return float(np.log10(v.max() / v.min()))
-
-    @property
-    def varied(self) -> tuple[str, ...]:
-        """Parameters that take at least two distinct values."""
-        return tuple(v for v in self.variables if len(set(self.cell_values(v))) > 1)
 
     @property
     def trials(self) -> int:

@@ -33,7 +33,7 @@ import numpy as np
 from scipy.stats import norm
 from scipy.stats import t as student
 
-from theorycheck.compare.data import _check_name
+from theorycheck.compare.data import CellViews, _check_name
 from theorycheck.validate import check_positive as _positive_value
 from theorycheck.threshold.result import Threshold
 
@@ -65,7 +65,7 @@ class TableCell:
 
 
 @dataclass(frozen=True)
-class ThresholdTable:
+class ThresholdTable(CellViews):
     """Cells of measured thresholds along one resource (module docstring).
 
     Same views as :class:`~theorycheck.compare.data.Dataset` (``cells``, ``variables``,
@@ -118,19 +118,6 @@ class ThresholdTable:
         return cls(resource, names, tuple(cells), bool(increasing), kind, float(ci_level))
 
     # ----------------------------------------------------------------- views
-    def cell_values(self, name: str) -> np.ndarray:
-        if name not in self.variables:
-            raise ValueError(f"no parameter {name!r}; the table has {list(self.variables)}")
-        return np.asarray([c.values[name] for c in self.cells], dtype=float)
-
-    def span_decades(self, name: str) -> float:
-        v = self.cell_values(name)
-        return float(np.log10(v.max() / v.min()))
-
-    @property
-    def varied(self) -> tuple[str, ...]:
-        return tuple(v for v in self.variables if len(set(self.cell_values(v))) > 1)
-
     @property
     def trials(self) -> int:
         return 0

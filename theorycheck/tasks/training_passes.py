@@ -34,7 +34,7 @@ import numpy as np
 from theorycheck.tasks.retrieval import Batch, block_rows, chunk_count, draw_chunk
 from theorycheck.validate import check_int
 
-__all__ = ["TrainingPasses", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
+__all__ = ["TrainingPasses", "thread_scratch", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
 
 DEFAULT_CACHE_BYTES = 512 << 20
 """Keep the compact training tokens in memory between passes up to this many bytes
@@ -44,6 +44,17 @@ DEFAULT_CHUNK_TOKENS = 1 << 18
 """Tokens per chunk: the per-chunk buffers (a few MB) stay in the CPU caches."""
 
 R = TypeVar("R")
+
+
+def thread_scratch(local: threading.local, name: str, shape: tuple[int, ...], dtype, floor: int) -> np.ndarray:
+    """A reusable array of ``shape`` for the calling thread, kept in ``local`` under ``name``
+    and at least ``floor`` elements long (contents undefined)."""
+    buffers = local.__dict__.setdefault("buffers", {})
+    size = int(np.prod(shape))
+    buf = buffers.get(name)
+    if buf is None or buf.size < size or buf.dtype != np.dtype(dtype):
+        buf = buffers[name] = np.empty(max(size, floor), dtype=dtype)
+    return buf[:size].reshape(shape)
 
 
 class TrainingPasses:
@@ -79,12 +90,7 @@ class TrainingPasses:
     # ---------------------------------------------------------------- buffers
     def scratch(self, name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
         """A per-thread reusable array of ``shape`` (contents undefined)."""
-        buffers = self._local.__dict__.setdefault("buffers", {})
-        size = int(np.prod(shape))
-        buf = buffers.get(name)
-        if buf is None or buf.size < size or buf.dtype != np.dtype(dtype):
-            buf = buffers[name] = np.empty(max(size, self.rows * self.params.L), dtype=dtype)
-        return buf[:size].reshape(shape)
+        return thread_scratch(self._local, name, shape, dtype, self.rows * self.params.L)
 
     def _as_intp(self, b: Batch) -> Batch:
         if b.tokens.dtype == np.intp:
