@@ -194,5 +194,14 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         cell = {**base, a: varied[a][ends[0]], b: varied[b][ends[1]]}
         if cell not in cells and _feasible(law, task, settings, cell, constants, budget):
             cells.append(cell)
+    if law.assumptions:  # a law in textbook form holds where its assumptions do (e.g. k < n)
+        if not bool(law.satisfies(base)):
+            raise ValueError(f"the base point {base} breaks the law's assumption(s) "
+                             f"{', '.join(law.assumption_texts)}; choose a base point inside them")
+        outside = [c for c in cells if not bool(law.satisfies(c))]
+        if outside:
+            notes.append(f"{len(outside)} cell(s) left out: outside the law's assumption(s) "
+                         f"{', '.join(law.assumption_texts)}")
+            cells = [c for c in cells if c not in outside]
     starts = [_round(law.resource, predicted(law, c, constants)) for c in cells]
     return SweepDesign(law.resource, task, dict(settings), base, varied, cells, starts, budget, notes)

@@ -62,13 +62,14 @@ class CheckResult:
 def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None = None,
          settings: Mapping[str, Any] | None = None, base: Mapping[str, float] | None = None,
          vary: tuple[str, ...] | None = None,
-         ranges: Mapping[str, tuple[float, float]] | None = None) -> tuple[Target, SweepDesign]:
+         ranges: Mapping[str, tuple[float, float]] | None = None,
+         assume: str | tuple[str, ...] | None = None) -> tuple[Target, SweepDesign]:
     """Resolve the target and design its sweep, without running anything (all input checks).
 
     A setting that names a task variable (``settings={"zeta": 0.5}``) moves the base point
     there: it is what every trial runs and what the report states. It is refused when
     ``base`` gives the same variable another value, or when the design varies it."""
-    tgt = resolve_target(target, task=task, settings=settings, base=base, vary=vary, ranges=ranges)
+    tgt = resolve_target(target, task=task, settings=settings, base=base, vary=vary, ranges=ranges, assume=assume)
     moved = {k: v for k, v in (settings or {}).items() if k in tgt.task.variables}
     if moved:
         clash = {k: (v, base[k]) for k, v in moved.items() if base and k in base and base[k] != v}
@@ -77,7 +78,7 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
                              "variable once, with --base")
         rest = {k: v for k, v in settings.items() if k not in moved}
         tgt = resolve_target(target, task=task, settings=rest, base={**(base or {}), **moved}, vary=vary,
-                             ranges=ranges)
+                             ranges=ranges, assume=assume)
     try:
         design = design_sweep(
             tgt.law, tgt.task, settings=tgt.settings, base=tgt.base,
@@ -145,7 +146,7 @@ def _searches(design: SweepDesign, q: float) -> dict[str, CellSpec]:
 def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | None = None,
           settings: Mapping[str, Any] | None = None, base: Mapping[str, float] | None = None,
           vary: tuple[str, ...] | None = None, ranges: Mapping[str, tuple[float, float]] | None = None,
-          entropy: int = 2026, q: float = 0.5,
+          assume: str | tuple[str, ...] | None = None, entropy: int = 2026, q: float = 0.5,
           tolerance: float | None = None, executor=None, store=None, progress=None) -> CheckResult:
     """Check ``target`` against simulation and return a :class:`CheckResult`.
 
@@ -156,7 +157,8 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     ``standard`` or ``full`` (:mod:`theorycheck.check.budget`).
 
     Other arguments: ``base`` overrides the base point, ``vary`` restricts the varied
-    variables, ``ranges`` (``{variable: (low, high)}``) bounds the design, ``entropy`` seeds every trial, ``q`` the success probability defining the
+    variables, ``ranges`` (``{variable: (low, high)}``) bounds the design, ``assume`` (e.g.
+    ``"k < n"``) says where a user's law holds (cells outside it are not designed), ``entropy`` seeds every trial, ``q`` the success probability defining the
     threshold, ``tolerance`` the equivalence margin on exponents (default: the
     comparator's), ``executor``/``store``/``progress`` as in :func:`theorycheck.sweep.run_sweep`.
     """
@@ -164,7 +166,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
 
     vary = _check_run_arguments(vary=vary, entropy=entropy, q=q, tolerance=tolerance, store=store)
     tgt, design = plan(target, budget=budget, task=task, settings=settings, base=base, vary=vary,
-                       ranges=ranges)
+                       ranges=ranges, assume=assume)
     t0 = time.perf_counter()
     sweep = run_sweep(_searches(design, q), tgt.task.trial, entropy=entropy,
                       executor=executor, store=store, progress=progress)

@@ -46,7 +46,8 @@ class Target:
 
 def resolve_target(target: Any, *, task: str | Task | None = None, settings: Mapping[str, Any] | None = None,
                    base: Mapping[str, float] | None = None, vary: tuple[str, ...] | None = None,
-                   ranges: Mapping[str, tuple[float, float]] | None = None) -> Target:
+                   ranges: Mapping[str, tuple[float, float]] | None = None,
+                   assume: str | tuple[str, ...] | None = None) -> Target:
     """Turn a catalogue id, a :class:`~theorycheck.catalogue.Bound`, a :class:`Law` or a law
     string into a :class:`Target`; ``task`` (a registered name or a
     :class:`~theorycheck.registry.Task`), ``settings``, ``base``, ``vary`` and ``ranges``
@@ -81,12 +82,21 @@ def resolve_target(target: Any, *, task: str | Task | None = None, settings: Map
             caveats = (f"{bound.id} is tagged '{bound.provenance}': a conjecture being checked, "
                        "not a theorem of the paper.",)
     else:
-        law = target if isinstance(target, Law) else Law.parse(_law_text(target))
+        if isinstance(target, Law):
+            law = target if assume is None else Law(target.statement, resource=target.resource,
+                                                     constants=target.constants, assume=assume)
+        else:
+            law = Law.parse(_law_text(target), assume=assume)
         sim, hint_base, hint_ranges, hint_vary, lower = {}, {}, {}, None, None
         ident, task_name, meta, constants, caveats = "user-law", task if task is not None else "retrieval", {
             "kind": "upper", "provenance": "user", "description": "a user-supplied law"}, {}, ()
     sim.update(settings or {})
     task_obj = get_task(task_name)
+    if bound is None:  # a misspelt variable would otherwise be fitted as a free constant
+        from theorycheck.law.names import require_known_names
+
+        require_known_names(law, [*task_obj.variables, *task_obj.settings], where=f"the task {task_obj.name!r}",
+                            what="variable", option="constants (names C, C0.., C_x, c1, K1, A, B)")
     return Target(
         id=ident, law=law, task=task_obj, settings=sim,
         base={**task_obj.defaults, **hint_base, **dict(base or {})},

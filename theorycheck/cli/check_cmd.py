@@ -23,6 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("target", nargs="?", default=None, metavar="ID", help=f"catalogue id (default {DEFAULT_TARGET})")
     p.add_argument("--law", default=None, help='your own law, e.g. "N >= C*L*V**2*log(V)/d**2"')
+    p.add_argument("--assume", action="append", default=None, metavar="COND",
+                   help='with --law: where it holds, e.g. "k < n" (repeat for several); cells outside are not designed')
     p.add_argument("--task", default=None, metavar="TASK",
                    help="task to simulate for --law: a registered name (default retrieval; "
                    "'theorycheck tasks' lists them), package.module:NAME or path/to/file.py:NAME "
@@ -47,7 +49,10 @@ def resolve_common(args: argparse.Namespace) -> dict:
             raise ValueError(f"--vary names no variable (got {args.vary!r}); give e.g. --vary d,L, or leave it out")
     from theorycheck.task_sources import resolve_task
 
+    if getattr(args, "assume", None) and not args.law:
+        raise ValueError("--assume applies to --law; a catalogue bound states its own regime")
     return dict(budget=args.budget, task=resolve_task(getattr(args, "task", None)),
+                assume=tuple(args.assume) if getattr(args, "assume", None) else None,
                 settings=parse_assignments(args.settings, "--set"),
                 base=parse_assignments(args.base, "--base", numeric=True), vary=vary)
 
