@@ -45,3 +45,26 @@ def execute_trial(
         )
     result = jsonable(dict(output))
     return result, elapsed
+
+
+def execute_batch(
+    trial: Callable[[dict[str, Any], np.random.SeedSequence], Mapping[str, Any]],
+    items: list[tuple[dict[str, Any], int, tuple[int, ...]]],
+) -> tuple[list[tuple[dict[str, Any], float]], Exception | None, float]:
+    """Run :func:`execute_trial` on each ``(params, entropy, spawn_key)`` in turn: one
+    submitted future for several trials (:mod:`theorycheck.sweep.batching`).
+
+    Returns ``(done, error, cpu_seconds)``: the ``(result, seconds)`` of the trials that
+    finished, in order; ``None``, or the exception of the trial ``items[len(done)]``,
+    after which the batch stops (returned, not raised, so the trials before it are kept);
+    and the CPU time of this process over the batch (``time.process_time``, meaningful
+    where one batch runs at a time per process, as in pool and dask workers).
+    """
+    started = time.process_time()
+    done: list[tuple[dict[str, Any], float]] = []
+    for params, entropy, spawn_key in items:
+        try:
+            done.append(execute_trial(trial, params, entropy, spawn_key))
+        except Exception as exc:  # noqa: BLE001 - reported by the engine with the trial's identity
+            return done, exc, time.process_time() - started
+    return done, None, time.process_time() - started

@@ -1,0 +1,122 @@
+"""How many trials go into one submitted future: sized by measured trial time.
+
+A trial of the quick check takes milliseconds; a future through a process pool or dask
+costs about a millisecond (pickling, a pipe or a TCP message, the scheduler's
+bookkeeping) of the parent's and the workers' time. One future per trial spends as much
+on the round trip as on the work, so ``--workers 2`` gained nothing and ``--dask-local``
+lost. :class:`BatchPlanner` packs the trials waiting to run into batches of about
+``target_seconds`` of work each (one future each, :func:`theorycheck.sweep.trial.execute_batch`),
+so that the fixed cost per future is a few per cent of the work.
+
+Sizing (docs/architecture.md, sweep engine):
+
+* the cost of a trial is estimated from the wall time of finished trials, measured on
+  the worker around the trial call: the mean at the same (cell, resource) where one has
+  finished, else the mean over all finished trials; before any trial has finished, a
+  trial is sent alone (a probe), so an expensive trial never waits behind others;
+* a batch takes trials in the order they became ready (cells and the points a search
+  asked at once are mixed freely) until its estimated work reaches ``target_seconds``
+  or it holds ``max_trials``;
+* at most ``depth`` futures per worker are in flight; the rest wait in the parent, where
+  they join larger batches. A round is also spread over the free slots
+  (``ceil(waiting / free slots)`` trials at most per batch), so a short round still
+  gives every worker something to do.
+
+Only the grouping depends on timing; which trials run, their seeds (from the trial's
+identity alone, :mod:`theorycheck.seeding`) and what each search is told do not, so the
+results equal the serial run's record for record.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections import deque
+from collections.abc import Hashable
+from concurrent.futures import Executor
+from typing import Any, Generic, TypeVar
+
+#: Work per future the planner aims at (seconds of measured trial time).
+TARGET_SECONDS = 0.1
+#: Futures in flight per worker: one running, one queued behind it (no idle gap).
+DEPTH = 2
+#: A batch never holds more trials than this (bounds what an interruption loses).
+MAX_TRIALS = 512
+
+T = TypeVar("T")
+
+
+def executor_workers(executor: Executor | None) -> int:
+    """How many trials ``executor`` runs at once: a pool's ``max_workers``, a dask
+    cluster's total worker threads (asked of the scheduler), else the CPU count."""
+    if executor is None:
+        return 1
+    client = getattr(executor, "_client", None)  # distributed's ClientExecutor
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:  # noqa: BLE001 - a count is a hint; fall back to the CPU count
+            return os.cpu_count() or 1
+    workers = getattr(executor, "_max_workers", None)  # concurrent.futures pools
+    return workers if isinstance(workers, int) and workers > 0 else (os.cpu_count() or 1)
+
+
+class BatchPlanner(Generic[T]):
+    """Groups waiting trials into batches (module docstring). ``key(item)`` gives an
+    item's (cell, resource), the unit at which trial times are averaged."""
+
+    def __init__(self, executor: Executor | None, *, target_seconds: float = TARGET_SECONDS,
+                 depth: int = DEPTH, max_trials: int = MAX_TRIALS, refresh_seconds: float = 5.0) -> None:
+        if not (isinstance(target_seconds, (int, float)) and target_seconds >= 0 and math.isfinite(target_seconds)):
+            raise ValueError(f"batch_seconds must be a finite number >= 0 (0: one trial per future), "
+                             f"got {target_seconds!r}")
+        self.executor, self.target, self.depth, self.max_trials = executor, float(target_seconds), depth, max_trials
+        self.refresh_seconds = refresh_seconds
+        self._workers, self._counted = executor_workers(executor), time.monotonic()
+        self._sums: dict[Hashable, list[float]] = {}
+        self._total, self._count = 0.0, 0
+
+    def workers(self) -> int:
+        """The executor's worker count, re-asked every ``refresh_seconds`` (a dask
+        cluster may grow or shrink while a sweep runs)."""
+        if time.monotonic() - self._counted > self.refresh_seconds and hasattr(self.executor, "_client"):
+            self._workers, self._counted = executor_workers(self.executor), time.monotonic()
+        return self._workers
+
+    def observe(self, key: Hashable, seconds: float) -> None:
+        """Record the measured wall time of one finished trial at ``key``."""
+        entry = self._sums.setdefault(key, [0.0, 0])
+        entry[0] += seconds
+        entry[1] += 1
+        self._total += seconds
+        self._count += 1
+
+    def estimate(self, key: Hashable) -> float | None:
+        """Estimated seconds of one trial at ``key`` (None before any trial finished)."""
+        entry = self._sums.get(key)
+        if entry is not None:
+            return entry[0] / entry[1]
+        return self._total / self._count if self._count else None
+
+    def plan(self, waiting: deque[T], in_flight: int, key: Any) -> list[list[T]]:
+        """Take batches off the front of ``waiting`` for the free slots (``in_flight``
+        futures already submitted); what does not fit stays in ``waiting``."""
+        slots = self.depth * self.workers() - in_flight
+        if slots <= 0 or not waiting:
+            return []
+        cap = min(self.max_trials, math.ceil(len(waiting) / slots))
+        batches: list[list[T]] = []
+        while waiting and len(batches) < slots:
+            batch: list[T] = []
+            work = 0.0
+            while waiting and len(batch) < cap:
+                cost = self.estimate(key(waiting[0]))
+                if batch and (cost is None or work + cost > self.target):
+                    break
+                batch.append(waiting.popleft())
+                if cost is None:
+                    break  # a probe goes alone
+                work += cost
+            batches.append(batch)
+        return batches
