@@ -101,7 +101,13 @@ class BatchPlanner(Generic[T]):
 
     def plan(self, waiting: deque[T], in_flight: int, key: Any) -> list[list[T]]:
         """Take batches off the front of ``waiting`` for the free slots (``in_flight``
-        futures already submitted); what does not fit stays in ``waiting``."""
+        futures already submitted); what does not fit stays in ``waiting``. With
+        ``target_seconds=0`` every trial is its own future, all submitted at once (the
+        engine's behaviour before batching)."""
+        if self.target == 0:  # unbatched: every trial its own future, all submitted at once
+            batches = [[item] for item in waiting]
+            waiting.clear()
+            return batches
         slots = self.depth * self.workers() - in_flight
         if slots <= 0 or not waiting:
             return []
