@@ -8,7 +8,9 @@ per trial, all submitted at once: the engine before batching). Printed per run:
 * ``wall``: wall time of the check (the executor's start-up, e.g. a dask cluster, apart);
 * ``cpu``: CPU time of this process plus all its descendants (pool workers, the fork
   server, dask nannies and workers) over the check, ``cpu/trial`` that over the trials;
-* ``in-trial cpu/trial``: CPU the workers spent inside trials (``time.process_time``
+  ``this process``: the parent's share (searches, store, submission; with
+  ``--dask-local`` also the scheduler, which runs in this process);
+* ``in-trial cpu/trial``: CPU the workers spent inside trials (``time.thread_time``
   around each batch), i.e. the work itself;
 * ``overhead/future``: (cpu of this run - cpu of the serial run) / futures, the extra CPU
   a parallel run spends per submitted future (pickling, pipes or TCP, dask's scheduler and
@@ -87,11 +89,12 @@ def run_mode(mode: str, args, batch_seconds: float) -> dict:
             result = check(args.target, budget=args.budget, executor=executor)
             wall = time.perf_counter() - t0
             tree1 = _tree_cpu()
-            cpu = time.process_time() - cpu0 + sum(v - tree0.get(pid, 0.0) for pid, v in tree1.items())
+            main_cpu = time.process_time() - cpu0
+            cpu = main_cpu + sum(v - tree0.get(pid, 0.0) for pid, v in tree1.items())
         finally:
             runner.run_sweep = original
     sweep = captured["sweep"]
-    return {"mode": mode, "batch_seconds": batch_seconds, "wall": wall, "startup": startup, "cpu": cpu,
+    return {"mode": mode, "batch_seconds": batch_seconds, "wall": wall, "startup": startup, "cpu": cpu, "main_cpu": main_cpu,
             "trials": sweep.computed, "futures": sweep.futures, "in_trial_cpu": sweep.worker_cpu_seconds,
             "numbers": _numbers(result), "verdict": result.status,
             "load": f"{load_before} -> {_load()}"}
@@ -130,7 +133,8 @@ def main() -> None:
                          + (f" | start-up {row['startup']:.1f} s" if mode == "dask" else ""))
             same = "identical to serial" if row["numbers"] == serial["numbers"] else "DIFFERS from serial"
             print(f"{label:<26} wall {row['wall']:7.2f} s | cpu {row['cpu']:7.2f} s "
-                  f"({1e3 * row['cpu'] / max(row['trials'], 1):.2f} ms/trial) | {row['trials']} trials"
+                  f"({1e3 * row['cpu'] / max(row['trials'], 1):.2f} ms/trial; this process {row['main_cpu']:.2f} s) | "
+                  f"{row['trials']} trials"
                   f"{extra} | verdict {row['verdict']}, {same} | load {row['load']}", flush=True)
 
 

@@ -125,28 +125,75 @@ def _planner(workers=2, **kw):
     return planner
 
 
+def _groups(name, *sizes):
+    """Waiting groups (one cell's round each) of items (name, i)."""
+    count = iter(range(10**6))
+    return deque([(name, next(count)) for _ in range(size)] for size in sizes)
+
+
+def _sizes(batches):
+    return [len(b) for b in batches]
+
+
+def _key(item):
+    return item[0]
+
+
 def test_planner_probes_alone_then_fills_batches_to_the_target():
     planner = _planner(target_seconds=0.1)
-    waiting = deque(("a", i) for i in range(100))
-    key = lambda item: item[0]  # noqa: E731
+    waiting = _groups("a", 100)
     # nothing measured: one trial per future, at most depth * workers = 4 in flight
-    assert planner.plan(waiting, 0, key) == [[("a", 0)], [("a", 1)], [("a", 2)], [("a", 3)]]
-    assert planner.plan(waiting, 4, key) == []
+    assert planner.plan(waiting, 0, _key) == [[("a", 0)], [("a", 1)], [("a", 2)], [("a", 3)]]
+    assert planner.plan(waiting, 4, _key) == []
     planner.observe("a", 0.01)  # 10 ms a trial -> 10 trials per 0.1 s future
-    batches = planner.plan(waiting, 3, key)
-    assert [len(b) for b in batches] == [10] and batches[0][0] == ("a", 4)
-    # a short round is spread over the free slots: 6 waiting, 4 slots -> 2, 2, 2
-    assert [len(b) for b in planner.plan(deque(("a", i) for i in range(6)), 0, key)] == [2, 2, 2]
+    batches = planner.plan(waiting, 3, _key)
+    assert _sizes(batches) == [10] and batches[0][0] == ("a", 4)
+    assert len(waiting) == 1 and len(waiting[0]) == 86  # the rest of the cut group waits
     # an unmeasured key costs the mean of all trials; a costlier key makes smaller batches
     planner.observe("b", 0.05)
     assert planner.estimate("c") == pytest.approx(0.03)
-    assert [len(b) for b in planner.plan(deque(("b", i) for i in range(40)), 3, key)] == [2]
+    assert _sizes(planner.plan(_groups("b", 40), 3, _key)) == [2]
+
+
+def test_planner_keeps_rounds_whole_and_spreads_short_work_over_free_slots():
+    planner = _planner(target_seconds=0.1)
+    planner.observe("a", 0.01)
+    # 6 rounds of 2 trials (0.12 s in all), 4 free slots: budget 0.03 s a future,
+    # so whole rounds, one per future, and two rounds wait for a free slot
+    waiting = _groups("a", 2, 2, 2, 2, 2, 2)
+    assert [[i for _, i in b] for b in planner.plan(waiting, 0, _key)] == [[0, 1], [2, 3], [4, 5], [6, 7]]
+    assert list(waiting) == [[("a", 8), ("a", 9)], [("a", 10), ("a", 11)]]
+    # with work to spare, several rounds share a future up to the target
+    assert _sizes(planner.plan(_groups("a", *[4] * 30), 3, _key)) == [8]
+    # a single round with the workers free is cut so that both workers get part of it
+    assert _sizes(planner.plan(_groups("a", 4), 0, _key)) == [1, 1, 1, 1]
 
 
 def test_planner_bounds_and_bad_target():
     planner = _planner(target_seconds=100.0, max_trials=7)
     planner.observe("a", 0.001)
-    assert [len(b) for b in planner.plan(deque(("a", i) for i in range(100)), 0, lambda i: i[0])] == [7] * 4
+    assert _sizes(planner.plan(_groups("a", 100), 0, _key)) == [7] * 4
+    waiting = _groups("a", 5, 5)  # one free slot: 5 + 5 > 7, so one round now, one later
+    assert _sizes(planner.plan(waiting, 3, _key)) == [5] and _sizes(planner.plan(waiting, 3, _key)) == [5]
+    unbatched = _planner(target_seconds=0)
+    assert _sizes(unbatched.plan(_groups("a", 3, 2), 10**6, _key)) == [1] * 5
     for bad in (-1, float("nan"), float("inf"), "0.1"):
         with pytest.raises(ValueError, match="batch_seconds"):
             BatchPlanner(None, target_seconds=bad)
+
+
+def test_executor_workers_counts_pool_workers_and_dask_threads():
+    from theorycheck.sweep.batching import executor_workers
+
+    class FakeClient:
+        def nthreads(self):
+            return {"tcp://a": 1, "tcp://b": 4}
+
+    class FakeDaskExecutor(ThreadPoolExecutor):  # a ClientExecutor keeps its client in _client
+        _client = FakeClient()
+
+    assert executor_workers(None) == 1
+    with ThreadPoolExecutor(3) as pool:
+        assert executor_workers(pool) == 3
+    with FakeDaskExecutor(1) as fake:
+        assert executor_workers(fake) == 5

@@ -14,13 +14,16 @@ Sizing (docs/architecture.md, sweep engine):
   the worker around the trial call: the mean at the same (cell, resource) where one has
   finished, else the mean over all finished trials; before any trial has finished, a
   trial is sent alone (a probe), so an expensive trial never waits behind others;
-* a batch takes trials in the order they became ready (cells and the points a search
-  asked at once are mixed freely) until its estimated work reaches ``target_seconds``
-  or it holds ``max_trials``;
+* the trials a cell asked in one round (all the points and seeds of one ``ask()``) form
+  a group, kept in one batch where it fits: the cell can ask again only once its whole
+  group is back, so cutting a group buys no parallelism while other groups wait;
+* a batch takes whole groups, in the order they were asked (several cells per future),
+  while its estimated work stays within the budget: ``target_seconds``, or less when
+  the waiting work is short, ``(waiting work) / (free slots)``, so that a short round
+  still gives every worker something to do; a group larger than the budget is cut
+  (never below one trial), and no batch holds more than ``max_trials``;
 * at most ``depth`` futures per worker are in flight; the rest wait in the parent, where
-  they join larger batches. A round is also spread over the free slots
-  (``ceil(waiting / free slots)`` trials at most per batch), so a short round still
-  gives every worker something to do.
+  they join larger batches.
 
 Only the grouping depends on timing; which trials run, their seeds (from the trial's
 identity alone, :mod:`theorycheck.seeding`) and what each search is told do not, so the
@@ -99,30 +102,53 @@ class BatchPlanner(Generic[T]):
             return entry[0] / entry[1]
         return self._total / self._count if self._count else None
 
-    def plan(self, waiting: deque[T], in_flight: int, key: Any) -> list[list[T]]:
-        """Take batches off the front of ``waiting`` for the free slots (``in_flight``
-        futures already submitted); what does not fit stays in ``waiting``. With
-        ``target_seconds=0`` every trial is its own future, all submitted at once (the
-        engine's behaviour before batching)."""
-        if self.target == 0:  # unbatched: every trial its own future, all submitted at once
-            batches = [[item] for item in waiting]
+    def plan(self, waiting: deque[list[T]], in_flight: int, key: Any) -> list[list[T]]:
+        """Take batches off the front of ``waiting`` (groups: the trials one cell asked in
+        one round) for the free slots (``in_flight`` futures already submitted); what
+        does not fit stays in ``waiting``. With ``target_seconds=0`` every trial is its
+        own future, all submitted at once (the engine's behaviour before batching)."""
+        if self.target == 0:
+            batches = [[item] for group in waiting for item in group]
             waiting.clear()
             return batches
         slots = self.depth * self.workers() - in_flight
         if slots <= 0 or not waiting:
             return []
-        cap = min(self.max_trials, math.ceil(len(waiting) / slots))
+        costs = [[self.estimate(key(item)) for item in group] for group in waiting]
+        known = [c for group in costs for c in group if c is not None]
+        budget = min(self.target, sum(known) / slots) if known else self.target
         batches: list[list[T]] = []
         while waiting and len(batches) < slots:
-            batch: list[T] = []
-            work = 0.0
-            while waiting and len(batch) < cap:
-                cost = self.estimate(key(waiting[0]))
-                if batch and (cost is None or work + cost > self.target):
-                    break
-                batch.append(waiting.popleft())
-                if cost is None:
-                    break  # a probe goes alone
-                work += cost
-            batches.append(batch)
+            batches.append(self._take(waiting, budget, key))
         return batches
+
+    def _take(self, waiting: deque[list[T]], budget: float, key: Any) -> list[T]:
+        """One batch: whole groups while their estimated work fits ``budget``; a group
+        that alone exceeds it is cut (at least one trial); an unmeasured trial alone."""
+        batch: list[T] = []
+        work = 0.0
+        while waiting:
+            group = waiting[0]
+            costs = [self.estimate(key(item)) for item in group]
+            if None in costs:
+                if not batch:  # a probe
+                    batch.append(group.pop(0))
+                    if not group:
+                        waiting.popleft()
+                break
+            room = self.max_trials - len(batch)
+            if work + sum(costs) <= budget and len(group) <= room:
+                batch.extend(waiting.popleft())
+                work += sum(costs)
+                continue
+            if batch:  # the group goes whole into the next batch
+                break
+            take = 1  # a group larger than the budget alone: cut
+            while take < min(len(group), room) and sum(costs[:take + 1]) <= budget:
+                take += 1
+            batch.extend(group[:take])
+            del group[:take]
+            if not group:
+                waiting.popleft()
+            break
+        return batch

@@ -217,7 +217,7 @@ class _SweepRun:
         self.trial, self.identity, self.executor = trial, identity, executor
         self.store, self.progress, self.planner = store, progress, planner
         self.ready: deque[_Cell] = deque(self.cells)
-        self.waiting: deque[_Task] = deque()  # to compute, not yet submitted
+        self.waiting: deque[list[_Task]] = deque()  # to compute, not yet submitted, by round
         self.pending: dict[Future[Any], list[_Task]] = {}
         self.running = 0  # trials in the pending futures
         self.finished: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
@@ -297,22 +297,25 @@ class _SweepRun:
             cell.batch.append((resource, entry))
             tasks.extend(entry)
         cell.outstanding = len(tasks)
-        for task in tasks:
-            self._launch(task)
+        group = [task for task in tasks if not self._launch(task)]
+        if group:
+            self.waiting.append(group)  # one cell's round: the batch planner keeps it together
 
-    def _launch(self, task: _Task) -> None:
+    def _launch(self, task: _Task) -> bool:
+        """Reuse a stored trial or run it here (serial): True; False: it is to submit."""
         stored = self.store.get(task.key)
         if stored is not None:
             self.reused += 1
             self._complete(task, stored)
         elif self.executor is not None:
-            self.waiting.append(task)
+            return False
         else:
             try:
                 outcome = execute_trial(self.trial, task.params, task.seed.entropy, task.seed.spawn_key)
             except Exception as exc:
                 raise self._trial_error(task, exc) from exc
             self._record(task, *outcome)
+        return True
 
     def _submit_waiting(self) -> None:
         for tasks in self.planner.plan(self.waiting, len(self.pending), _cost_key):
