@@ -20,7 +20,9 @@ per trial, all submitted at once: the engine before batching). Printed per run:
 * whether the result (everything but run times and environment) is identical to serial's.
 
 Usage: ``python bench/bench_parallel.py [--target ID] [--budget quick] [--workers 2]
-[--modes serial,workers,dask] [--before] [--batch-seconds 0.1]``.
+[--modes serial,workers,dask] [--before] [--batch-seconds 0.1]``; ``--overhead`` instead
+measures the executors' CPU per future with a trial of microseconds (20 cells x 10 rounds
+x 4 trials, unbatched and batched).
 """
 
 from __future__ import annotations
@@ -100,6 +102,47 @@ def run_mode(mode: str, args, batch_seconds: float) -> dict:
             "load": f"{load_before} -> {_load()}"}
 
 
+class _Rounds:
+    """A stand-in search: ``rounds`` rounds of ``per_round`` trials at one resource value."""
+
+    def __init__(self, rounds: int, per_round: int) -> None:
+        self.left, self.per_round, self.seen = rounds, per_round, 0
+
+    def ask(self):
+        return [(1000.0, self.per_round)] if self.left else []
+
+    def tell(self, resource, successes, trials):
+        self.left -= 1
+        self.seen += trials
+
+    def result(self):
+        return self.seen
+
+
+def overhead(args) -> None:
+    """CPU per future with a trial of microseconds (``planted_trial``): the executor's
+    fixed cost per submitted future, unbatched and batched."""
+    from theorycheck.planted import planted_trial
+    from theorycheck.sweep import CellSpec, run_sweep
+
+    for mode, kwargs in (("workers", {"workers": args.workers}),
+                         ("dask", {"workers": args.workers, "dask_local": True})):
+        for batch_seconds in (0.0, args.batch_seconds):
+            cells = {f"c{i}": CellSpec({"threshold": 500, "width": 0.4}, "N", _Rounds(10, 4)) for i in range(20)}
+            with make_executor(**kwargs) as executor:
+                run_sweep({"warm": CellSpec({"threshold": 5, "width": 0.4}, "N", _Rounds(1, 8))},
+                          planted_trial, entropy=1, executor=executor, batch_seconds=0)  # start the workers
+                cpu0, tree0, t0 = time.process_time(), _tree_cpu(), time.perf_counter()
+                sweep = run_sweep(cells, planted_trial, entropy=1, executor=executor, batch_seconds=batch_seconds)
+                wall, tree1 = time.perf_counter() - t0, _tree_cpu()
+                cpu = time.process_time() - cpu0 + sum(v - tree0.get(pid, 0.0) for pid, v in tree1.items())
+            label = f"{mode} {'unbatched' if batch_seconds == 0 else f'batched {batch_seconds:g} s'}"
+            print(f"overhead, {label:<22} {sweep.computed} trials in {sweep.futures} futures: cpu {cpu:.2f} s = "
+                  f"{1e3 * cpu / sweep.futures:.2f} ms per future, {1e3 * cpu / sweep.computed:.2f} ms per trial "
+                  f"(in-trial {1e3 * sweep.worker_cpu_seconds / sweep.computed:.3f} ms) | wall {wall:.2f} s "
+                  f"| load {_load()}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--target", default="vural2026.one_step")
@@ -108,7 +151,12 @@ def main() -> None:
     ap.add_argument("--modes", default="serial,workers,dask")
     ap.add_argument("--before", action="store_true", help="also run each parallel mode unbatched")
     ap.add_argument("--batch-seconds", type=float, default=TARGET_SECONDS)
+    ap.add_argument("--overhead", action="store_true",
+                    help="only measure the CPU per future with a microsecond trial")
     args = ap.parse_args()
+    if args.overhead:
+        overhead(args)
+        return
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     if "serial" not in modes:
         modes.insert(0, "serial")

@@ -165,8 +165,12 @@ def test_planner_keeps_rounds_whole_and_spreads_short_work_over_free_slots():
     assert list(waiting) == [[("a", 8), ("a", 9)], [("a", 10), ("a", 11)]]
     # with work to spare, several rounds share a future up to the target
     assert _sizes(planner.plan(_groups("a", *[4] * 30), 3, _key)) == [8]
-    # a single round with the workers free is cut so that both workers get part of it
-    assert _sizes(planner.plan(_groups("a", 4), 0, _key)) == [1, 1, 1, 1]
+    # a single round with the workers free is cut so that both workers get part of it,
+    # but not below MIN_SECONDS = 0.02 s of work a future
+    assert _sizes(planner.plan(_groups("a", 4), 0, _key)) == [2, 2]
+    # microsecond trials: the whole short round in one future
+    planner.observe("tiny", 1e-6)
+    assert _sizes(planner.plan(_groups("tiny", 4, 4, 4), 0, _key)) == [12]
 
 
 def test_planner_bounds_and_bad_target():

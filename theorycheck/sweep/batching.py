@@ -19,8 +19,8 @@ Sizing (docs/architecture.md, sweep engine):
   group is back, so cutting a group buys no parallelism while other groups wait;
 * a batch takes whole groups, in the order they were asked (several cells per future),
   while its estimated work stays within the budget: ``target_seconds``, or less when
-  the waiting work is short, ``(waiting work) / (free slots)``, so that a short round
-  still gives every worker something to do; a group larger than the budget is cut
+  the waiting work is short, ``(waiting work) / (free slots)`` but not below
+  ``MIN_SECONDS``, so that a short round still gives every worker something to do; a group larger than the budget is cut
   (never below one trial), and no batch holds more than ``max_trials``;
 * at most ``depth`` futures per worker are in flight; the rest wait in the parent, where
   they join larger batches.
@@ -42,6 +42,9 @@ from typing import Any, Generic, TypeVar
 
 #: Work per future the planner aims at (seconds of measured trial time).
 TARGET_SECONDS = 0.1
+#: Spreading short work over the free slots stops at this much work per future: below
+#: it a future's fixed cost (about a millisecond of CPU with dask) is no longer small.
+MIN_SECONDS = 0.02
 #: Futures in flight per worker: one running, one queued behind it (no idle gap).
 DEPTH = 2
 #: A batch never holds more trials than this (bounds what an interruption loses).
@@ -116,7 +119,8 @@ class BatchPlanner(Generic[T]):
             return []
         costs = [[self.estimate(key(item)) for item in group] for group in waiting]
         known = [c for group in costs for c in group if c is not None]
-        budget = min(self.target, sum(known) / slots) if known else self.target
+        spread = max(sum(known) / slots, MIN_SECONDS) if known else self.target
+        budget = min(self.target, spread)
         batches: list[list[T]] = []
         while waiting and len(batches) < slots:
             batches.append(self._take(waiting, budget, key))
