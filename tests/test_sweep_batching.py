@@ -114,9 +114,20 @@ def test_execute_batch_returns_done_trials_and_the_failure():
     items = [({"threshold": 40, "N": n}, 7, (i,)) for i, n in enumerate((8, 16, 64, 8))]
     done, error, cpu = execute_batch(_boom, items)
     assert len(done) == 2 and isinstance(error, ZeroDivisionError) and cpu >= 0
-    assert all(isinstance(result["success"], bool) for result, _ in done)
+    assert all(isinstance(result["success"], bool) and seconds >= 0 and cpu >= 0
+               for result, seconds, cpu in done)
     done, error, _ = execute_batch(planted_trial, items)
     assert len(done) == 4 and error is None
+
+
+def test_trial_cost_is_cpu_time_with_a_wall_floor():
+    planner = _planner()
+    planner.observe("busy", 0.030, 0.007)  # a 7 ms CPU trial that took 30 ms on a loaded core
+    assert planner.estimate("busy") == pytest.approx(0.0075)  # max(0.007, 0.030 / 4)
+    planner.observe("waits", 1.0, 0.001)  # a trial waiting on a GPU or I/O
+    assert planner.estimate("waits") == pytest.approx(0.25)
+    planner.observe("wall-only", 0.02)
+    assert planner.estimate("wall-only") == pytest.approx(0.02)
 
 
 def _planner(workers=2, **kw):

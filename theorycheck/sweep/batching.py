@@ -10,10 +10,15 @@ so that the fixed cost per future is a few per cent of the work.
 
 Sizing (docs/architecture.md, sweep engine):
 
-* the cost of a trial is estimated from the wall time of finished trials, measured on
-  the worker around the trial call: the mean at the same (cell, resource) where one has
-  finished, else the mean over all finished trials; before any trial has finished, a
-  trial is sent alone (a probe), so an expensive trial never waits behind others;
+* the cost of a trial is measured on the worker around the trial call: the CPU time of
+  the thread that ran it, but at least its wall time / ``WALL_DISCOUNT``. CPU time,
+  because the fixed cost a batch amortises is CPU too, and because on a shared machine
+  wall time also counts the time other processes held the core (at a load of 4 per
+  core a 7 ms trial took 25 ms of wall, and wall-sized batches shrank to 2 trials);
+  the wall floor, so that a trial that waits (a GPU, I/O, threads of its own) still
+  counts. The estimate at a (cell, resource) is the mean of its finished trials, else
+  the mean over all finished trials; before any trial has finished, a trial is sent
+  alone (a probe), so an expensive trial never waits behind others;
 * the trials a cell asked in one round (all the points and seeds of one ``ask()``) form
   a group, kept in one batch where it fits: the cell can ask again only once its whole
   group is back, so cutting a group buys no parallelism while other groups wait;
@@ -45,6 +50,8 @@ TARGET_SECONDS = 0.1
 #: Spreading short work over the free slots stops at this much work per future: below
 #: it a future's fixed cost (about a millisecond of CPU with dask) is no longer small.
 MIN_SECONDS = 0.02
+#: A trial costs at least its wall time over this (module docstring).
+WALL_DISCOUNT = 4.0
 #: Futures in flight per worker: one running, one queued behind it (no idle gap).
 DEPTH = 2
 #: A batch never holds more trials than this (bounds what an interruption loses).
@@ -90,12 +97,15 @@ class BatchPlanner(Generic[T]):
             self._workers, self._counted = executor_workers(self.executor), time.monotonic()
         return self._workers
 
-    def observe(self, key: Hashable, seconds: float) -> None:
-        """Record the measured wall time of one finished trial at ``key``."""
+    def observe(self, key: Hashable, seconds: float, cpu_seconds: float | None = None) -> None:
+        """Record one finished trial at ``key``: its wall time and, where known, the CPU
+        time of the thread that ran it. Its cost is ``max(cpu, wall / WALL_DISCOUNT)``
+        (module docstring)."""
+        cost = seconds if cpu_seconds is None else max(cpu_seconds, seconds / WALL_DISCOUNT)
         entry = self._sums.setdefault(key, [0.0, 0])
-        entry[0] += seconds
+        entry[0] += cost
         entry[1] += 1
-        self._total += seconds
+        self._total += cost
         self._count += 1
 
     def estimate(self, key: Hashable) -> float | None:

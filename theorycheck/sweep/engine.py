@@ -344,7 +344,8 @@ class _SweepRun:
             raise self._trial_error(tasks[0], error) from error
         done, failure, cpu = future.result()
         self.worker_cpu_seconds += cpu
-        for task, (result, elapsed) in zip(tasks, done):
+        for task, (result, elapsed, cpu_seconds) in zip(tasks, done):
+            self.planner.observe(_cost_key(task), elapsed, cpu_seconds)
             self._record(task, result, elapsed)
         if failure is not None:
             raise self._trial_error(tasks[len(done)], failure) from failure
@@ -354,7 +355,6 @@ class _SweepRun:
         self.store.put(record, elapsed)
         self.computed += 1
         self.trial_seconds += elapsed
-        self.planner.observe(_cost_key(task), elapsed)
         self._complete(task, record)
 
     def _complete(self, task: _Task, record: TrialRecord) -> None:
@@ -389,7 +389,7 @@ class _SweepRun:
         for future, tasks in self.pending.items():
             if future.done() and not future.cancelled() and future.exception() is None:
                 done, _, _ = future.result()
-                for task, (result, elapsed) in zip(tasks, done):
+                for task, (result, elapsed, _) in zip(tasks, done):
                     with contextlib.suppress(Exception):  # best effort while unwinding
                         self.store.put(task.make_record(result), elapsed)
             else:
