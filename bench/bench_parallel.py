@@ -12,9 +12,10 @@ per trial, all submitted at once: the engine before batching). Printed per run:
   ``--dask-local`` also the scheduler, which runs in this process);
 * ``in-trial cpu/trial``: CPU the workers spent inside trials (``time.thread_time``
   around each batch), i.e. the work itself;
-* ``overhead/future``: (cpu of this run - cpu of the serial run) / futures, the extra CPU
-  a parallel run spends per submitted future (pickling, pipes or TCP, dask's scheduler and
-  its periodic heartbeats, which grow with wall time);
+* ``extra cpu vs serial``: cpu of this run - cpu of the serial run, and that per future:
+  pickling, pipes or TCP, dask's scheduler, but also costs that do not scale with the
+  futures (worker start-up and caches, dask's heartbeats, which grow with wall time, the
+  cost of sharing busy cores); ``--overhead`` isolates the per-future part;
 * the 1-, 5- and 15-minute load averages (``os.getloadavg``) before and after: the wall
   times mean little when the machine's cores are shared;
 * whether the result (everything but run times and environment) is identical to serial's.
@@ -176,7 +177,7 @@ def main() -> None:
                 over = (row["cpu"] - serial["cpu"]) / max(row["futures"], 1)
                 extra = (f" | {row['futures']} futures ({row['trials'] / max(row['futures'], 1):.1f} trials each)"
                          f" | in-trial cpu/trial {1e3 * row['in_trial_cpu'] / max(row['trials'], 1):.2f} ms"
-                         f" | overhead/future {1e3 * over:.2f} ms cpu"
+                         f" | extra cpu vs serial {row['cpu'] - serial['cpu']:.2f} s ({1e3 * over:.2f} ms/future)"
                          f" | speed-up vs serial {serial['wall'] / row['wall']:.2f}x wall"
                          + (f" | start-up {row['startup']:.1f} s" if mode == "dask" else ""))
             same = "identical to serial" if row["numbers"] == serial["numbers"] else "DIFFERS from serial"

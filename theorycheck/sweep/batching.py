@@ -1,14 +1,15 @@
 """How many trials go into one submitted future: sized by measured trial time.
 
-A trial of the quick check takes milliseconds; a future through a process pool or dask
-costs about a millisecond (pickling, a pipe or a TCP message, the scheduler's
-bookkeeping) of the parent's and the workers' time. One future per trial spends as much
-on the round trip as on the work, so ``--workers 2`` gained nothing and ``--dask-local``
-lost. :class:`BatchPlanner` packs the trials waiting to run into batches of about
-``target_seconds`` of work each (one future each, :func:`theorycheck.sweep.trial.execute_batch`),
-so that the fixed cost per future is a few per cent of the work.
+A trial of the quick check takes ~7 ms of CPU. A future costs, in CPU of all processes
+together, about 6.5 ms through a dask ``LocalCluster`` (scheduler, TCP messages, worker
+bookkeeping) and well under a millisecond through a process pool (measured with
+``bench/bench_parallel.py --overhead``): one future per trial doubled the CPU of
+``--dask-local``. :class:`BatchPlanner` packs the trials waiting to run into batches of
+about ``target_seconds`` of work each (one future each,
+:func:`theorycheck.sweep.trial.execute_batch`), so that the fixed cost per future is a few
+per cent of the work.
 
-Sizing (docs/architecture.md, sweep engine):
+Sizing:
 
 * the cost of a trial is measured on the worker around the trial call: the CPU time of
   the thread that ran it, but at least its wall time / ``WALL_DISCOUNT``. CPU time,
@@ -25,8 +26,9 @@ Sizing (docs/architecture.md, sweep engine):
 * a batch takes whole groups, in the order they were asked (several cells per future),
   while its estimated work stays within the budget: ``target_seconds``, or less when
   the waiting work is short, ``(waiting work) / (free slots)`` but not below
-  ``MIN_SECONDS``, so that a short round still gives every worker something to do; a group larger than the budget is cut
-  (never below one trial), and no batch holds more than ``max_trials``;
+  ``MIN_SECONDS``, so that a short round still gives every worker something to do; a
+  group larger than the budget is cut (never below one trial), and no batch holds more
+  than ``max_trials``;
 * at most ``depth`` futures per worker are in flight; the rest wait in the parent, where
   they join larger batches.
 
@@ -48,7 +50,7 @@ from typing import Any, Generic, TypeVar
 #: Work per future the planner aims at (seconds of measured trial time).
 TARGET_SECONDS = 0.1
 #: Spreading short work over the free slots stops at this much work per future: below
-#: it a future's fixed cost (about a millisecond of CPU with dask) is no longer small.
+#: it a future's fixed cost (~6.5 ms of CPU with a dask LocalCluster) is no longer small.
 MIN_SECONDS = 0.02
 #: A trial costs at least its wall time over this (module docstring).
 WALL_DISCOUNT = 4.0
