@@ -33,6 +33,14 @@ asked, and asks again, until ``ask()`` returns ``[]``. Cells do not wait for eac
 trials, whose seeds come from (entropy, cell key, resource, replicate) alone
 (:mod:`theorycheck.seeding`), so every executor gives identical results.
 
+Batches. With an executor, the trials to compute wait in one queue (across cells and
+across the points a search asked at once) and go out several to a future, about
+``batch_seconds`` of measured trial time each (:mod:`theorycheck.sweep.batching`): a
+future's fixed cost (pickling, messages, dask's scheduler) then stays small beside its
+work. The grouping changes neither what runs nor what the searches are told. Every
+trial of a finished batch is stored at once; an interruption loses at most the batches
+in flight.
+
 Interruption: on Ctrl-C or a failing trial, trials that already finished are stored,
 the others are cancelled, and the exception propagates (a trial's exception is wrapped
 in :class:`TrialError` naming the cell, parameters and seed). Running again with the
@@ -63,7 +71,8 @@ from theorycheck.sweep.cells import CellSpec, check_cells, check_shippable, desc
 from theorycheck.sweep.progress import NullProgress, ProgressReporter, SweepState
 from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
 from theorycheck.sweep.store import MemoryStore, TrialStore
-from theorycheck.sweep.trial import execute_trial
+from theorycheck.sweep.batching import TARGET_SECONDS, BatchPlanner
+from theorycheck.sweep.trial import execute_batch, execute_trial
 from theorycheck.sweep.version import code_version as default_code_version
 from theorycheck.validate import check_int
 
@@ -84,7 +93,10 @@ _BROKEN_HINT = (
 @dataclass(frozen=True)
 class SweepResult:
     """``results``: cell key -> ``search.result()``; ``trials``: cell key -> its trials in
-    the order asked; ``computed``/``reused``: trials run now / taken from the store."""
+    the order asked; ``computed``/``reused``: trials run now / taken from the store;
+    ``futures``: futures submitted to the executor (0 when serial); ``trial_seconds``:
+    summed wall time of the computed trials, measured around each trial call;
+    ``worker_cpu_seconds``: summed CPU time of the workers over their batches."""
 
     results: dict[str, Any]
     trials: dict[str, tuple[TrialRecord, ...]]
@@ -92,6 +104,9 @@ class SweepResult:
     computed: int
     reused: int
     seconds: float
+    futures: int = 0
+    trial_seconds: float = 0.0
+    worker_cpu_seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return jsonable({
@@ -101,6 +116,9 @@ class SweepResult:
             "computed": self.computed,
             "reused": self.reused,
             "seconds": self.seconds,
+            "futures": self.futures,
+            "trial_seconds": self.trial_seconds,
+            "worker_cpu_seconds": self.worker_cpu_seconds,
         })
 
 
@@ -148,6 +166,7 @@ def run_sweep(
     progress: ProgressReporter | None = None,
     code_version: str | None = None,
     trial_id: str | None = None,
+    batch_seconds: float = TARGET_SECONDS,
 ) -> SweepResult:
     """Run every cell's search to completion (see module docstring).
 
@@ -156,7 +175,8 @@ def run_sweep(
     :class:`MemoryStore`); ``progress``: e.g. :class:`TerminalProgress` (None: silent);
     ``code_version``: defaults to :func:`theorycheck.sweep.version.code_version`;
     ``trial_id``: defaults to :func:`describe_trial`. Entropy, code version and trial id
-    form the sweep identity a store is bound to.
+    form the sweep identity a store is bound to. ``batch_seconds``: measured trial time
+    to put in one future (0: one trial per future); it changes no result.
     """
     specs = check_cells(cells)
     if not callable(trial):
@@ -172,9 +192,10 @@ def run_sweep(
         code_version=default_code_version() if code_version is None else str(code_version),
         trial=describe_trial(trial) if trial_id is None else str(trial_id),
     )
+    planner: BatchPlanner[_Task] = BatchPlanner(executor, target_seconds=batch_seconds)
     store = MemoryStore() if store is None else store
     store.bind(identity)
-    run = _SweepRun(specs, trial, identity, executor, store, progress or NullProgress())
+    run = _SweepRun(specs, trial, identity, executor, store, progress or NullProgress(), planner)
     try:
         return run.run()
     finally:
@@ -190,27 +211,34 @@ class _SweepRun:
         executor: Executor | None,
         store: TrialStore,
         progress: ProgressReporter,
+        planner: BatchPlanner[_Task],
     ) -> None:
         self.cells = [_Cell(key, spec) for key, spec in specs.items()]
         self.trial, self.identity, self.executor = trial, identity, executor
-        self.store, self.progress = store, progress
+        self.store, self.progress, self.planner = store, progress, planner
         self.ready: deque[_Cell] = deque(self.cells)
-        self.pending: dict[Future[Any], _Task] = {}
+        self.waiting: deque[list[_Task]] = deque()  # to compute, not yet submitted, by round
+        self.pending: dict[Future[Any], list[_Task]] = {}
+        self.running = 0  # trials in the pending futures
         self.finished: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
-        self.computed = self.reused = self.order = 0
+        self.computed = self.reused = self.order = self.futures = 0
+        self.trial_seconds = self.worker_cpu_seconds = 0.0
         self.cells_done = self.trials_in_done_cells = 0
         self.start = time.monotonic()
 
     def run(self) -> SweepResult:
         try:
-            while self.ready or self.pending:
+            while self.ready or self.waiting or self.pending:
                 while self.ready:
                     self._start_batch(self.ready.popleft())
+                self._submit_waiting()
                 if self.pending:
-                    # futures announce themselves when done: O(1) per trial, unlike
+                    # futures announce themselves when done: O(1) per future, unlike
                     # concurrent.futures.wait, which re-registers on every pending future
                     future = self.finished.get()
-                    self._finish(self.pending.pop(future), future)
+                    tasks = self.pending.pop(future)
+                    self.running -= len(tasks)
+                    self._finish_batch(tasks, future)
         except BaseException:
             self._salvage()
             raise
@@ -221,6 +249,9 @@ class _SweepRun:
             computed=self.computed,
             reused=self.reused,
             seconds=time.monotonic() - self.start,
+            futures=self.futures,
+            trial_seconds=self.trial_seconds,
+            worker_cpu_seconds=self.worker_cpu_seconds,
         )
 
     def _asked(self, cell: _Cell) -> list[tuple[Any, int]]:
@@ -266,45 +297,64 @@ class _SweepRun:
             cell.batch.append((resource, entry))
             tasks.extend(entry)
         cell.outstanding = len(tasks)
-        for task in tasks:
-            self._launch(task)
+        group = [task for task in tasks if not self._launch(task)]
+        if group:
+            self.waiting.append(group)  # one cell's round: the batch planner keeps it together
 
-    def _launch(self, task: _Task) -> None:
+    def _launch(self, task: _Task) -> bool:
+        """Reuse a stored trial or run it here (serial): True; False: it is to submit."""
         stored = self.store.get(task.key)
         if stored is not None:
             self.reused += 1
             self._complete(task, stored)
-            return
-        args = (self.trial, task.params, task.seed.entropy, task.seed.spawn_key)
-        if self.executor is None:
-            future: Future[Any] = Future()
-            try:
-                future.set_result(execute_trial(*args))
-            except Exception as exc:
-                future.set_exception(exc)
-            self._finish(task, future)
+        elif self.executor is not None:
+            return False
         else:
             try:
-                future = self.executor.submit(execute_trial, *args)
+                outcome = execute_trial(self.trial, task.params, task.seed.entropy, task.seed.spawn_key)
+            except Exception as exc:
+                raise self._trial_error(task, exc) from exc
+            self._record(task, *outcome)
+        return True
+
+    def _submit_waiting(self) -> None:
+        for tasks in self.planner.plan(self.waiting, len(self.pending), _cost_key):
+            items = [(t.params, t.seed.entropy, t.seed.spawn_key) for t in tasks]
+            try:
+                future = self.executor.submit(execute_batch, self.trial, items)
             except BrokenExecutor as exc:
                 raise TrialError(f"{_BROKEN_HINT} ({exc})") from exc
-            self.pending[future] = task
+            self.pending[future] = tasks
+            self.running += len(tasks)
+            self.futures += 1
             future.add_done_callback(self.finished.put)
 
-    def _finish(self, task: _Task, future: Future[Any]) -> None:
+    def _trial_error(self, task: _Task, error: BaseException) -> TrialError:
+        return TrialError(
+            f"trial failed in cell {task.cell.key!r} with params {task.params!r}, "
+            f"seed SeedSequence({task.seed.entropy}, spawn_key={task.seed.spawn_key}): "
+            f"{type(error).__name__}: {error}"
+        )
+
+    def _finish_batch(self, tasks: list[_Task], future: Future[Any]) -> None:
         error = future.exception()
         if isinstance(error, BrokenExecutor):
             raise TrialError(f"{_BROKEN_HINT} ({error})") from error
-        if error is not None:
-            raise TrialError(
-                f"trial failed in cell {task.cell.key!r} with params {task.params!r}, "
-                f"seed SeedSequence({task.seed.entropy}, spawn_key={task.seed.spawn_key}): "
-                f"{type(error).__name__}: {error}"
-            ) from error
-        result, elapsed = future.result()
+        if error is not None:  # the batch itself failed (e.g. could not be pickled)
+            raise self._trial_error(tasks[0], error) from error
+        done, failure, cpu = future.result()
+        self.worker_cpu_seconds += cpu
+        for task, (result, elapsed, cpu_seconds) in zip(tasks, done):
+            self.planner.observe(_cost_key(task), elapsed, cpu_seconds)
+            self._record(task, result, elapsed)
+        if failure is not None:
+            raise self._trial_error(tasks[len(done)], failure) from failure
+
+    def _record(self, task: _Task, result: dict[str, Any], elapsed: float) -> None:
         record = task.make_record(result)
         self.store.put(record, elapsed)
         self.computed += 1
+        self.trial_seconds += elapsed
         self._complete(task, record)
 
     def _complete(self, task: _Task, record: TrialRecord) -> None:
@@ -328,20 +378,26 @@ class _SweepRun:
                 cells_done=self.cells_done,
                 computed=self.computed,
                 reused=self.reused,
-                running=len(self.pending),
+                running=self.running,
                 trials_in_done_cells=self.trials_in_done_cells,
                 elapsed=time.monotonic() - self.start,
             )
         )
 
     def _salvage(self) -> None:
-        """After an error or Ctrl-C: store trials that finished, cancel the rest."""
-        for future, task in sorted(self.pending.items(), key=lambda item: item[1].order):
+        """After an error or Ctrl-C: store the trials that finished, cancel the rest."""
+        for future, tasks in self.pending.items():
             if future.done() and not future.cancelled() and future.exception() is None:
-                result, elapsed = future.result()
-                with contextlib.suppress(Exception):  # best effort while unwinding
-                    self.store.put(task.make_record(result), elapsed)
+                done, _, _ = future.result()
+                for task, (result, elapsed, _) in zip(tasks, done):
+                    with contextlib.suppress(Exception):  # best effort while unwinding
+                        self.store.put(task.make_record(result), elapsed)
             else:
                 future.cancel()
         self.pending.clear()
+        self.waiting.clear()
 
+
+def _cost_key(task: _Task) -> tuple[str, str]:
+    """Trials of one cell at one resource value cost alike (the batch planner's unit)."""
+    return task.cell.key, repr(task.resource)

@@ -45,3 +45,30 @@ def execute_trial(
         )
     result = jsonable(dict(output))
     return result, elapsed
+
+
+def execute_batch(
+    trial: Callable[[dict[str, Any], np.random.SeedSequence], Mapping[str, Any]],
+    items: list[tuple[dict[str, Any], int, tuple[int, ...]]],
+) -> tuple[list[tuple[dict[str, Any], float, float]], Exception | None, float]:
+    """Run :func:`execute_trial` on each ``(params, entropy, spawn_key)`` in turn: one
+    submitted future for several trials (:mod:`theorycheck.sweep.batching`).
+
+    Returns ``(done, error, cpu_seconds)``: ``(result, seconds, cpu)`` of each trial that
+    finished, in order (``cpu``: CPU time of the calling thread over the trial,
+    ``time.thread_time``); ``None``, or the exception of the trial ``items[len(done)]``,
+    after which the batch stops (returned, not raised, so the trials before it are
+    kept); and the thread's CPU time over the whole batch. Thread time leaves out a dask
+    worker's event loop and heartbeats (other threads); a trial that starts threads of
+    its own, e.g. a multi-threaded BLAS, is under-counted.
+    """
+    started = time.thread_time()
+    done: list[tuple[dict[str, Any], float, float]] = []
+    for params, entropy, spawn_key in items:
+        before = time.thread_time()
+        try:
+            result, seconds = execute_trial(trial, params, entropy, spawn_key)
+        except Exception as exc:  # noqa: BLE001 - reported by the engine with the trial's identity
+            return done, exc, time.thread_time() - started
+        done.append((result, seconds, time.thread_time() - before))
+    return done, None, time.thread_time() - started
