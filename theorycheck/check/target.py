@@ -92,11 +92,7 @@ def resolve_target(target: Any, *, task: str | Task | None = None, settings: Map
             "kind": "upper", "provenance": "user", "description": "a user-supplied law"}, {}, ()
     sim.update(settings or {})
     task_obj = get_task(task_name)
-    if bound is None:  # a misspelt variable would otherwise be fitted as a free constant
-        from theorycheck.law.names import require_known_names
 
-        require_known_names(law, [*task_obj.variables, *task_obj.settings], where=f"the task {task_obj.name!r}",
-                            what="variable", option="constants (names C, C0.., C_x, c1, K1, A, B)")
     return Target(
         id=ident, law=law, task=task_obj, settings=sim,
         base={**task_obj.defaults, **hint_base, **dict(base or {})},
