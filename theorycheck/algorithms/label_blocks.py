@@ -27,9 +27,7 @@ Two layouts of the same data (:func:`theorycheck.tasks.retrieval.iter_chunks`):
 from __future__ import annotations
 
 import threading
-from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -37,7 +35,13 @@ import numpy as np
 
 from theorycheck.tasks.retrieval import Batch, block_rows, check_int, chunk_count, draw_chunk
 # one token-cache budget and chunk size for every pass over the training data
-from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, DEFAULT_CHUNK_TOKENS, thread_scratch
+from theorycheck.tasks.training_passes import (
+    DEFAULT_CACHE_BYTES,
+    DEFAULT_CHUNK_TOKENS,
+    draw_into,
+    ordered_map,
+    thread_scratch,
+)
 
 __all__ = ["SortedTokens", "block_labels", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
 
@@ -68,23 +72,6 @@ class _Part:
     labels: np.ndarray
     order: np.ndarray | None
     starts: np.ndarray
-
-
-def ordered_map(fn: Callable[[int], R], n: int, threads: int) -> Iterator[R]:
-    """``fn(0), ..., fn(n-1)`` computed by ``threads`` threads, yielded in index order
-    (at most ``threads + 1`` results pending: bounded memory)."""
-    if threads == 1 or n <= 1:
-        for k in range(n):
-            yield fn(k)
-        return
-    with ThreadPoolExecutor(threads) as pool:
-        window: deque = deque()
-        for k in range(n):
-            window.append(pool.submit(fn, k))
-            if len(window) > threads:
-                yield window.popleft().result()
-        while window:
-            yield window.popleft().result()
 
 
 class SortedTokens:
@@ -135,17 +122,7 @@ class SortedTokens:
         tokens = np.empty((n, L), dtype=self.token_dtype)
         pos = np.empty(n, dtype=np.int64)
         labels = np.empty(n, dtype=np.int64)
-        per_block = block_rows(L)
-
-        def fill(k: int) -> None:
-            b = draw_chunk(self.params, self.emb, self.seed, n, per_block, k)
-            lo = k * per_block
-            tokens[lo : lo + len(b)] = b.tokens
-            pos[lo : lo + len(b)] = b.pos
-            labels[lo : lo + len(b)] = b.labels
-
-        for _ in ordered_map(fill, chunk_count(self.params, n, per_block), self.threads):
-            pass
+        draw_into(self.params, self.emb, self.seed, tokens, pos, labels, self.threads)
         return self._sorted(tokens, pos, labels, keep_order=True)
 
     def parts(self, N: int) -> Iterator[_Part]:

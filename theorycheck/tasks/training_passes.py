@@ -34,7 +34,7 @@ import numpy as np
 from theorycheck.tasks.retrieval import Batch, block_rows, chunk_count, draw_chunk
 from theorycheck.validate import check_int
 
-__all__ = ["TrainingPasses", "thread_scratch", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
+__all__ = ["TrainingPasses", "thread_scratch", "ordered_map", "draw_into", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
 
 DEFAULT_CACHE_BYTES = 512 << 20
 """Keep the compact training tokens in memory between passes up to this many bytes
@@ -44,6 +44,40 @@ DEFAULT_CHUNK_TOKENS = 1 << 18
 """Tokens per chunk: the per-chunk buffers (a few MB) stay in the CPU caches."""
 
 R = TypeVar("R")
+
+
+def ordered_map(fn: Callable[[int], R], n: int, threads: int) -> Iterator[R]:
+    """``fn(0), ..., fn(n-1)`` computed by ``threads`` threads, yielded in index order
+    (at most ``threads + 1`` results pending: bounded memory)."""
+    if threads == 1 or n <= 1:
+        for k in range(n):
+            yield fn(k)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        window: deque = deque()
+        for k in range(n):
+            window.append(pool.submit(fn, k))
+            if len(window) > threads:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
+
+
+def draw_into(params, emb, seed, tokens: np.ndarray, pos: np.ndarray, labels: np.ndarray, threads: int) -> None:
+    """Fill ``tokens``, ``pos``, ``labels`` (``n = len(pos)`` rows) with the first ``n``
+    training sequences of ``seed``, block by block (:func:`~theorycheck.tasks.retrieval.draw_chunk`;
+    the same data for any thread count)."""
+    n, per_block = len(pos), block_rows(params.L)
+
+    def fill(k: int) -> None:
+        b = draw_chunk(params, emb, seed, n, per_block, k)
+        lo = k * per_block
+        tokens[lo : lo + len(b)] = b.tokens
+        pos[lo : lo + len(b)] = b.pos
+        labels[lo : lo + len(b)] = b.labels
+
+    for _ in ordered_map(fill, chunk_count(params, n, per_block), threads):
+        pass
 
 
 def thread_scratch(local: threading.local, name: str, shape: tuple[int, ...], dtype, floor: int) -> np.ndarray:
@@ -117,35 +151,14 @@ class TrainingPasses:
         pos = np.empty(N, dtype=np.int64)
         labels = np.empty(N, dtype=np.int64)
 
-        per_block = block_rows(L)
-
-        def fill(k: int) -> None:
-            b = draw_chunk(self.params, self.emb, self.seed, N, per_block, k)
-            lo = k * per_block
-            tokens[lo : lo + len(b)] = b.tokens
-            pos[lo : lo + len(b)] = b.pos
-            labels[lo : lo + len(b)] = b.labels
-
-        for _ in self._ordered(fill, chunk_count(self.params, N, per_block)):
-            pass
+        draw_into(self.params, self.emb, self.seed, tokens, pos, labels, self.threads)
         order = np.argsort(labels, kind="stable")
         sorted_tokens = np.take(tokens, order, axis=0)
         del tokens
         self._sorted = Batch(sorted_tokens, pos[order], labels[order])
 
     def _ordered(self, task: Callable[[int], R], n: int) -> Iterator[R]:
-        if self.threads == 1 or n == 1:
-            for k in range(n):
-                yield task(k)
-            return
-        with ThreadPoolExecutor(self.threads) as pool:
-            window: deque = deque()
-            for k in range(n):
-                window.append(pool.submit(task, k))
-                if len(window) > self.threads:
-                    yield window.popleft().result()
-            while window:
-                yield window.popleft().result()
+        return ordered_map(task, n, self.threads)
 
     def map(self, fn: Callable[[Batch], R]) -> Iterator[R]:
         """``fn(chunk)`` for every chunk, in chunk order (one pass over the data).  The
