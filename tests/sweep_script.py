@@ -87,6 +87,22 @@ class FakeBisection:
         }
 
 
+
+def stored_trials(out) -> int:
+    """How many trials the store in ``out`` holds now (read-only; 0 while it does not exist
+    or is busy): the interruption tests wait on it before killing a run."""
+    import sqlite3
+    from contextlib import closing
+
+    path = out / "trials.sqlite"
+    if not path.exists():
+        return 0
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)) as con:
+            return con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
 def make_cells(thresholds: dict[str, int] = THRESHOLDS, lo: int = 8, hi: int = 512) -> dict[str, CellSpec]:
     return {
         key: CellSpec(

@@ -2,15 +2,14 @@
 and the verdict is identical to an uninterrupted run."""
 
 import json
-from contextlib import closing
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 
 import pytest
+from sweep_script import stored_trials
 
 ARGS = ["check", "--law", "N >= C*L*V*log(V)", "--set", "algorithm=one-step", "--base", "V=48",
         "--base", "d=96", "--base", "L=4", "--vary", "L", "--seed", "11", "--quiet", "--json"]
@@ -31,15 +30,6 @@ def _finish(proc, out):
     assert code in (0, 1, 3), (out.parent / f"{out.name}.log").read_text()
 
 
-def _stored(out):
-    path = out / "trials.sqlite"
-    if not path.exists():
-        return 0
-    try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)) as con:
-            return con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 def _verdict(out):
@@ -58,12 +48,12 @@ def test_sigkill_then_rerun_recomputes_nothing_stored(tmp_path):
     out = tmp_path / "killed"
     proc = _cli(out)
     deadline = time.time() + 120
-    while _stored(out) < total // 3 and proc.poll() is None and time.time() < deadline:
+    while stored_trials(out) < total // 3 and proc.poll() is None and time.time() < deadline:
         time.sleep(0.05)
     assert proc.poll() is None, "the sweep finished before it could be killed; make it longer"
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
-    stored = _stored(out)
+    stored = stored_trials(out)
     assert 0 < stored < total
 
     _finish(_cli(out), out)

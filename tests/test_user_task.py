@@ -14,15 +14,14 @@ import json
 import math
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 import time
-from contextlib import closing
 
 import pytest
+from sweep_script import stored_trials
 
 from theorycheck import registry
 from theorycheck.cli.main import main
@@ -199,15 +198,6 @@ def _cli(task_file, out):
         return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
 
 
-def _stored(out):
-    path = out / "trials.sqlite"
-    if not path.exists():
-        return 0
-    try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)) as con:
-            return con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 @pytest.mark.slow
@@ -220,12 +210,12 @@ def test_file_task_resumes_after_sigkill(serial_run, task_file, tmp_path):
     out = tmp_path / "killed"
     proc = _cli(task_file, out)
     deadline = time.time() + 240
-    while _stored(out) < total // 3 and proc.poll() is None and time.time() < deadline:
+    while stored_trials(out) < total // 3 and proc.poll() is None and time.time() < deadline:
         time.sleep(0.05)
     assert proc.poll() is None, "the sweep finished before it could be killed; make it longer"
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
-    stored = _stored(out)
+    stored = stored_trials(out)
     assert 0 < stored < total
     assert _cli(task_file, out).wait(timeout=600) == 0, (tmp_path / "killed.log").read_text()
     data = json.loads((out / "verdict.json").read_text())
