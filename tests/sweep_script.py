@@ -103,6 +103,18 @@ def stored_trials(out) -> int:
     except sqlite3.Error:
         return 0
 
+
+def kill_when_stored(proc, out, at_least: int, timeout: float) -> int:
+    """SIGKILL ``proc`` once the store in ``out`` holds ``at_least`` trials; returns how many
+    it holds after the kill (asserting the run was still going, so the kill interrupted it)."""
+    deadline = time.time() + timeout
+    while stored_trials(out) < at_least and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the sweep finished before it could be killed; make it longer"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    return stored_trials(out)
+
 def make_cells(thresholds: dict[str, int] = THRESHOLDS, lo: int = 8, hi: int = 512) -> dict[str, CellSpec]:
     return {
         key: CellSpec(

@@ -3,13 +3,11 @@ and the verdict is identical to an uninterrupted run."""
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
-from sweep_script import stored_trials
+from sweep_script import kill_when_stored
 
 ARGS = ["check", "--law", "N >= C*L*V*log(V)", "--set", "algorithm=one-step", "--base", "V=48",
         "--base", "d=96", "--base", "L=4", "--vary", "L", "--seed", "11", "--quiet", "--json"]
@@ -47,13 +45,7 @@ def test_sigkill_then_rerun_recomputes_nothing_stored(tmp_path):
     # Interrupted run: SIGKILL once part of the trials are stored.
     out = tmp_path / "killed"
     proc = _cli(out)
-    deadline = time.time() + 120
-    while stored_trials(out) < total // 3 and proc.poll() is None and time.time() < deadline:
-        time.sleep(0.05)
-    assert proc.poll() is None, "the sweep finished before it could be killed; make it longer"
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=30)
-    stored = stored_trials(out)
+    stored = kill_when_stored(proc, out, total // 3, timeout=120)
     assert 0 < stored < total
 
     _finish(_cli(out), out)

@@ -13,15 +13,13 @@ import csv
 import json
 import math
 import os
-import signal
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
-import time
 
 import pytest
-from sweep_script import stored_trials
+from sweep_script import kill_when_stored
 
 from theorycheck import registry
 from theorycheck.cli.main import main
@@ -209,13 +207,7 @@ def test_file_task_resumes_after_sigkill(serial_run, task_file, tmp_path):
     total = reference["run"]["trials"]
     out = tmp_path / "killed"
     proc = _cli(task_file, out)
-    deadline = time.time() + 240
-    while stored_trials(out) < total // 3 and proc.poll() is None and time.time() < deadline:
-        time.sleep(0.05)
-    assert proc.poll() is None, "the sweep finished before it could be killed; make it longer"
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=30)
-    stored = stored_trials(out)
+    stored = kill_when_stored(proc, out, total // 3, timeout=240)
     assert 0 < stored < total
     assert _cli(task_file, out).wait(timeout=600) == 0, (tmp_path / "killed.log").read_text()
     data = json.loads((out / "verdict.json").read_text())
