@@ -43,6 +43,7 @@ from theorycheck.jsonable import canonical_json, jsonable
 from theorycheck.validate import check_int
 
 __all__ = [
+    "mixed_seed",
     "SeedIdentity",
     "trial_seed",
     "child_seed",
@@ -114,6 +115,13 @@ def trial_seed(entropy: int, cell: str, resource: Any, replicate: int) -> SeedId
 def child_seed(seed: np.random.SeedSequence, i: int) -> np.random.SeedSequence:
     """Child ``i`` of ``seed``: ``SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (i,))``."""
     return np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, int(i)))
+
+
+def mixed_seed(seed: np.random.SeedSequence, entropy: int) -> np.random.SeedSequence:
+    """A seed that depends on both ``seed`` (one the package derived) and an extra
+    ``entropy``: ``SeedSequence([entropy, *seed.generate_state(4)])``. Used where a trial
+    carries its own entropy on top of the sweep's (:func:`theorycheck.testing.simulated_trial`)."""
+    return np.random.SeedSequence([check_entropy(entropy), *(int(w) for w in seed.generate_state(4))])
 
 
 def seed_sequence(seed: Any) -> np.random.SeedSequence:

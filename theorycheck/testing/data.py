@@ -92,10 +92,10 @@ def _simulated_success(params: dict[str, Any], seed: np.random.SeedSequence, *, 
                        entropy: int, settings: dict[str, Any]) -> bool:
     """Success of one retrieval trial of ``algorithm`` at ``{**settings, **params}``; the
     simulator's seed mixes ``entropy`` into the package's seed."""
+    from theorycheck.seeding import mixed_seed
     from theorycheck.tasks.retrieval_task import retrieval_trial
 
-    mixed = np.random.SeedSequence([entropy, *(int(w) for w in seed.generate_state(4))])
-    return bool(retrieval_trial({**settings, **params, "algorithm": algorithm}, mixed)["success"])
+    return bool(retrieval_trial({**settings, **params, "algorithm": algorithm}, mixed_seed(seed, entropy))["success"])
 
 
 def simulated_trial(algorithm: str = "limit", *, entropy: int = 0, **settings: Any) -> Trial:
@@ -113,11 +113,11 @@ def simulated_trial(algorithm: str = "limit", *, entropy: int = 0, **settings: A
     True
     """
     from theorycheck.registry import get_algorithm
+    from theorycheck.seeding import check_entropy
     from theorycheck.tasks.retrieval import RetrievalParams
 
     get_algorithm(algorithm)  # ValueError naming the valid algorithms
-    if isinstance(entropy, bool) or not isinstance(entropy, int) or entropy < 0:
-        raise ValueError(f"entropy must be an integer >= 0, got {entropy!r}")
+    entropy = check_entropy(entropy)
     fields = set(RetrievalParams.__dataclass_fields__)
     unknown = sorted(set(settings) - fields)
     if unknown:
