@@ -15,6 +15,7 @@ LAW_400_FACTORS = "N >= " + "*".join(["V"] * 400)
 CASES = {
     "exponent overflows float64": ["check", "--law", "N >= V**1e400"],
     "coefficient overflows float64": ["check", "--law", "N >= 1e400*V"],
+    "quotient overflows float64": ["check", "--law", "N >= 1e300/1e-300*V"],
     "integer tower (minutes of SymPy)": ["check", "--law", "N >= ((3**1000)**1000)**1000*V"],
     "400 nested products (RecursionError)": ["check", "--law", LAW_400_FACTORS],
     "base point overflows the law": ["check", "--base", "V=1e300"],

@@ -107,8 +107,9 @@ def _numeric_value(node: ast.AST) -> Fraction | None:
 
 
 def _log10_size(node: ast.AST) -> float | None:
-    """An upper bound on ``log10 |value|`` of a purely numeric subtree (literals with
-    ``+ - * / **``), computed without evaluating it; None if the subtree has a name or a call.
+    """``log10 |value|`` of a purely numeric subtree (literals with ``+ - * / **``), computed
+    without evaluating it (exact for products, quotients and powers; sums are bounded by
+    twice their larger term); None if the subtree has a name or a call.
     ``((3**1000)**1000)**1000`` is refused from this bound before SymPy builds the integer."""
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
         value = abs(node.value)
@@ -126,7 +127,7 @@ def _log10_size(node: ast.AST) -> float | None:
         if isinstance(node.op, ast.Mult):
             return left + right
         if isinstance(node.op, ast.Div):
-            return left  # a lower bound on the divisor's size is not known; |a/b| <= |a| for |b| >= 1
+            return left - right  # |a/b|: 1e300/1e-300 is as large as 1e600
         exponent = _numeric_value(node.right)
         if exponent is None:  # the exponent is itself a power: bound it by its size
             return math.inf if right > 3 else max(left, 0.0) * 10.0 ** right
