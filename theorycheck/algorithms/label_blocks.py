@@ -38,6 +38,7 @@ from theorycheck.tasks.retrieval import Batch, block_rows, check_int, chunk_coun
 from theorycheck.tasks.training_passes import (
     DEFAULT_CACHE_BYTES,
     DEFAULT_CHUNK_TOKENS,
+    compact_token_dtype,
     draw_into,
     ordered_map,
     thread_scratch,
@@ -89,7 +90,7 @@ class SortedTokens:
         tokens = DEFAULT_CHUNK_TOKENS if chunk_tokens is None else check_int("chunk_tokens", chunk_tokens, 1)
         self.threads = check_int("threads", threads, 1)
         cache_bytes = check_int("cache_bytes", cache_bytes, 0)
-        self.token_dtype = np.int16 if params.V <= np.iinfo(np.int16).max else np.int32
+        self.token_dtype = compact_token_dtype(params.V)
         per_sequence = params.L * np.dtype(self.token_dtype).itemsize + 24
         self.cached = self.n_max * per_sequence <= cache_bytes
         self.rows = max(1, tokens // params.L)  # sequences per sub-batch

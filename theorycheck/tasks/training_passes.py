@@ -34,7 +34,7 @@ import numpy as np
 from theorycheck.tasks.retrieval import Batch, block_rows, chunk_count, draw_chunk
 from theorycheck.validate import check_int
 
-__all__ = ["TrainingPasses", "thread_scratch", "ordered_map", "draw_into", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
+__all__ = ["TrainingPasses", "compact_token_dtype", "thread_scratch", "ordered_map", "draw_into", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
 
 DEFAULT_CACHE_BYTES = 512 << 20
 """Keep the compact training tokens in memory between passes up to this many bytes
@@ -44,6 +44,11 @@ DEFAULT_CHUNK_TOKENS = 1 << 18
 """Tokens per chunk: the per-chunk buffers (a few MB) stay in the CPU caches."""
 
 R = TypeVar("R")
+
+
+def compact_token_dtype(V: int) -> type:
+    """The smallest integer dtype that holds tokens ``0..V-1`` in a cache (int16 up to 32767)."""
+    return np.int16 if V <= np.iinfo(np.int16).max else np.int32
 
 
 def ordered_map(fn: Callable[[int], R], n: int, threads: int) -> Iterator[R]:
@@ -107,7 +112,7 @@ class TrainingPasses:
         tokens = DEFAULT_CHUNK_TOKENS if chunk_tokens is None else check_int("chunk_tokens", chunk_tokens, 1)
         self.threads = check_int("threads", threads, 1)
         cache_bytes = check_int("cache_bytes", cache_bytes, 0)
-        self.token_dtype = np.int16 if params.V <= np.iinfo(np.int16).max else np.int32
+        self.token_dtype = compact_token_dtype(params.V)
         per_sequence = params.L * np.dtype(self.token_dtype).itemsize + 16
         self.cached = params.N * per_sequence <= cache_bytes
         rows = max(1, tokens // params.L)
