@@ -37,14 +37,13 @@ threshold) leaves the constraint *not judged* at that cell. A cell is in the reg
 
 Sides are evaluated in mpmath at 30 digits (no float64 overflow for ``V**1000`` or
 ``exp(V)``); they must be positive: a side that is not leaves the constraint not
-judged at that cell. Parsing goes through :func:`theorycheck.law.parse.parse_expression_text`
+judged at that cell. Parsing goes through :func:`theorycheck.law.regime.split_constraint`
 (a checked grammar, never ``eval``).
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,7 +51,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from theorycheck.law.parse import parse_expression_text
+from theorycheck.law.regime import split_constraint
 from theorycheck.symbols import symbol
 
 __all__ = ["MUCH", "Constraint", "CellRegime", "RegimeReport", "parse_constraint",
@@ -66,7 +65,6 @@ SUMMARY_CHARS = 200
 _ROUNDING = 1e-12
 _DIGITS = 30
 
-_SPLIT = re.compile(r"(<<|>>|<=|>=|~|<|>)")
 _NEEDS = {">>": f">= {MUCH:g}", "<<": f"<= {1 / MUCH:g}", "~": f"{1 / MUCH:g}..{MUCH:g}",
           ">=": ">= 1", ">": "> 1", "<=": "<= 1", "<": "< 1"}
 
@@ -99,13 +97,8 @@ class Constraint:
 
 def parse_constraint(text: str) -> Constraint:
     """``"A op B"`` with op one of ``<< >> <= >= < > ~`` -> :class:`Constraint` (ValueError otherwise)."""
-    if not isinstance(text, str):
-        raise ValueError(f"a regime constraint must be a string such as 'V >> d', got {text!r}")
-    parts = _SPLIT.split(text)
-    if len(parts) != 3 or not parts[0].strip() or not parts[2].strip():
-        raise ValueError(f"regime constraint {text!r} must be 'A op B' with exactly one op among "
-                         "<< >> <= >= < > ~, e.g. 'V >> d'")
-    return Constraint(text.strip(), parse_expression_text(parts[0]), parts[1], parse_expression_text(parts[2]))
+    lhs, op, rhs = split_constraint(text)
+    return Constraint(text.strip(), lhs, op, rhs)
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Regime", "as_ray"]
 
-_OPS = ("<<", ">>", "<=", ">=", "~")
-_SPLIT = re.compile(r"(<<|>>|<=|>=|~)")
+#: Every relation a regime constraint may use (theorycheck.check.regime judges them at
+#: measured cells); a Regime's own exponent reasoning takes the first five.
+CONSTRAINT_OPS = ("<<", ">>", "<=", ">=", "~", "<", ">")
+_OPS = CONSTRAINT_OPS[:5]
+_SPLIT = re.compile(r"(<<|>>|<=|>=|~|<|>)")
 
 
 def as_ray(ray: Mapping[str, Any]) -> dict[str, Fraction]:
@@ -149,15 +152,20 @@ class Regime:
         }
 
 
-def _parse_constraint(text: str) -> tuple[sp.Expr, str, sp.Expr]:
+def split_constraint(text: str, ops: tuple[str, ...] = CONSTRAINT_OPS) -> tuple[sp.Expr, str, sp.Expr]:
+    """``"A op B"`` -> ``(A, op, B)`` as SymPy expressions, ``op`` one of ``ops`` (ValueError
+    otherwise): the one parser of regime constraints."""
     if not isinstance(text, str):
         raise ValueError(f"a regime constraint must be a string such as 'V >> d', got {text!r}")
     parts = _SPLIT.split(text)
-    if len(parts) != 3:
-        raise ValueError(
-            f"regime constraint {text!r} must have exactly one of {', '.join(_OPS)} between two expressions"
-        )
+    if len(parts) != 3 or parts[1] not in ops or not parts[0].strip() or not parts[2].strip():
+        raise ValueError(f"regime constraint {text!r} must be 'A op B' with exactly one of "
+                         f"{', '.join(ops)} between two expressions, e.g. 'V >> d'")
     return parse_expression_text(parts[0]), parts[1], parse_expression_text(parts[2])
+
+
+def _parse_constraint(text: str) -> tuple[sp.Expr, str, sp.Expr]:
+    return split_constraint(text, _OPS)
 
 
 def _growth(expr: sp.Expr, ray: Mapping[str, Fraction], law: Law | None, text: str):
