@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from theorycheck.planted import planted_trial
-from theorycheck.sweep import CellSpec, MemoryStore, SqliteStore, make_executor, run_sweep
+from theorycheck.sweep import CellSpec, SqliteStore, make_executor, run_sweep
 
 
 class GridSearch:

@@ -16,6 +16,7 @@
 for store keys) and :func:`dumps` (indented, for files and terminals) write strict JSON
 of ``jsonable(value)``.
 
+>>> from fractions import Fraction
 >>> jsonable({"a": np.float64("nan"), "b": (np.int32(3), -math.inf), 2: Fraction(1, 4)})
 {'a': None, 'b': [3, '-inf'], '2': 0.25}
 """
@@ -27,7 +28,6 @@ import math
 import numbers
 import os
 from collections.abc import Mapping
-from fractions import Fraction  # noqa: F401  (used in the doctest)
 from typing import Any
 
 import numpy as np
