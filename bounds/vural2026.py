@@ -59,22 +59,44 @@ _V_ONLY = Regime({"V": 1}, "V -> oo")
 
 # Design hints for `theorycheck check` (theorycheck.check.target): the base point, the
 # ranges the sweep must stay within and the order in which variables are varied (a quick
-# budget varies the first two). Chosen so that the storage condition d^2 >= ~10 V log V
-# (not part of these laws) has at least a 2x margin everywhere in the sweep: near it the
-# measured threshold diverges for a reason the law under test does not describe.
+# budget varies the first two). The design also stops every line at the law's regime
+# constraints that can be judged before measuring (theorycheck.check.design).
+#
+# _STORAGE_SAFE (the one-step read-out laws, V <= 256, d >= V/2): the storage condition
+# d^2 >= ~10 V log V (not part of these laws) has at least a 2x margin everywhere in the
+# sweep: near it the measured threshold diverges for a reason the law does not describe.
 _STORAGE_SAFE = {"base": {"V": 128, "d": 181, "L": 16},
                  "ranges": {"d": (128, 512), "V": (45, 256), "L": (2, 128)},
                  "vary": ("d", "L", "V")}
+# _IN_REGIME (the three-step laws, V >> d): V/d >= 4 (the regime's "V >> d", read as a ratio
+# of at least 4 by theorycheck.check.regime) and storage to spare, d^2 >= 9 V log V (at
+# tau = 0.99 the three-step limit with perfect selection reaches accuracy 0.999-1.0 at
+# (V, d) = (1024, 256), (2048, 384), (2048, 512), ratios 9.2-16.8, and stays at 0.996 at
+# (4096, 512), ratio 7.7, and 0.96 at (1024, 192), ratio 5.2: `theorycheck simulate
+# --no-marker-in-value --N 300000`, 2026-11-23). Both together leave a narrow wedge:
+# d in [sqrt(9 V log V), V/4], a span of sqrt(V/log V)/12 -- 1.4x at V = 2048 and 3x only
+# near V = 16000 -- so at the base (2048, 512) d and V move by at most sqrt(2) (held
+# fixed by budgets whose lines need 1.5x) and L carries the quick check: L from 8 to 512
+# (L << V). N << L V is judged at the measured thresholds (N* ~ 3e4 at this base, so
+# it holds from L ~ 60 on); the base L = 128 sits there.
+_IN_REGIME = {"base": {"V": 2048, "d": 512, "L": 128},
+              "ranges": {"d": (362, 512), "V": (2048, 2896), "L": (8, 512)},
+              "vary": ("L", "d", "V")}
 _DESIGN = {
     "one_step": _STORAGE_SAFE,
     "one_step_refined": _STORAGE_SAFE,
-    "gradient_noise": _STORAGE_SAFE,
-    "headline": _STORAGE_SAFE,
-    "lower": _STORAGE_SAFE,
+    "gradient_noise": _IN_REGIME,
+    "headline": _IN_REGIME,
+    "lower": _IN_REGIME,
     "counts": {"base": {"V": 128, "d": 256, "L": 8}, "ranges": {"V": (32, 256)}, "vary": ("V",)},
-    "mean_bias": {"base": {"V": 128, "d": 181, "L": 8}, "ranges": {"d": (128, 512), "V": (45, 256)},
-                  "vary": ("d", "V")},
-    "orthogonal": {"base": {"V": 64, "d": 66, "L": 8}, "ranges": {"L": (2, 128), "V": (16, 64)},
+    # the mean bias does not involve L (L = 16); zeta^4 is its widest in-regime lever here
+    # (trigger_overlap's d >= 8 log V / zeta^2 holds down to zeta ~ 0.4 at d = 512)
+    "mean_bias": {"base": {"V": 2048, "d": 512, "L": 16, "zeta": 1.0},
+                  "ranges": {"d": (362, 512), "V": (2048, 2896), "zeta": (0.45, 4.0)},
+                  "vary": ("zeta", "d", "V")},
+    # orthogonal embeddings need d >= V + 2 (d = 1026 holds V <= 1024); L << V as for the
+    # random contrast, V from 256 (V log V facts at 14x fewer than the random wedge's base)
+    "orthogonal": {"base": {"V": 1024, "d": 1026, "L": 32}, "ranges": {"L": (4, 256), "V": (256, 1024)},
                    "vary": ("L", "V")},
     "mlp_gradient_noise": {"base": {"V": 64, "d": 64, "m": 256, "L": 8}, "vary": ("m", "L", "d", "V")},
     "mlp_mean_bias": {"base": {"V": 64, "d": 64, "m": 256, "L": 8}, "vary": ("d", "V")},
@@ -130,7 +152,7 @@ BOUNDS = [
                   "gradient-noise branch of the max dominates (N << L*V), V >> d: V = t, d = t^(3/4), L = t^(1/4)",
                   ("V >> d", "L << V", "N << L*V")),
            "inferred", "inferred Theorem 1: m d >= C max(V, V^2 L / N) polylog(V) with m = d, i.e. N d^2 >~ V^2 L",
-           {"algorithm": "limit", "embeddings": "random", "model": "attention"}, None,
+           THREE_STEP, None,
            "Encoded as the branch N d^2 >= C L V^2 log V (see module docstring); confidence moderate for the "
            "N d^2 ~ V^2 L form, low for exponents and log powers (docs/theory.md §7.7)."),
     _entry("lower", Law.parse("(d**2/2)*log(1 + N/(L*V)) >= V*log(V)", resource="N"), "lower",

@@ -79,3 +79,48 @@ def test_get_budget_names_the_valid_budgets():
 def test_law_objects_are_accepted_as_targets():
     tgt, design = plan(Law.parse("N >= C*L*V*log(V)"), budget="quick", base={"d": 181})
     assert tgt.id == "user-law" and set(design.varied) <= {"L", "V"}
+
+
+def test_in_regime_design_of_the_headline_law_keeps_every_cell_in_its_design_time_regime():
+    # vural2026.headline's regime: V >> d, L << V (ratios >= 4, check/regime.py) are judged
+    # before measuring; N << L*V only at the thresholds. Every designed cell must satisfy
+    # the first two, and the quick budget must still vary L.
+    from theorycheck.check.regime import MUCH
+
+    _, design = plan("vural2026.headline", budget="quick")
+    assert "L" in design.varied and len(design.varied["L"]) >= 3
+    assert design.settings.get("marker_in_value") is False  # the gradient-noise branch (bounds/vural2026.py)
+    for cell in design.cells:
+        assert cell["V"] >= MUCH * cell["d"] and MUCH * cell["L"] <= cell["V"]
+
+
+def test_lines_stop_at_the_regime_and_a_base_outside_it_is_said():
+    law = Law.parse("N >= C*L*V**2*log(V)/d**2")
+    from theorycheck.check.design import design_sweep
+    from theorycheck.registry import get_task
+
+    task = get_task("retrieval")
+    kwargs = dict(settings={"algorithm": "limit"}, budget=get_budget("standard"), ranges={"d": (16, 4096)},
+                  vary=("d",))
+    free = design_sweep(law, task, base={"V": 1024, "d": 64, "L": 8}, **kwargs)
+    inside = design_sweep(law, task, base={"V": 1024, "d": 64, "L": 8}, constraints=("V >> d",), **kwargs)
+    assert max(free.varied["d"]) > 256  # without the regime the d line would cross V/4
+    assert max(inside.varied["d"]) <= 256 and not any("outside" in n for n in inside.notes)
+    outside = design_sweep(law, task, base={"V": 1024, "d": 512, "L": 8}, constraints=("V >> d",), **kwargs)
+    assert any("base point is outside the law's regime (V >> d fails there)" in n for n in outside.notes)
+    # a constraint naming the resource cannot be judged before measuring: it does not bound the design
+    resource = design_sweep(law, task, base={"V": 1024, "d": 64, "L": 8}, constraints=("N << L*V",), **kwargs)
+    assert resource.varied == free.varied
+
+
+def test_an_algorithm_option_given_flat_reaches_the_algorithm():
+    # `--set beta=4` on the limit algorithm: the retrieval task routes a key that is one
+    # of the algorithm's options into the trial's options, and still refuses other keys.
+    from theorycheck.tasks.retrieval_task import retrieval_params
+
+    _, algorithm, options = retrieval_params({"V": 64, "d": 64, "L": 4, "N": 100, "beta": 2.0})
+    assert algorithm == "limit" and options == {"beta": 2.0}
+    with pytest.raises(ValueError, match=r"no parameter\(s\) \['gamma'\]"):
+        retrieval_params({"V": 64, "d": 64, "L": 4, "N": 100, "gamma": 2.0})
+    _, design = plan("vural2026.headline", settings={"beta": 4.0})
+    assert design.settings["beta"] == 4.0

@@ -10,9 +10,11 @@ standard   5 values per variable over up to 16x, 2 joint points             <= 3
 full       7 values per variable over up to 32x, 4 joint points             unbounded
 =========  ===============================================================  ==========
 
-The cost of one retrieval trial of the fast path grows like ``N*L + V**2*d`` (docs/theory.md §3);
-``max_cost`` caps that product at the predicted threshold so that a quick check never
-wanders into minute-long trials. A check that cannot span enough of a variable inside its
+The cost of one retrieval trial of the fast path grows like ``N*L + V**2*d/80`` in token
+visits of ~16 ns (docs/theory.md §3, :func:`theorycheck.tasks.retrieval_task.retrieval_cost`);
+``max_cost`` caps it at twice the predicted threshold so that a quick check never wanders
+into minute-long trials: quick 6e7 (~1 s of CPU a trial, what an in-regime cell of the
+three-step laws at (V, d) = (2048, 512) needs), standard 3e8 (~5 s), full 2e9. A check that cannot span enough of a variable inside its
 budget says so in its verdict (``inconclusive``: range too narrow).
 """
 
@@ -42,9 +44,9 @@ class Budget:
 
 
 BUDGETS: dict[str, Budget] = {
-    "quick": Budget("quick", 3, 8.0, 4, 480, 4e6, 0, 0.06, 2),
-    "standard": Budget("standard", 5, 16.0, 6, 400, 3e7, 2, 0.08, 6),
-    "full": Budget("full", 7, 32.0, 8, 800, 2e8, 4, 0.05, 6),
+    "quick": Budget("quick", 3, 8.0, 4, 480, 6e7, 0, 0.06, 2),
+    "standard": Budget("standard", 5, 16.0, 6, 400, 3e8, 2, 0.08, 6),
+    "full": Budget("full", 7, 32.0, 8, 800, 2e9, 4, 0.05, 6),
 }
 
 

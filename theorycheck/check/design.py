@@ -12,6 +12,15 @@ One-at-a-time lines through a base point, plus a few joint points (docs/architec
 * ``budget.joint_points`` cells move two variables at once (to the ends of their ranges),
   which is what separates a multiplicative law from an additive one.
 
+**Inside the regime.** A bound states where its law holds (``"V >> d"``, ``"L << V"``,
+``"N << L*V"``; :mod:`theorycheck.check.regime` reads ``>>`` as a ratio of at least 4).
+The constraints that do not name the resource can be judged before measuring: a line
+stops widening where one of them would fail (rule (v)), so that every designed cell is
+inside them when the base point is. A base point outside them is designed around anyway,
+with a note (the verdict's first line then says the sweep left the regime). Constraints
+that name the resource (``N << L*V``) can only be judged at the measured threshold,
+after the sweep (:func:`theorycheck.check.regime.regime_for`).
+
 The search of each cell starts at the law's threshold evaluated with the reference
 constants (1 where none is known).
 """
@@ -28,7 +37,7 @@ import numpy as np
 from theorycheck.check.budget import Budget
 from theorycheck.registry import Task
 
-__all__ = ["SweepDesign", "design_sweep", "predicted"]
+__all__ = ["SweepDesign", "design_sweep", "predicted", "design_constraints", "outside_regime"]
 
 
 @dataclass(frozen=True)
@@ -86,8 +95,27 @@ def _feasible(law, task: Task, settings: Mapping[str, Any], point: Mapping[str, 
     return task.trial_cost(full) <= budget.max_cost
 
 
+def design_constraints(constraints, resource: str, names) -> tuple:
+    """The constraints (texts or parsed) that can be judged before measuring: those that
+    name only ``names`` (the design's variables) and not ``resource``."""
+    from theorycheck.check.regime import parse_constraint
+
+    parsed = [c if hasattr(c, "names") else parse_constraint(c) for c in constraints]
+    return tuple(c for c in parsed if resource not in c.names and set(c.names) <= set(names))
+
+
+def outside_regime(constraints, point: Mapping[str, float]) -> list[str]:
+    """Texts of the design-time ``constraints`` that fail at ``point``."""
+    if not constraints:
+        return []
+    from theorycheck.check.regime import evaluate_regime
+
+    cell = evaluate_regime(constraints, [{n: point[n] for c in constraints for n in c.names}]).cells[0]
+    return list(cell.violated)
+
+
 def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
-           limits: tuple[float, float] | None) -> tuple[float, float]:
+           limits: tuple[float, float] | None, inside=lambda point: True) -> tuple[float, float]:
     _round = _rounder(task)
     lo = hi = float(base[var])
     lo_min, hi_max = limits if limits else (0.0, math.inf)
@@ -98,12 +126,13 @@ def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
             if side == "hi" and grow_hi:
                 cand = _round(var, hi * step)
                 ok = cand <= hi_max and cand / lo <= budget.max_span * (1 + 1e-9) and _feasible(
-                    law, task, settings, {**base, var: cand}, constants, budget)
+                    law, task, settings, {**base, var: cand}, constants, budget) and inside({**base, var: cand})
                 hi, grow_hi = (cand, True) if ok else (hi, False)
             if side == "lo" and grow_lo:
                 cand = _round(var, lo / step)
                 ok = cand >= max(lo_min, 1e-12) and cand < lo and hi / cand <= budget.max_span * (1 + 1e-9) \
-                    and _feasible(law, task, settings, {**base, var: cand}, constants, budget)
+                    and _feasible(law, task, settings, {**base, var: cand}, constants, budget) \
+                    and inside({**base, var: cand})
                 lo, grow_lo = (cand, True) if ok else (lo, False)
     return lo, hi
 
@@ -123,8 +152,10 @@ def _spread(task: Task, var: str, base: float, lo: float, hi: float, n: int) -> 
 def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[str, float],
                  budget: Budget, constants: Mapping[str, float] | None = None,
                  ranges: Mapping[str, tuple[float, float]] | None = None,
-                 vary: tuple[str, ...] | None = None) -> SweepDesign:
-    """Design the sweep of ``law`` on ``task`` (see the module docstring)."""
+                 vary: tuple[str, ...] | None = None, constraints=()) -> SweepDesign:
+    """Design the sweep of ``law`` on ``task`` (see the module docstring). ``constraints``:
+    the law's regime (strings such as ``"V >> d"``); those that do not name the resource
+    bound every line (rule (v))."""
     constants = {c: float(constants.get(c, 1.0)) if constants else 1.0 for c in law.constants}
     if law.resource not in task.variables:
         raise ValueError(
@@ -164,6 +195,15 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
     # (e.g. L for orthogonal embeddings, docs/theory.md §6).
     vary = tuple(vary or law.variables)[: budget.max_variables]
     notes: list[str] = []
+    regime = design_constraints(constraints, law.resource, base)
+    base_outside = outside_regime(regime, base)
+    if base_outside:
+        notes.append(f"the base point is outside the law's regime ({', '.join(base_outside)} fails there); "
+                     "cells designed around it anyway")
+
+    def inside(point: Mapping[str, float]) -> bool:
+        return bool(base_outside) or not outside_regime(regime, point)
+
     skipped = [v for v in (vary or law.variables) if v not in vary]
     varied: dict[str, list[float]] = {}
     for var in vary:
@@ -171,7 +211,7 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         declared = task.declared(var)
         if declared is not None:  # the task's declared valid range bounds every design
             lim = (max(lim[0], declared.low), min(lim[1], declared.high))
-        lo, hi = _range(var, law, task, settings, base, constants, budget, lim)
+        lo, hi = _range(var, law, task, settings, base, constants, budget, lim, inside)
         if hi / lo < 1.5:
             notes.append(f"{var} could not be varied around {base[var]:g} within the budget; held fixed")
             continue
@@ -192,7 +232,7 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         a, b = names[i % len(names)], names[(i + 1) % len(names)]
         ends = [(-1, -1), (0, 0), (-1, 0), (0, -1)][(i // max(1, len(names))) % 4]
         cell = {**base, a: varied[a][ends[0]], b: varied[b][ends[1]]}
-        if cell not in cells and _feasible(law, task, settings, cell, constants, budget):
+        if cell not in cells and _feasible(law, task, settings, cell, constants, budget) and inside(cell):
             cells.append(cell)
     if law.assumptions:  # a law in textbook form holds where its assumptions do (e.g. k < n)
         if not bool(law.satisfies(base)):

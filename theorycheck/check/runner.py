@@ -22,7 +22,7 @@ from typing import Any
 
 from theorycheck.check.budget import Budget, get_budget
 from theorycheck.check.design import SweepDesign, design_sweep
-from theorycheck.check.regime import regime_for
+from theorycheck.check.regime import law_constraints, regime_for
 from theorycheck.check.target import Target, resolve_target
 from theorycheck.registry import Task
 from theorycheck.sweep import CellSpec, code_version, run_sweep
@@ -83,6 +83,7 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
         design = design_sweep(
             tgt.law, tgt.task, settings=tgt.settings, base=tgt.base,
             budget=get_budget(budget), constants=tgt.constants, ranges=tgt.ranges, vary=tgt.vary,
+            constraints=law_constraints(tgt.id, tgt.law),
         )
     except OverflowError as exc:  # a base point or range so large that the law's threshold overflows
         raise ValueError(f"the design for {tgt.id} at base {dict(tgt.base)} leaves float64 ({exc}); choose a "

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from theorycheck.cli.options import add_run_options, default_out, parse_assignments, prepare_out
 
-DEFAULT_TARGET = "vural2026.one_step"
+DEFAULT_TARGET = "vural2026.headline"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +19,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "check", help="check a bound against simulation and print a verdict",
         description=(f"Design a sweep inside the law's regime, measure the threshold in every cell, "
                      f"compare exponents and write a report. Default target: {DEFAULT_TARGET} "
-                     "(the multiplicative law N d^2 ~ L V (V+d) log V with the coupon-collector term)."),
+                     "(our reading of the paper's headline law, N d^2 >= C L V^2 log V, checked in its regime V >> d)."),
     )
     p.add_argument("target", nargs="?", default=None, metavar="ID", help=f"catalogue id (default {DEFAULT_TARGET})")
     p.add_argument("--law", default=None, help='your own law, e.g. "N >= C*L*V**2*log(V)/d**2"')

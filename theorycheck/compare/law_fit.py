@@ -39,6 +39,10 @@ from theorycheck.threshold.likelihood import binomial_constant, probit_covarianc
 from theorycheck.threshold.result import Threshold
 
 _MAX_LOG_SLOPE = math.log(1e4)  # probit slope per unit log R; beyond it a cell is a step
+#: A joint transition width more than this multiple of the widest cell's own width means
+#: the fit flattened every transition to absorb thresholds that the law does not order
+#: (seen: width 145 in log N against cells of width < 0.1, constant CI 1e-147..1e153).
+_MISALIGNED = 10.0
 
 
 @dataclass(frozen=True)
@@ -253,6 +257,14 @@ def fit_law(
         identified = False
         notes.append("the transitions are steps on this grid (probit slope at its bound): "
                      "joint likelihood not identified")
+    cell_widths = [1.0 / th.slope for th in ths if th.slope is not None and th.slope > 0]
+    if identified and cell_widths and math.exp(-p[i_s]) > _MISALIGNED * max(cell_widths):
+        identified = False  # the joint optimum flattens every transition to absorb a wrong law
+        notes.append(f"the cells' transitions do not line up on the law's scale (joint transition width "
+                     f"{math.exp(-p[i_s]):.3g} in log {data.resource} against at most {max(cell_widths):.3g} "
+                     "within a cell): joint likelihood not identified; constants fitted to the cells' "
+                     "log thresholds by least squares instead")
+        p = np.concatenate([x0[:nc], p[nc:i_s], x0[i_s:i_s + 1], p[i_s + 1:]])
     at_bound = [i for i in range(nc) if min(abs(p[i] - bounds[i][0]), abs(p[i] - bounds[i][1])) < 1e-3]
     if at_bound:
         identified = False
