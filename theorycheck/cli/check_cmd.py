@@ -37,9 +37,9 @@ def resolve_common(args: argparse.Namespace) -> dict:
     """Parse and validate everything (raises ValueError) and return the keyword arguments of check."""
     from theorycheck.check.budget import get_budget
 
+    get_budget(args.budget)
     from theorycheck.check.run_arguments import CLI_NAMES, check_run_arguments
 
-    get_budget(args.budget)
     # the checks of check() itself, with the option names, before the output directory exists
     vary = check_run_arguments(vary=args.vary, entropy=args.seed, q=args.q, tolerance=args.tolerance,
                                names=CLI_NAMES)
