@@ -28,9 +28,8 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from collections.abc import Iterable
-
-import numpy as np
 
 __all__ = [
     "check_int",
@@ -42,13 +41,20 @@ __all__ = [
 ]
 
 
+def _is_bool(value: object) -> bool:
+    """A Python or NumPy bool. NumPy is not imported for this (a NumPy bool exists only once
+    NumPy is loaded), so that the CLI can refuse bad input without loading it."""
+    numpy = sys.modules.get("numpy")
+    return isinstance(value, bool) or (numpy is not None and isinstance(value, numpy.bool_))
+
+
 def _is_real(value: object) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, numbers.Real) and not _is_bool(value)
 
 
 def check_int(name: str, value: object, minimum: int = 0, hint: str = "") -> int:
     """``value`` as an ``int >= minimum`` (integral floats accepted, see module docstring)."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+    if isinstance(value, numbers.Integral) and not _is_bool(value):
         number = int(value)
     elif _is_real(value) and math.isfinite(float(value)) and float(value).is_integer():  # type: ignore[arg-type]
         number = int(float(value))  # type: ignore[arg-type]
@@ -89,7 +95,7 @@ def check_open_unit(name: str, value: object, hint: str = "") -> float:
 
 def check_bool(name: str, value: object) -> bool:
     """``value`` as a ``bool``; only ``True``/``False`` (and NumPy bools) pass."""
-    if not isinstance(value, (bool, np.bool_)):
+    if not _is_bool(value):
         raise ValueError(f"{name} must be True or False, got {value!r}")
     return bool(value)
 

@@ -23,6 +23,7 @@ from typing import Any
 from theorycheck.check.budget import Budget, get_budget
 from theorycheck.check.design import SweepDesign, design_sweep
 from theorycheck.check.regime import law_constraints, regime_for
+from theorycheck.check.run_arguments import check_run_arguments
 from theorycheck.check.target import Target, resolve_target
 from theorycheck.registry import Task
 from theorycheck.sweep import CellSpec, code_version, run_sweep
@@ -165,7 +166,8 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     """
     from theorycheck.compare import Dataset, compare
 
-    vary = _check_run_arguments(vary=vary, entropy=entropy, q=q, tolerance=tolerance, store=store)
+    # every argument the sweep would only use late, checked before any work
+    vary = check_run_arguments(vary=vary, entropy=entropy, q=q, tolerance=tolerance, store=store)
     tgt, design = plan(target, budget=budget, task=task, settings=settings, base=base, vary=vary,
                        ranges=ranges, assume=assume)
     t0 = time.perf_counter()
@@ -197,28 +199,6 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
         caveats=list(design.notes) + list(tgt.caveats),
         regime=regime,
     )
-
-
-def _check_run_arguments(*, vary: Any, entropy: Any, q: Any, tolerance: Any, store: Any) -> tuple[str, ...] | None:
-    """Every argument of :func:`check` that the sweep would only use late, checked before any
-    work (a bad tolerance must not fail after the whole sweep). Returns ``vary`` as a tuple
-    (a string ``"d,L"`` is split at commas)."""
-    from theorycheck.validate import check_int, check_open_unit, check_positive
-
-    check_int("entropy", entropy, 0, " (the root seed of every trial)")
-    check_open_unit("q", q, " (the success probability that defines the threshold)")
-    if tolerance is not None:
-        check_positive("tolerance", tolerance, " (the equivalence margin on exponents, e.g. 0.25)")
-    methods = ("bind", "get", "put", "records", "close")
-    if store is not None and not all(callable(getattr(store, m, None)) for m in methods):
-        raise ValueError(f"store must be a theorycheck.sweep store (MemoryStore, SqliteStore or open_store(path)), "
-                         f"got {type(store).__name__}: {store!r}")
-    if vary is None:
-        return None
-    names = [v.strip() for v in vary.split(",")] if isinstance(vary, str) else list(vary)
-    if not names or not all(isinstance(v, str) and v.strip() for v in names):
-        raise ValueError(f"vary must name variables, e.g. ('d', 'L') or 'd,L', got {vary!r}")
-    return tuple(v.strip() for v in names)
 
 
 @dataclass(frozen=True)

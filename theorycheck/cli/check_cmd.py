@@ -38,15 +38,11 @@ def resolve_common(args: argparse.Namespace) -> dict:
     from theorycheck.check.budget import get_budget
 
     get_budget(args.budget)
-    if not 0 < args.q < 1:
-        raise ValueError(f"--q must be in (0, 1), got {args.q}")
-    if args.tolerance is not None and not args.tolerance > 0:
-        raise ValueError(f"--tolerance must be positive, got {args.tolerance}")
-    vary = None
-    if args.vary is not None:
-        vary = tuple(v.strip() for v in args.vary.split(",") if v.strip())
-        if not vary:
-            raise ValueError(f"--vary names no variable (got {args.vary!r}); give e.g. --vary d,L, or leave it out")
+    from theorycheck.check.run_arguments import CLI_NAMES, check_run_arguments
+
+    # the checks of check() itself, with the option names, before the output directory exists
+    vary = check_run_arguments(vary=args.vary, entropy=args.seed, q=args.q, tolerance=args.tolerance,
+                               names=CLI_NAMES)
     from theorycheck.task_sources import resolve_task
 
     if getattr(args, "assume", None) and not args.law:

@@ -37,6 +37,10 @@ log thresholds and standard errors from it, step 2 is the Gaussian fit of
 :mod:`theorycheck.compare.table_fit`; steps 3 and 4 are unchanged. The free power-law
 fit is the WLS one, the collapse test the chi-square of the law's residuals, and the
 AIC/BIC model comparison uses the Gaussian likelihood of the table.
+
+Beside the decision, a verdict reports diagnostics that do not change its status (the
+free power-law fit, the collapse test, the model comparison):
+:mod:`theorycheck.compare.diagnostics`.
 """
 
 from __future__ import annotations
@@ -51,20 +55,17 @@ from theorycheck.compare.cell_model import fit_cells
 from theorycheck.compare.checks import CellResult, ExponentCheck, Verdict
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Piece, decide
-from theorycheck.compare.collapse import quasi_collapse_test
-from theorycheck.compare.evidence import Alternative, alternatives_from_models, log_factor_alternatives
-from theorycheck.compare.exponents import LRTest, PowerLawFit, fit_power_law, fit_power_law_wls
+from theorycheck.compare.diagnostics import compare_alternatives, dataset_diagnostics, table_diagnostics
+from theorycheck.compare.evidence import Alternative, log_factor_alternatives
 from theorycheck.compare.headline import headline
 from theorycheck.compare.law_fit import (
-    LawFit,
     cell_thresholds,
     constants_from_thresholds,
     fit_law,
     predicted_log_threshold,
 )
 from theorycheck.compare.lower_bound import check_lower_bound
-from theorycheck.compare.model_selection import ModelComparison, additive_alternative, compare_models
-from theorycheck.compare.table_fit import compare_models_table, fit_law_table, table_goodness_of_fit
+from theorycheck.compare.table_fit import fit_law_table
 from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.compare.polylog import freeze_polylog
 from theorycheck.compare.trends import design_trends, inestimable_trends
@@ -179,11 +180,11 @@ def compare(
     power = collapse = models = lb = None
     alts: tuple[Alternative, ...] = ()
     if diagnostics:
-        power, collapse, more = _table_diagnostics(shape, data, ths, fit) if table else _diagnostics(data, q, fit)
+        power, collapse, more = table_diagnostics(shape, data, ths, fit) if table else dataset_diagnostics(data, q, fit)
         notes += more
         logs = {} if up_to == "polylog" else log_factor_alternatives(
             shape, {v: data.cell_values(v) for v in dt.variables})
-        models, alts = _models(shape, data, q, alternatives, logs, width_vars, ths, notes)
+        models, alts = compare_alternatives(shape, data, q, alternatives, logs, width_vars, ths, notes)
     thin = [c for c in checks.values() if c.thin]
     if thin:
         notes.append("thin: " + ", ".join(f"{c.variable} rests on {c.cells} value(s) with a threshold"
@@ -249,63 +250,3 @@ def _overall(checks: dict[str, ExponentCheck], varied: Sequence[str],
             "; ".join(c.reason for c in tested) + scope, suggestions
     open_ = [c for c in tested if c.status == "inconclusive"]
     return "inconclusive", "; ".join(c.reason for c in open_) + scope, suggestions
-
-
-def _diagnostics(data: Dataset, q: float, fit: LawFit) -> tuple[PowerLawFit | None, LRTest | None, list[str]]:
-    notes: list[str] = []
-    power = collapse = None
-    if data.varied:
-        try:
-            power = fit_power_law(data, q=q)
-        except ValueError as exc:
-            notes.append(f"free power-law fit skipped: {exc}")
-    if fit.identified:
-        collapse = quasi_collapse_test(data, joint_llf=fit.llf, joint_params=fit.n_params)
-        if collapse.df > 0 and collapse.p_value < 0.01:
-            notes.append(f"cells do not collapse onto the fitted law beyond the within-cell dispersion "
-                         f"(LR {collapse.statistic:.1f} on {collapse.df} df, p={collapse.p_value:.2g}); "
-                         "exponent CIs assume they do")
-    return power, collapse, notes
-
-
-def _table_diagnostics(law: Any, table: ThresholdTable, ths: Sequence[Threshold], fit: LawFit
-                       ) -> tuple[PowerLawFit | None, LRTest | None, list[str]]:
-    notes: list[str] = []
-    power = gof = None
-    if table.varied:
-        try:
-            power = fit_power_law_wls(ths, {v: table.cell_values(v).tolist() for v in table.varied})
-        except ValueError as exc:
-            notes.append(f"free power-law fit skipped: {exc}")
-    if fit.identified:
-        gof = table_goodness_of_fit(law, table, fit)
-        if gof.df > 0 and gof.p_value < 0.01:
-            notes.append(f"the thresholds scatter around the fitted law beyond their errors "
-                         f"(chi2 {gof.statistic:.1f} on {gof.df} df, p={gof.p_value:.2g})")
-    return power, gof, notes
-
-
-def _models(shape: Any, data: Dataset, q: float, alternatives: dict[str, Any] | None,
-            log_forms: dict[str, Any], width_trends: Sequence[str], ths: Sequence[Threshold],
-            notes: list[str]) -> tuple[ModelComparison | None, tuple[Alternative, ...]]:
-    """The law against the given (default: additive) alternatives -- ``models`` -- and,
-    in the same fits, against its log-factor neighbours (:mod:`.evidence`)."""
-    if alternatives is None:
-        alt = additive_alternative(shape)
-        alternatives = {} if alt is None else {"additive": alt}
-    if not alternatives and not log_forms:
-        return None, ()
-    laws = {"law": shape, **alternatives, **{k: v for k, v in log_forms.items() if k not in alternatives}}
-    try:
-        if isinstance(data, ThresholdTable):
-            every = compare_models_table(laws, data)
-        else:
-            every = compare_models(laws, data, q=q, width_trends=width_trends, thresholds=ths)
-    except ValueError as exc:
-        notes.append(f"model comparison skipped: {exc}")
-        return None, ()
-    models = None
-    if alternatives:
-        kept = tuple(s for s in every.scores if s.name == "law" or s.name in alternatives)
-        models = ModelComparison(kept, kept[0].name, min(kept, key=lambda s: s.bic).name)
-    return models, alternatives_from_models(every)

@@ -31,7 +31,9 @@ calls ``tell(resource, successes, n_new)`` once per requested entry, in the orde
 asked, and asks again, until ``ask()`` returns ``[]``. Cells do not wait for each other
 (no global barrier), which keeps a pool busy; a cell's searcher only ever sees its own
 trials, whose seeds come from (entropy, cell key, resource, replicate) alone
-(:mod:`theorycheck.seeding`), so every executor gives identical results.
+(:mod:`theorycheck.seeding`), so every executor gives identical results. A cell's own
+bookkeeping between ask and tell is :mod:`theorycheck.sweep.cell_rounds`; this module is
+the loop that drives all cells' trials through the store and the executor.
 
 Batches. With an executor, the trials to compute wait in one queue (across cells and
 across the points a search asked at once) and go out several to a future, about
@@ -55,26 +57,29 @@ from collections import deque
 from collections.abc import Callable, Mapping
 import queue
 from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from theorycheck.jsonable import jsonable
-from theorycheck.seeding import (
-    SeedIdentity,
-    check_entropy,
-    normalise_resource,
-    trial_seed,
+from theorycheck.seeding import check_entropy
+from theorycheck.sweep.cell_rounds import (
+    CellState,
+    PendingTrial,
+    checked_requests,
+    complete_trial,
+    cost_key,
+    start_round,
 )
 from theorycheck.sweep.cells import CellSpec, check_cells, check_shippable, describe_trial
 from theorycheck.sweep.progress import NullProgress, ProgressReporter, SweepState
-from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
+from theorycheck.sweep.record import SweepIdentity, TrialRecord
+from theorycheck.sweep.result import SweepResult
 from theorycheck.sweep.store import MemoryStore, TrialStore
 from theorycheck.sweep.batching import TARGET_SECONDS, BatchPlanner
 from theorycheck.sweep.trial import execute_batch, execute_trial
 from theorycheck.sweep.version import code_version as default_code_version
-from theorycheck.validate import check_int
+
+__all__ = ["SweepResult", "TrialError", "run_sweep"]
 
 
 class TrialError(RuntimeError):
@@ -88,72 +93,6 @@ _BROKEN_HINT = (
     "importable module, not in an interactive session or stdin, and guard scripts with "
     "if __name__ == '__main__':); finished trials are kept in the store"
 )
-
-
-@dataclass(frozen=True)
-class SweepResult:
-    """``results``: cell key -> ``search.result()``; ``trials``: cell key -> its trials in
-    the order asked; ``computed``/``reused``: trials run now / taken from the store;
-    ``futures``: futures submitted to the executor (0 when serial); ``trial_seconds``:
-    summed wall time of the computed trials, measured around each trial call;
-    ``worker_cpu_seconds``: summed CPU time of the workers over their batches."""
-
-    results: dict[str, Any]
-    trials: dict[str, tuple[TrialRecord, ...]]
-    identity: SweepIdentity
-    computed: int
-    reused: int
-    seconds: float
-    futures: int = 0
-    trial_seconds: float = 0.0
-    worker_cpu_seconds: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return jsonable({
-            "identity": self.identity.to_dict(),
-            "results": self.results,
-            "trials": {k: [r.to_dict() for r in v] for k, v in self.trials.items()},
-            "computed": self.computed,
-            "reused": self.reused,
-            "seconds": self.seconds,
-            "futures": self.futures,
-            "trial_seconds": self.trial_seconds,
-            "worker_cpu_seconds": self.worker_cpu_seconds,
-        })
-
-
-@dataclass(eq=False)
-class _Task:
-    cell: _Cell
-    resource: int | float
-    replicate: int
-    params: dict[str, Any]
-    order: int
-    seed: SeedIdentity
-    key: str
-    record: TrialRecord | None = None
-
-    def make_record(self, result: dict[str, Any]) -> TrialRecord:
-        return TrialRecord(
-            key=self.key,
-            cell=self.cell.key,
-            resource=self.resource,
-            replicate=self.replicate,
-            params=self.params,
-            seed=self.seed,
-            result=result,
-        )
-
-
-@dataclass(eq=False)
-class _Cell:
-    key: str
-    spec: CellSpec
-    next_replicate: dict[str, int] = field(default_factory=dict)
-    batch: list[tuple[Any, list[_Task]]] = field(default_factory=list)
-    outstanding: int = 0
-    records: list[TrialRecord] = field(default_factory=list)
-    done: bool = False
 
 
 def run_sweep(
@@ -192,7 +131,7 @@ def run_sweep(
         code_version=default_code_version() if code_version is None else str(code_version),
         trial=describe_trial(trial) if trial_id is None else str(trial_id),
     )
-    planner: BatchPlanner[_Task] = BatchPlanner(executor, target_seconds=batch_seconds)
+    planner: BatchPlanner[PendingTrial] = BatchPlanner(executor, target_seconds=batch_seconds)
     store = MemoryStore() if store is None else store
     store.bind(identity)
     run = _SweepRun(specs, trial, identity, executor, store, progress or NullProgress(), planner)
@@ -211,14 +150,14 @@ class _SweepRun:
         executor: Executor | None,
         store: TrialStore,
         progress: ProgressReporter,
-        planner: BatchPlanner[_Task],
+        planner: BatchPlanner[PendingTrial],
     ) -> None:
-        self.cells = [_Cell(key, spec) for key, spec in specs.items()]
+        self.cells = [CellState(key, spec) for key, spec in specs.items()]
         self.trial, self.identity, self.executor = trial, identity, executor
         self.store, self.progress, self.planner = store, progress, planner
-        self.ready: deque[_Cell] = deque(self.cells)
-        self.waiting: deque[list[_Task]] = deque()  # to compute, not yet submitted, by round
-        self.pending: dict[Future[Any], list[_Task]] = {}
+        self.ready: deque[CellState] = deque(self.cells)
+        self.waiting: deque[list[PendingTrial]] = deque()  # to compute, not yet submitted, by round
+        self.pending: dict[Future[Any], list[PendingTrial]] = {}
         self.running = 0  # trials in the pending futures
         self.finished: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
         self.computed = self.reused = self.order = self.futures = 0
@@ -254,54 +193,21 @@ class _SweepRun:
             worker_cpu_seconds=self.worker_cpu_seconds,
         )
 
-    def _asked(self, cell: _Cell) -> list[tuple[Any, int]]:
-        if getattr(cell.spec.search, "done", False):
-            return []
-        requests = cell.spec.search.ask()
-        checked = []
-        for item in requests:
-            try:
-                resource, n_new = item
-                normalise_resource(resource)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(
-                    f"cell {cell.key!r}: ask() must return [(resource, n_new_trials), ...]; "
-                    f"got item {item!r} ({exc})"
-                ) from None
-            n_new = check_int(f"cell {cell.key!r}: the number of new trials ask() requested at "
-                              f"{resource!r}", n_new, 1)
-            checked.append((resource, n_new))
-        return checked
-
-    def _start_batch(self, cell: _Cell) -> None:
-        requests = self._asked(cell)
+    def _start_batch(self, cell: CellState) -> None:
+        requests = checked_requests(cell)
         if not requests:
             cell.done = True
             self.cells_done += 1
             self.trials_in_done_cells += len(cell.records)
             self._report()
             return
-        tasks: list[_Task] = []
-        for resource, n_new in requests:
-            value = normalise_resource(resource)
-            token = repr(value)
-            first = cell.next_replicate.get(token, 0)
-            cell.next_replicate[token] = first + n_new
-            entry = []
-            for replicate in range(first, first + n_new):
-                params = {**cell.spec.params, cell.spec.resource: value}
-                seed = trial_seed(self.identity.entropy, cell.key, value, replicate)
-                key = trial_key(self.identity, cell.key, params, seed)
-                entry.append(_Task(cell, value, replicate, params, self.order, seed, key))
-                self.order += 1
-            cell.batch.append((resource, entry))
-            tasks.extend(entry)
-        cell.outstanding = len(tasks)
+        tasks = start_round(cell, requests, self.identity, self.order)
+        self.order += len(tasks)
         group = [task for task in tasks if not self._launch(task)]
         if group:
             self.waiting.append(group)  # one cell's round: the batch planner keeps it together
 
-    def _launch(self, task: _Task) -> bool:
+    def _launch(self, task: PendingTrial) -> bool:
         """Reuse a stored trial or run it here (serial): True; False: it is to submit."""
         stored = self.store.get(task.key)
         if stored is not None:
@@ -318,7 +224,7 @@ class _SweepRun:
         return True
 
     def _submit_waiting(self) -> None:
-        for tasks in self.planner.plan(self.waiting, len(self.pending), _cost_key):
+        for tasks in self.planner.plan(self.waiting, len(self.pending), cost_key):
             items = [(t.params, t.seed.entropy, t.seed.spawn_key) for t in tasks]
             try:
                 future = self.executor.submit(execute_batch, self.trial, items)
@@ -329,14 +235,14 @@ class _SweepRun:
             self.futures += 1
             future.add_done_callback(self.finished.put)
 
-    def _trial_error(self, task: _Task, error: BaseException) -> TrialError:
+    def _trial_error(self, task: PendingTrial, error: BaseException) -> TrialError:
         return TrialError(
             f"trial failed in cell {task.cell.key!r} with params {task.params!r}, "
             f"seed SeedSequence({task.seed.entropy}, spawn_key={task.seed.spawn_key}): "
             f"{type(error).__name__}: {error}"
         )
 
-    def _finish_batch(self, tasks: list[_Task], future: Future[Any]) -> None:
+    def _finish_batch(self, tasks: list[PendingTrial], future: Future[Any]) -> None:
         error = future.exception()
         if isinstance(error, BrokenExecutor):
             raise TrialError(f"{_BROKEN_HINT} ({error})") from error
@@ -345,30 +251,21 @@ class _SweepRun:
         done, failure, cpu = future.result()
         self.worker_cpu_seconds += cpu
         for task, (result, elapsed, cpu_seconds) in zip(tasks, done):
-            self.planner.observe(_cost_key(task), elapsed, cpu_seconds)
+            self.planner.observe(cost_key(task), elapsed, cpu_seconds)
             self._record(task, result, elapsed)
         if failure is not None:
             raise self._trial_error(tasks[len(done)], failure) from failure
 
-    def _record(self, task: _Task, result: dict[str, Any], elapsed: float) -> None:
+    def _record(self, task: PendingTrial, result: dict[str, Any], elapsed: float) -> None:
         record = task.make_record(result)
         self.store.put(record, elapsed)
         self.computed += 1
         self.trial_seconds += elapsed
         self._complete(task, record)
 
-    def _complete(self, task: _Task, record: TrialRecord) -> None:
-        task.record = record
-        cell = task.cell
-        cell.outstanding -= 1
-        if cell.outstanding == 0:
-            for resource, entry in cell.batch:
-                records = [t.record for t in entry if t.record is not None]
-                successes = sum(r.success for r in records)
-                cell.spec.search.tell(resource, int(successes), len(records))
-                cell.records.extend(records)
-            cell.batch = []
-            self.ready.append(cell)
+    def _complete(self, task: PendingTrial, record: TrialRecord) -> None:
+        if complete_trial(task, record):  # the cell's round is in and told: it asks again
+            self.ready.append(task.cell)
         self._report()
 
     def _report(self) -> None:
@@ -397,7 +294,3 @@ class _SweepRun:
         self.pending.clear()
         self.waiting.clear()
 
-
-def _cost_key(task: _Task) -> tuple[str, str]:
-    """Trials of one cell at one resource value cost alike (the batch planner's unit)."""
-    return task.cell.key, repr(task.resource)

@@ -1,0 +1,90 @@
+"""What a verdict reports beside its decision (:mod:`theorycheck.compare.verdict`): the free
+power-law fit, whether the cells collapse onto the fitted law, and the law against its
+alternatives (AIC/BIC, :mod:`theorycheck.compare.model_selection`) and log-factor
+neighbours (:mod:`theorycheck.compare.evidence`). For trials data (a
+:class:`~theorycheck.compare.data.Dataset`) by binomial likelihood, for a
+:class:`~theorycheck.compare.threshold_table.ThresholdTable` by its Gaussian likelihood.
+None of it changes the verdict's status; ``compare(..., diagnostics=False)`` skips it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from theorycheck.compare.collapse import quasi_collapse_test
+from theorycheck.compare.data import Dataset
+from theorycheck.compare.evidence import Alternative, alternatives_from_models
+from theorycheck.compare.exponents import LRTest, PowerLawFit, fit_power_law, fit_power_law_wls
+from theorycheck.compare.law_fit import LawFit
+from theorycheck.compare.model_selection import ModelComparison, additive_alternative, compare_models
+from theorycheck.compare.table_fit import compare_models_table, table_goodness_of_fit
+from theorycheck.compare.threshold_table import ThresholdTable
+from theorycheck.threshold.result import Threshold
+
+__all__ = ["compare_alternatives", "dataset_diagnostics", "table_diagnostics"]
+
+
+def dataset_diagnostics(data: Dataset, q: float, fit: LawFit) -> tuple[PowerLawFit | None, LRTest | None, list[str]]:
+    """Trials data: the free power-law fit (:func:`~theorycheck.compare.exponents.fit_power_law`)
+    and the likelihood-ratio test that the cells collapse onto the fitted law
+    (:func:`~theorycheck.compare.collapse.quasi_collapse_test`), with notes on what failed or misfits."""
+    notes: list[str] = []
+    power = collapse = None
+    if data.varied:
+        try:
+            power = fit_power_law(data, q=q)
+        except ValueError as exc:
+            notes.append(f"free power-law fit skipped: {exc}")
+    if fit.identified:
+        collapse = quasi_collapse_test(data, joint_llf=fit.llf, joint_params=fit.n_params)
+        if collapse.df > 0 and collapse.p_value < 0.01:
+            notes.append(f"cells do not collapse onto the fitted law beyond the within-cell dispersion "
+                         f"(LR {collapse.statistic:.1f} on {collapse.df} df, p={collapse.p_value:.2g}); "
+                         "exponent CIs assume they do")
+    return power, collapse, notes
+
+
+def table_diagnostics(law: Any, table: ThresholdTable, ths: Sequence[Threshold], fit: LawFit
+                       ) -> tuple[PowerLawFit | None, LRTest | None, list[str]]:
+    """A thresholds table: the WLS power-law fit and the chi-square of the law's residuals
+    (:func:`~theorycheck.compare.table_fit.table_goodness_of_fit`), with notes."""
+    notes: list[str] = []
+    power = gof = None
+    if table.varied:
+        try:
+            power = fit_power_law_wls(ths, {v: table.cell_values(v).tolist() for v in table.varied})
+        except ValueError as exc:
+            notes.append(f"free power-law fit skipped: {exc}")
+    if fit.identified:
+        gof = table_goodness_of_fit(law, table, fit)
+        if gof.df > 0 and gof.p_value < 0.01:
+            notes.append(f"the thresholds scatter around the fitted law beyond their errors "
+                         f"(chi2 {gof.statistic:.1f} on {gof.df} df, p={gof.p_value:.2g})")
+    return power, gof, notes
+
+
+def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict[str, Any] | None,
+            log_forms: dict[str, Any], width_trends: Sequence[str], ths: Sequence[Threshold],
+            notes: list[str]) -> tuple[ModelComparison | None, tuple[Alternative, ...]]:
+    """The law against the given (default: additive) alternatives -- ``models`` -- and,
+    in the same fits, against its log-factor neighbours (:mod:`.evidence`)."""
+    if alternatives is None:
+        alt = additive_alternative(shape)
+        alternatives = {} if alt is None else {"additive": alt}
+    if not alternatives and not log_forms:
+        return None, ()
+    laws = {"law": shape, **alternatives, **{k: v for k, v in log_forms.items() if k not in alternatives}}
+    try:
+        if isinstance(data, ThresholdTable):
+            every = compare_models_table(laws, data)
+        else:
+            every = compare_models(laws, data, q=q, width_trends=width_trends, thresholds=ths)
+    except ValueError as exc:
+        notes.append(f"model comparison skipped: {exc}")
+        return None, ()
+    models = None
+    if alternatives:
+        kept = tuple(s for s in every.scores if s.name == "law" or s.name in alternatives)
+        models = ModelComparison(kept, kept[0].name, min(kept, key=lambda s: s.bic).name)
+    return models, alternatives_from_models(every)
