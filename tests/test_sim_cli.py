@@ -27,6 +27,23 @@ def test_json_shape_per_seed(capsys):
     assert report["accuracy"] == [o["accuracy"] for o in report["outcomes"]]
 
 
+def test_backend_option_gives_the_numpy_statistics(capsys):
+    # --backend reaches the limit algorithm; the strict array-API namespace (test extra)
+    # computes the same products in another library, so the accuracies agree to float64
+    # rounding (docs: theorycheck/algorithms/backend.py); here exactly, no score is tied.
+    pytest.importorskip("array_api_strict")
+    args = ("--V", "64", "--d", "32", "--L", "8", "--N", "3000", "--seeds", "2", "--json")
+    reports = {}
+    for name in ("numpy", "array_api_strict"):
+        code, out, _ = _run(capsys, *args, "--backend", name)
+        assert code == 0
+        reports[name] = json.loads(out)
+    assert reports["array_api_strict"]["options"] == {"backend": "array_api_strict"}
+    assert reports["array_api_strict"]["accuracy"] == pytest.approx(reports["numpy"]["accuracy"], rel=1e-12)
+    code, _, err = _run(capsys, "--V", "16", "--d", "16", "--L", "4", "--N", "100", "--backend", "jax")
+    assert code == 2 and "unknown backend 'jax'" in err and err.count("\n") == 1
+
+
 def test_default_runs_a_small_example(capsys):
     code, out, _ = _run(capsys)
     assert code == 0 and "seed 0: accuracy=" in out and "success" in out

@@ -62,6 +62,8 @@ class Backend:
             return a
         a = np.ascontiguousarray(a, dtype=np.float64)
         if self.name == "torch":
+            if not a.flags.writeable:  # torch shares the buffer and warns on read-only memory
+                a = a.copy()
             return self._module.from_numpy(a).to(self.device)
         return self.xp.asarray(a)
 

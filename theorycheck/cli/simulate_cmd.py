@@ -89,6 +89,9 @@ def add_parser(subparsers) -> None:
                    help="limit: scale-free inverse temperature of step-2 attention (default inf, "
                    "hard); three-step: trigger logit advantage")
     p.add_argument("--threads", type=int, default=None, help="limit/one-step: worker threads")
+    p.add_argument("--backend", default=None, metavar="NAME",
+                   help="limit: array backend of the V^2 d products, numpy (default), torch "
+                   "or cupy (optional extras; torch uses CUDA when it sees a GPU)")
     p.add_argument("--seeds", type=int, default=1, help="number of trials K (default 1)")
     p.add_argument("--seed", type=int, default=0, help="first seed S (default 0)")
     p.add_argument("--target", type=float, default=0.99, help="tau: success iff accuracy >= tau")
@@ -133,7 +136,7 @@ def _trials(args) -> tuple[dict, str, dict, object]:
         center_features=args.center_features, contexts=args.contexts, target=args.target,
     )
     given = {"beta": args.beta, "threads": args.threads, "steps": args.steps, "lr": args.lr,
-             "optimizer": args.optimizer}
+             "optimizer": args.optimizer, "backend": args.backend}
     options = {k: v for k, v in given.items() if v is not None}
     check_options(resolve_algorithm(args.algorithm, params.model), args.algorithm, options)
     return params.to_dict(), args.algorithm, options, lambda s: simulate(params, args.algorithm, s, **options)
