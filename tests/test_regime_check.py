@@ -181,3 +181,26 @@ def test_a_verdict_measured_outside_the_regime_says_so_first():
               "regime": {"constraints": ["V >> d"], "summary": summary, "violations": {"V >> d": [0, 1]}}}
     md = report_markdown(result, {})
     assert f"**Measured {summary}.**" in md and "| V >> d | 0, 1 |" in md
+
+
+def test_a_verdict_measured_inside_the_regime_says_that_too():
+    # CheckResult.to_dict() puts the summary under "regime_summary" when no cell is out of
+    # the regime; the terminal shows it on the line after the law
+    from theorycheck.check.runner import CheckResult
+    from theorycheck.law import Law
+    from theorycheck.report.terminal import render_verdict
+
+    class _Verdict:
+        status = "refuted"
+
+        def to_dict(self):
+            return {"verdict": "refuted", "law": "N >= C*V", "reason": "V: off", "exponents": {}}
+
+    cells = [{"params": {"V": 64.0, "d": 8.0}, "threshold": {"estimate": 1e3}}]
+    regime = regime_for(None, Law.parse("N >= C*V", assume="V >= 4"), cells, "N")
+    result = CheckResult(target={}, design={}, cells=cells, verdict=_Verdict(), run={}, environment={},
+                         regime=regime).to_dict()
+    assert "outside_regime" not in result["verdict"]
+    lines = render_verdict(result).splitlines()
+    assert lines[0].startswith("verdict: refuted   law: N >= C*V")
+    assert lines[1] == "regime: inside the law's regime (V >= 4) in the only cell"

@@ -53,6 +53,8 @@ class CheckResult:
         verdict = self.verdict.to_dict()
         if self.regime.get("outside"):  # the verdict's first line says where it was measured
             verdict["outside_regime"] = self.regime["summary"]
+        elif self.regime.get("constraints"):  # and a line says when every cell is inside
+            verdict["regime_summary"] = self.regime["summary"]
         return {
             "target": self.target, "design": self.design, "cells": self.cells,
             "verdict": verdict, "run": self.run, "regime": self.regime,

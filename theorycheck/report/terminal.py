@@ -107,6 +107,8 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
     if "tolerance" in v:
         head += (f"   (tolerance ±{f(v['tolerance'])} on exponents, {100 * float(v['level']):.0f}% level, "
                  f"q={f(v['q'])}, up to {v['up_to']})")
+    if v.get("regime_summary"):
+        head += f"\nregime: {shorten(str(v['regime_summary']), MAX_LINE - 8)}"
     data = [f"data: {v['data']}"] if v.get("data") else []
     summary = [f"summary: {shorten(str(v['headline']), MAX_LINE - 9)}"] if v.get("headline") else []
     reason = str(v.get("reason", ""))
