@@ -4,7 +4,8 @@ With random embeddings the threshold grows with the sequence length ``L`` (the
 multiplicative law, ``vural2026.one_step``/``gradient_noise``); with orthogonal embeddings
 (``d >= V + 2``) the ``L`` dependence disappears while ``L <= V`` (``vural2026.orthogonal``,
 docs/theory.md §5-6). Both arms use the same ``V``, the same ``d = V + 2`` (so that orthogonal
-embeddings exist), the same algorithm and settings, and vary ``L`` only.
+embeddings exist), the same algorithm and settings, and vary ``L`` only, over the same
+range: up to ``V/4`` (the random arm's regime ``L << V``, ratio 4 in theorycheck.check.regime).
 """
 
 from __future__ import annotations
@@ -36,6 +37,6 @@ def ablation_jobs(*, V: int = 128, algorithm: str = "limit", budget: str = "quic
     for name, target, emb in (("random", random_target, "random"), ("orthogonal", ORTHOGONAL_TARGET, "orthogonal")):
         jobs.append((name, target, {
             "budget": budget, "settings": {**common, "embeddings": emb},
-            "base": base, "vary": ("L",),
+            "base": base, "vary": ("L",), "ranges": {"L": (2, max(2, V // 4))},
         }))
     return jobs

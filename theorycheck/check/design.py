@@ -16,8 +16,9 @@ One-at-a-time lines through a base point, plus a few joint points (docs/architec
 ``"N << L*V"``; :mod:`theorycheck.check.regime` reads ``>>`` as a ratio of at least 4).
 The constraints that do not name the resource can be judged before measuring: a line
 stops widening where one of them would fail (rule (v)), so that every designed cell is
-inside them when the base point is. A base point outside them is designed around anyway,
-with a note (the verdict's first line then says the sweep left the regime). Constraints
+inside them when the base point is. A base point outside some of them is designed around
+anyway, with a note, keeping the constraints it does satisfy (the verdict's first line then
+says the sweep left the regime). Constraints
 that name the resource (``N << L*V``) can only be judged at the measured threshold,
 after the sweep (:func:`theorycheck.check.regime.regime_for`).
 
@@ -201,8 +202,10 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         notes.append(f"the base point is outside the law's regime ({', '.join(base_outside)} fails there); "
                      "cells designed around it anyway")
 
+    kept = tuple(c for c in regime if c.text not in base_outside)  # the constraints the base satisfies
+
     def inside(point: Mapping[str, float]) -> bool:
-        return bool(base_outside) or not outside_regime(regime, point)
+        return not outside_regime(kept, point)
 
     skipped = [v for v in (vary or law.variables) if v not in vary]
     varied: dict[str, list[float]] = {}
