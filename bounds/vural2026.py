@@ -25,7 +25,7 @@ Encoding choices (documented here once):
 
 from __future__ import annotations
 
-from theorycheck.catalogue import Bound
+from theorycheck.catalogue import Bound, Expected
 from theorycheck.law import Law, Regime
 
 CITATION = """@inproceedings{vural2026recall,
@@ -107,13 +107,21 @@ _LOWER = {"one_step": "vural2026.lower", "one_step_refined": "vural2026.lower",
           "gradient_noise": "vural2026.lower"}
 
 
+#: Verdicts of a bound's own check where measured (re-run by tests/test_expected_verdicts.py, slow).
+_EXPECTED = {
+    "headline": Expected("refuted", "quick", 2026,
+                         "2026-11-23: in regime in all 3 cells (V=2048, d=512, L 64..362); L exponent 0.019, "
+                         "CI [-0.004, 0.042] against 1 (N* 2.5e4..2.8e4); ~145 s CPU"),
+}
+
+
 def _entry(id_: str, law: Law, kind: str, directions: dict, regime: Regime, provenance: str,
            description: str, settings: dict, constants: dict | None = None, notes: str = "") -> Bound:
     """A vural2026 entry: task, criterion and citation shared; design hints from ``_DESIGN``."""
     return Bound(id=f"vural2026.{id_}", law=law, kind=kind, directions=directions, regime=regime,
                  provenance=provenance, citation=CITATION, task=TASK, criterion=CRITERION,
                  settings=settings, constants=constants or {}, description=description, notes=notes,
-                 lower=_LOWER.get(id_), **_DESIGN.get(id_, {}))
+                 lower=_LOWER.get(id_), expected=_EXPECTED.get(id_), **_DESIGN.get(id_, {}))
 
 
 BOUNDS = [
