@@ -134,3 +134,20 @@ for kind in KINDS:
 # The `L`-dependence that orthogonal embeddings remove is the one that passes through
 # attention. The first gradient alone cannot remove it; the three-step algorithm does,
 # by selecting the informative position before storing the facts.
+
+# %% [markdown]
+# ## In the paper's regime (measured 2026-11-23)
+#
+# The ablation above runs at `V = 128` with `d = V + 2` (orthogonal embeddings need
+# `d ≥ V`), where random embeddings are nearly orthogonal too. In the regime `V ≫ d` the
+# two kinds cannot share a `d`; measured with the catalogue's in-regime designs (seed 2026,
+# minutes each on 2 cores, docs/theory.md §7.8):
+#
+# | embeddings | command | cells | `L` exponent (95% CI) |
+# |---|---|---|---|
+# | orthogonal, `d = 1026` | `theorycheck check vural2026.orthogonal` | `V` 256..1024, `L` 16..91 | 0.006 [-0.018, 0.029]: consistent with 0 (`N* ≈ 9.2 V log V`) |
+# | random, `d = 512`, hard attention | `theorycheck check` | `V = 2048`, `L` 64..362 | 0.019 [-0.004, 0.042] |
+# | random, `d = 512`, `β = 4` | `theorycheck check vural2026.headline --set beta=4` | `V = 2048`, `L` 64..362 | 0.448 [0.425, 0.471] |
+#
+# With hard attention the random arm is `L`-free too: what orthogonal embeddings buy in
+# this reconstruction shows only when selection is soft (finite `β`) or absent (one-step).
