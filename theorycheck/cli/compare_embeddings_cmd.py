@@ -32,7 +32,9 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, flag):
             raise ValueError(f"--{flag} is fixed by the ablation (d = V + 2, L varied); drop it")
     from theorycheck.check import plan
+    from theorycheck.check.run_arguments import CLI_NAMES, check_run_arguments
 
+    check_run_arguments(vary=None, entropy=args.seed, q=args.q, tolerance=args.tolerance, names=CLI_NAMES)
     jobs = ablation_jobs(V=args.V, algorithm=args.algorithm, budget=args.budget,
                          settings=parse_assignments(args.settings, "--set"), random_target=args.random_target)
     for _, target, kw in jobs:
