@@ -157,9 +157,9 @@ def make_shape(name: str, rng: np.random.Generator) -> Shape:
     raise ValueError(f"unknown shape {name!r}")
 
 
-def run_search(shape: Shape, seed: int, **overrides: object) -> tuple[bool, float, int, str, tuple[float, float]]:
+def run_search(shape: Shape, seed: int, **overrides: object) -> tuple[bool, float, int, str, tuple[float, ...]]:
     """One search as ``check`` runs it; ``(covered, log(estimate/truth), trials, method,
-    (log error of the mixture median, of the weighted mean))``."""
+    (log error of the mixture median, of the weighted mean, of the best link))``."""
     ss = np.random.SeedSequence([seed, 12])
     rng = np.random.default_rng(ss)
     start = max(1.0, shape.truth * math.exp(rng.uniform(-1.5, 1.5)))
@@ -176,16 +176,18 @@ def run_search(shape: Shape, seed: int, **overrides: object) -> tuple[bool, floa
     return bool(lo <= shape.truth <= hi), err, th.trials, th.method, _average_errors(th, shape.truth)
 
 
-def _average_errors(th: object, truth: float) -> tuple[float, float]:
-    """``log(estimate/truth)`` of the link average's mixture median and weighted mean on
-    the search's final points (nan when there is no averaged fit)."""
-    from theorycheck.threshold.glm import averaged_fit
+def _average_errors(th: object, truth: float) -> tuple[float, float, float]:
+    """``log(estimate/truth)`` of the link average's mixture median, its weighted mean and
+    the largest-likelihood link's crossing, on the search's final points (nan when there
+    is no averaged fit)."""
+    from theorycheck.threshold.glm import averaged_fit, link_crossing
     from theorycheck.threshold.points import pool_points
 
     got = averaged_fit(pool_points(th.points), th.q, th.level)
     if got is None:
-        return math.nan, math.nan
-    return got[0].median - math.log(truth), got[0].mean - math.log(truth)
+        return math.nan, math.nan, math.nan
+    avg, best = got
+    return tuple(x - math.log(truth) for x in (avg.median, avg.mean, link_crossing(best, th.q)))
 
 
 def coverage(name: str, runs: int, seed: int = 0, **overrides: object) -> dict[str, float]:
@@ -206,6 +208,8 @@ def coverage(name: str, runs: int, seed: int = 0, **overrides: object) -> dict[s
             "mean_log_err": float(np.nanmean(errs)), "mean_trials": float(np.mean(trials)),
             "log_err_median": float(np.nanmean([e[0] for e in avg_errs])),
             "log_err_mean": float(np.nanmean([e[1] for e in avg_errs])),
+            "log_err_best": float(np.nanmean([e[2] for e in avg_errs])),
+            "rms_err": [float(np.sqrt(np.nanmean([e[j] ** 2 for e in avg_errs]))) for j in range(3)],
             "median_trials": float(np.median(trials))}
 
 
@@ -226,7 +230,8 @@ def _main(argv: list[str]) -> None:
         c = coverage(nm, n_runs, seed)
         print(f"{nm:9s} {mode} seed {seed} coverage {c['coverage']:.3f} [{c['cp_lo']:.3f}, {c['cp_hi']:.3f}] "
               f"n={n_runs} log-err {c['mean_log_err']:+.4f} (median {c['log_err_median']:+.4f}, "
-              f"mean {c['log_err_mean']:+.4f}) trials mean {c['mean_trials']:.0f} "
+              f"mean {c['log_err_mean']:+.4f}, best link {c['log_err_best']:+.4f}; rms "
+              f"{'/'.join(f'{x:.4f}' for x in c['rms_err'])}) trials mean {c['mean_trials']:.0f} "
               f"median {c['median_trials']:.0f}  cpu {time.process_time() - t0:.0f}s", flush=True)
 
 
