@@ -184,8 +184,6 @@ CALIBRATED_LINKS: tuple[str, ...] = ("probit", "logit", "cloglog", "loglog")
 #: Links tried for every cell, read at call time (the default: :data:`CALIBRATED_LINKS`;
 #: ``("probit",)`` gives the probit-only fit of before).
 LINK_CANDIDATES: tuple[str, ...] = CALIBRATED_LINKS
-#: The averaged estimate: ``"median"`` of the mixture or weighted ``"mean"`` (docs/thresholds.md).
-ESTIMATE = "median"
 
 
 def link_crossing(fit: ProbitFit, q: float) -> float:
@@ -193,13 +191,18 @@ def link_crossing(fit: ProbitFit, q: float) -> float:
     return (link_quantile(fit.link, q) - fit.b0) / fit.b1
 
 
+def _link_fits(pts: PooledPoints) -> list[ProbitFit]:
+    """The fits of every :data:`LINK_CANDIDATES` link that succeeds (none without overlap)."""
+    if not overlaps(pts):
+        return []
+    return [f for f in (fit_link(pts.t, pts.k, pts.n, lk) for lk in LINK_CANDIDATES) if f is not None]
+
+
 def averaged_fit(pts: PooledPoints, q: float, level: float) -> tuple[LinkAverage, ProbitFit] | None:
     """The likelihood-weighted average of every :data:`LINK_CANDIDATES` fit and the fit of
     largest likelihood; ``None`` if no GLM is usable (no overlap, every fit failed, or the
     links without a bounded Fieller CI weigh too much, :func:`average_links`)."""
-    if not overlaps(pts):
-        return None
-    fits = [f for f in (fit_link(pts.t, pts.k, pts.n, lk) for lk in LINK_CANDIDATES) if f is not None]
+    fits = _link_fits(pts)
     if not fits:
         return None
     avg = average_links(np.array([link_crossing(f, q) for f in fits]),
@@ -215,24 +218,20 @@ def glm_threshold_t(
 ) -> tuple[float, tuple[float, float], ProbitFit] | None:
     """(estimate, CI, fit of largest likelihood) in ``t``, or ``None`` if no GLM is usable.
 
-    With ``average`` the estimate and CI are the link average (:func:`averaged_fit`, the
-    estimate per :data:`ESTIMATE`); without it, the best link's crossing and Fieller CI
+    With ``average`` the estimate and CI are the link average (:func:`averaged_fit`: the
+    mixture median and tail quantiles); without it, the best link's crossing and Fieller CI
     alone (a stopping rule that does not spend trials on the link question).
     """
     if not average:
-        if not overlaps(pts):
-            return None
-        fits = [f for f in (fit_link(pts.t, pts.k, pts.n, lk) for lk in LINK_CANDIDATES) if f is not None]
-        if not fits:
-            return None
-        best = max(fits, key=lambda f: f.llf)
-        ci = fieller_interval(best, q, level)
+        fits = _link_fits(pts)
+        best = max(fits, key=lambda f: f.llf) if fits else None
+        ci = None if best is None else fieller_interval(best, q, level)
         return None if ci is None else (link_crossing(best, q), ci, best)
     got = averaged_fit(pts, q, level)
     if got is None:
         return None
     avg, best = got
-    return (avg.median if ESTIMATE == "median" else avg.mean), avg.ci, best
+    return avg.median, avg.ci, best
 
 
 def _to_resource(t: float, increasing: bool) -> float:
