@@ -16,7 +16,7 @@ q=1/2 threshold computed here (no simulator: Bernoulli trials are drawn from ``P
 resource, 4 trials a point, quick budget's 480 trials and CI width e^0.06, search ceiling
 4096x the start) from a start guess off by a factor ``e^U(-1.5, 1.5)``.
 Run as a script to print coverage tables: ``python tests/shape_harness.py [runs]
-[shape,shape,...] [probit]`` (the calibrated links; ``probit``: the probit-only fit).
+[shape,shape,...] [probit|average|stop-average] [seed]`` (see ``_main``).
 """
 
 from __future__ import annotations
@@ -157,8 +157,9 @@ def make_shape(name: str, rng: np.random.Generator) -> Shape:
     raise ValueError(f"unknown shape {name!r}")
 
 
-def run_search(shape: Shape, seed: int, **overrides: object) -> tuple[bool, float, int, str]:
-    """One search as ``check`` runs it; ``(covered, log(estimate/truth), trials, method)``."""
+def run_search(shape: Shape, seed: int, **overrides: object) -> tuple[bool, float, int, str, tuple[float, ...]]:
+    """One search as ``check`` runs it; ``(covered, log(estimate/truth), trials, method,
+    (log error of the mixture median, of the weighted mean, of the best link))``."""
     ss = np.random.SeedSequence([seed, 12])
     rng = np.random.default_rng(ss)
     start = max(1.0, shape.truth * math.exp(rng.uniform(-1.5, 1.5)))
@@ -172,38 +173,65 @@ def run_search(shape: Shape, seed: int, **overrides: object) -> tuple[bool, floa
     th = search.result()
     lo, hi = th.ci
     err = math.log(th.estimate / shape.truth) if th.estimate else math.nan
-    return bool(lo <= shape.truth <= hi), err, th.trials, th.method
+    return bool(lo <= shape.truth <= hi), err, th.trials, th.method, _average_errors(th, shape.truth)
+
+
+def _average_errors(th: object, truth: float) -> tuple[float, float, float]:
+    """``log(estimate/truth)`` of the link average's mixture median, its weighted mean and
+    the largest-likelihood link's crossing, on the search's final points (nan when there
+    is no averaged fit)."""
+    from theorycheck.threshold.glm import averaged_fit, link_crossing
+    from theorycheck.threshold.points import pool_points
+
+    got = averaged_fit(pool_points(th.points), th.q, th.level)
+    if got is None:
+        return math.nan, math.nan, math.nan
+    avg, best = got
+    return tuple(x - math.log(truth) for x in (avg.median, avg.mean, link_crossing(best, th.q)))
 
 
 def coverage(name: str, runs: int, seed: int = 0, **overrides: object) -> dict[str, float]:
     """Coverage of the exact threshold by the 95% CI over ``runs`` searches, with its
     Clopper-Pearson 95% CI, mean log error and trials."""
     shape_rng = np.random.default_rng(np.random.SeedSequence([seed, 7]))
-    cov, errs, trials = 0, [], []
+    cov, errs, trials, avg_errs = 0, [], [], []
     for i in range(runs):
         shape = make_shape(name, shape_rng)
-        ok, err, n, _ = run_search(shape, seed * 100003 + i, **overrides)
+        ok, err, n, _, avg_err = run_search(shape, seed * 100003 + i, **overrides)
         cov += ok
         errs.append(err)
         trials.append(n)
+        avg_errs.append(avg_err)
     lo = float(beta.ppf(0.025, cov, runs - cov + 1)) if cov else 0.0
     hi = float(beta.ppf(0.975, cov + 1, runs - cov)) if cov < runs else 1.0
     return {"coverage": cov / runs, "cp_lo": lo, "cp_hi": hi, "runs": runs,
             "mean_log_err": float(np.nanmean(errs)), "mean_trials": float(np.mean(trials)),
+            "log_err_median": float(np.nanmean([e[0] for e in avg_errs])),
+            "log_err_mean": float(np.nanmean([e[1] for e in avg_errs])),
+            "log_err_best": float(np.nanmean([e[2] for e in avg_errs])),
+            "rms_err": [float(np.sqrt(np.nanmean([e[j] ** 2 for e in avg_errs]))) for j in range(3)],
             "median_trials": float(np.median(trials))}
 
 
-if __name__ == "__main__":
-    n_runs = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["probit", "logistic", "gumbel", "weibull", "coupon"]
-    from theorycheck.threshold import glm
+def _main(argv: list[str]) -> None:
+    """``python tests/shape_harness.py [runs] [shape,...] [probit|average|stop-average]
+    [seed]``: the probit-only fit, the link average with the best link's stopping rule
+    (default), or the link average also as the stopping rule."""
+    from theorycheck.threshold import glm, search
 
-    glm.LINK_CANDIDATES = ("probit",) if len(sys.argv) > 3 and sys.argv[3] == "probit" else glm.CALIBRATED_LINKS
+    n_runs = int(argv[1]) if len(argv) > 1 else 100
+    names = argv[2].split(",") if len(argv) > 2 else ["probit", "logistic", "gumbel", "weibull", "coupon"]
+    mode = argv[3] if len(argv) > 3 else "average"
+    seed = int(argv[4]) if len(argv) > 4 else 0
+    glm.LINK_CANDIDATES = ("probit",) if mode == "probit" else glm.CALIBRATED_LINKS
+    search.STOP_ON_AVERAGE = mode == "stop-average"
     for nm in names:
         t0 = time.process_time()
-        c = coverage(nm, n_runs)
-        print(f"{nm:9s} coverage {c['coverage']:.3f} [{c['cp_lo']:.3f}, {c['cp_hi']:.3f}] n={n_runs} "
-              f"log-err {c['mean_log_err']:+.4f} trials mean {c['mean_trials']:.0f} "
+        c = coverage(nm, n_runs, seed)
+        print(f"{nm:9s} {mode} seed {seed} coverage {c['coverage']:.3f} [{c['cp_lo']:.3f}, {c['cp_hi']:.3f}] "
+              f"n={n_runs} log-err {c['mean_log_err']:+.4f} (median {c['log_err_median']:+.4f}, "
+              f"mean {c['log_err_mean']:+.4f}, best link {c['log_err_best']:+.4f}; rms "
+              f"{'/'.join(f'{x:.4f}' for x in c['rms_err'])}) trials mean {c['mean_trials']:.0f} "
               f"median {c['median_trials']:.0f}  cpu {time.process_time() - t0:.0f}s", flush=True)
 
 
@@ -251,3 +279,7 @@ def exponent_coverage(runs: int, shape: str = "gumbel", seed: int = 0) -> dict[s
     est = np.array([r[1] for r in res])
     return {"coverage": cov / runs, "cp_lo": lo, "cp_hi": hi, "runs": runs,
             "sd_estimate": float(est.std(ddof=1)), "mean_estimate": float(est.mean())}
+
+
+if __name__ == "__main__":
+    _main(sys.argv)

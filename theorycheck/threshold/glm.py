@@ -10,9 +10,10 @@ failures]``) for each candidate link (:data:`LINK_CANDIDATES`; the calibrated se
 :data:`CALIBRATED_LINKS` is probit, logit, complementary log-log and log-log). Real transitions need not be probit-shaped in ``log r``
 (extreme-value tails: coupon collector, maxima, waiting times), and a wrong link biases
 ``t*`` by about 1% and its CI misses the truth up to 3 times as often as it should
-(docs/thresholds.md). So the estimate comes from the link with the largest likelihood
-and the CI is the union of the Fieller CIs of every link within :data:`LINK_DELTA`
-log-likelihood units of it: the link choice is part of the uncertainty.
+(docs/thresholds.md). So the links are averaged, weighted by their likelihoods
+(:mod:`theorycheck.threshold.link_average`): the estimate is the mixture median of the
+per-link sampling distributions and the CI their mixture's tail quantiles, so the link
+choice is part of the uncertainty.
 
 Fieller's interval for one link is the set of ``theta`` where ``g(theta) = b0 +
 b1*theta - eta_q`` is not rejected, ``g(theta)^2 <= z^2 Var(g(theta))`` with ``Var(g) =
@@ -39,6 +40,7 @@ from theorycheck.threshold.isotonic import (
     isotonic_crossing,
     monotonicity_violation,
 )
+from theorycheck.threshold.link_average import LinkAverage, average_links
 from theorycheck.threshold.points import PooledPoints, pool_points
 from theorycheck.threshold.result import Threshold
 
@@ -176,47 +178,60 @@ def fieller_interval(fit: ProbitFit, q: float, level: float) -> tuple[float, flo
     return (-b - root) / (2.0 * a), (-b + root) / (2.0 * a)
 
 
-#: The links of the calibrated fit (docs/thresholds.md: coverage 0.955-0.98 on
-#: extreme-value transitions where the probit alone gives 0.82-0.89).
+#: The links of the calibrated fit (docs/thresholds.md: with the link average, coverage
+#: 0.93-0.97 on planted and extreme-value transitions where the probit alone gives 0.82-0.93).
 CALIBRATED_LINKS: tuple[str, ...] = ("probit", "logit", "cloglog", "loglog")
-#: Links tried for every cell, read at call time. Still the probit alone by default:
-#: the calibrated CIs are wider, and on the control's budget (160 trials a cell) they
-#: turn ``tests/test_control_linear_am.py``'s "consistent" into "inconclusive"
-#: (docs/thresholds.md); set it to :data:`CALIBRATED_LINKS` to use them.
-LINK_CANDIDATES: tuple[str, ...] = ("probit",)
-#: How far below the best log-likelihood a link may fall and still shape the CI.
-LINK_DELTA = 2.0
+#: Links tried for every cell, read at call time (the default: :data:`CALIBRATED_LINKS`;
+#: ``("probit",)`` gives the probit-only fit of before).
+LINK_CANDIDATES: tuple[str, ...] = CALIBRATED_LINKS
+
+
+def link_crossing(fit: ProbitFit, q: float) -> float:
+    """``t*_q = (eta_q - b0) / b1`` of one link's fit."""
+    return (link_quantile(fit.link, q) - fit.b0) / fit.b1
+
+
+def _link_fits(pts: PooledPoints) -> list[ProbitFit]:
+    """The fits of every :data:`LINK_CANDIDATES` link that succeeds (none without overlap)."""
+    if not overlaps(pts):
+        return []
+    return [f for f in (fit_link(pts.t, pts.k, pts.n, lk) for lk in LINK_CANDIDATES) if f is not None]
+
+
+def averaged_fit(pts: PooledPoints, q: float, level: float) -> tuple[LinkAverage, ProbitFit] | None:
+    """The likelihood-weighted average of every :data:`LINK_CANDIDATES` fit and the fit of
+    largest likelihood; ``None`` if no GLM is usable (no overlap, every fit failed, or the
+    links without a bounded Fieller CI weigh too much, :func:`average_links`)."""
+    fits = _link_fits(pts)
+    if not fits:
+        return None
+    avg = average_links(np.array([link_crossing(f, q) for f in fits]),
+                        [fieller_interval(f, q, level) for f in fits],
+                        np.array([f.llf for f in fits]), level)
+    if avg is None:
+        return None
+    return avg, max(fits, key=lambda f: f.llf)
 
 
 def glm_threshold_t(
-    pts: PooledPoints, q: float, level: float, *, hull: bool = True
+    pts: PooledPoints, q: float, level: float, *, average: bool = True
 ) -> tuple[float, tuple[float, float], ProbitFit] | None:
-    """(estimate, CI, fit) in ``t``, or ``None`` if no GLM is usable (module doc).
+    """(estimate, CI, fit of largest likelihood) in ``t``, or ``None`` if no GLM is usable.
 
-    The estimate is the crossing of the link with the largest likelihood; with ``hull``
-    the CI is the union of the Fieller CIs of every link whose log-likelihood is within
-    :data:`LINK_DELTA` of the best (the link choice is uncertain, so is the CI); without
-    it, the best link's Fieller CI alone (the search's stopping rule, which must not
-    spend trials on the link question).
+    With ``average`` the estimate and CI are the link average (:func:`averaged_fit`: the
+    mixture median and tail quantiles); without it, the best link's crossing and Fieller CI
+    alone (a stopping rule that does not spend trials on the link question).
     """
-    if not overlaps(pts):
+    if not average:
+        fits = _link_fits(pts)
+        best = max(fits, key=lambda f: f.llf) if fits else None
+        ci = None if best is None else fieller_interval(best, q, level)
+        return None if ci is None else (link_crossing(best, q), ci, best)
+    got = averaged_fit(pts, q, level)
+    if got is None:
         return None
-    fits = [f for f in (fit_link(pts.t, pts.k, pts.n, lk) for lk in LINK_CANDIDATES) if f is not None]
-    if not fits:
-        return None
-    best = max(fits, key=lambda f: f.llf)
-    ci = fieller_interval(best, q, level)
-    if ci is None:
-        return None
-    est = (link_quantile(best.link, q) - best.b0) / best.b1
-    if hull:
-        for f in fits:
-            if f is not best and f.llf >= best.llf - LINK_DELTA:
-                other = fieller_interval(f, q, level)
-                if other is None:  # a plausible link gives no bounded CI: neither do we
-                    return None
-                ci = (min(ci[0], other[0]), max(ci[1], other[1]))
-    return est, ci, best
+    avg, best = got
+    return avg.median, avg.ci, best
 
 
 def _to_resource(t: float, increasing: bool) -> float:
@@ -262,8 +277,8 @@ def fit_threshold(
     if glm is not None:
         est_t, (lo_t, hi_t), fit = glm
         if len(LINK_CANDIDATES) > 1:
-            note_list.append(f"link {fit.link} (largest likelihood of {', '.join(LINK_CANDIDATES)}); "
-                             f"CI spans every link within {LINK_DELTA:g} log-likelihood units")
+            note_list.append(f"links {', '.join(LINK_CANDIDATES)} averaged by likelihood "
+                             f"(largest: {fit.link})")
         return Threshold(
             estimate=_to_resource(est_t, increasing),
             ci=_ci_to_resource(lo_t, hi_t, increasing),

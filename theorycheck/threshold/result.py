@@ -35,8 +35,8 @@ class Threshold:
     q, level : success probability defining the threshold; confidence level of ``ci``.
     points : every evaluated ``(resource, successes, trials)``, merged by resource and
         sorted by resource.
-    method : ``"glm"`` (binomial GLM on log resource, link chosen by likelihood, CI the
-        union of the Fieller CIs of the plausible links; docs/thresholds.md), ``"bracket"``
+    method : ``"glm"`` (binomial GLM on log resource, the links averaged by likelihood,
+        estimate and CI from the mixture of their Fieller CIs; docs/thresholds.md), ``"bracket"``
         (model-free binomial bracket, used when the GLM is not identified, e.g. under
         perfect separation) or ``"censored"`` (all points on one side of ``q``).
     link : the GLM link with the largest likelihood (``None`` unless ``method="glm"``).

@@ -45,6 +45,10 @@ from theorycheck.threshold.result import Threshold
 from theorycheck.threshold.zone import certify_requests, transition_zone
 from theorycheck.validate import check_int, check_positive
 
+#: The stopping rule reads the link average's CI (``True``) or the best link's Fieller
+#: CI alone (``False``); docs/thresholds.md measures both.
+STOP_ON_AVERAGE = False
+
 
 class ThresholdSearch:
     """Ask/tell search for the threshold of one cell (see module docstring).
@@ -254,7 +258,7 @@ class ThresholdSearch:
             wanted.append(r)
         if wanted:
             return self._budgeted(wanted, self.bracket_seeds)
-        glm = glm_threshold_t(pts, self.q, self.level, hull=False)
+        glm = glm_threshold_t(pts, self.q, self.level, average=STOP_ON_AVERAGE)
         if glm is not None:
             est, (lo, hi), probit = glm
             if hi - lo <= self.rel_width:
