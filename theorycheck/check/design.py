@@ -6,8 +6,9 @@ One-at-a-time lines through a base point, plus a few joint points (docs/architec
   around the base value, widened by factors of sqrt(2) on each side in turn while
   (i) the range stays within ``budget.max_span``, (ii) the bound's declared ``ranges``
   and the task's declared valid range of ``x`` allow it, (iii) the simulator accepts the
-  parameters (e.g. orthogonal needs d >= V+2), and (iv) the predicted trial cost (law
-  threshold with reference constants, times 2) stays under ``budget.max_cost``;
+  parameters (e.g. orthogonal needs d >= V+2), (iv) the predicted trial cost (law
+  threshold with reference constants, times 2) stays under ``budget.max_cost``, and
+  (v) the law's regime constraints that can be judged before measuring still hold (below);
 * ``budget.points_per_variable`` values are spread geometrically over that range;
 * ``budget.joint_points`` cells move two variables at once (to the ends of their ranges),
   which is what separates a multiplicative law from an additive one.
@@ -216,11 +217,13 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
             lim = (max(lim[0], declared.low), min(lim[1], declared.high))
         lo, hi = _range(var, law, task, settings, base, constants, budget, lim, inside)
         if hi / lo < 1.5:
-            notes.append(f"{var} could not be varied around {base[var]:g} within the budget; held fixed")
+            notes.append(f"{var} could not be varied around {base[var]:g} within the budget"
+                         f"{' and the regime' if kept else ''}; held fixed")
             continue
         varied[var] = _spread(task, var, base[var], lo, hi, budget.points_per_variable)
         if hi / lo < budget.max_span / 1.01:
-            notes.append(f"{var} spans only {hi / lo:.1f}x ({lo:g}..{hi:g}) within the {budget.name} budget")
+            notes.append(f"{var} spans only {hi / lo:.1f}x ({lo:g}..{hi:g}) within the {budget.name} budget"
+                         f"{' and the regime' if kept else ''}")
     untested = [v for v in law.variables if v not in varied]
     if untested:
         notes.append(f"{', '.join(untested)} held fixed in this design: exponent(s) untested"
