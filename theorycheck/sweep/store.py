@@ -18,12 +18,8 @@ Trust, checked before any work:
   and every row must pass its SHA-256 checksum and have the key its content implies
   (else ``CorruptStoreError``).
 
-The contract every store keeps (:class:`TrialStore`; one contract test runs it against
-both stores): ``bind(identity)`` before ``get``/``put`` (else :class:`UnboundStoreError`),
-binding to another sweep's identity is a ``ForeignStoreError``, ``put`` refuses a
-record JSON cannot hold (``ValueError``) and keeps the first record of a key,
-``get`` returns a record equal to the one put, ``records()`` are sorted by
-(cell, resource, replicate).
+The contract every store keeps, its errors and the in-memory store are in
+:mod:`theorycheck.sweep.store_contract` (re-exported here).
 
 Both errors are ``ValueError`` subclasses whose message says what to do: use a new output
 directory, or ``force_new=True`` (CLI ``--force-new``), which deletes the old file.
@@ -39,11 +35,21 @@ import json
 import os
 import sqlite3
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from theorycheck.jsonable import canonical_json
 from theorycheck.seeding import SeedIdentity
 from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
+from theorycheck.sweep.store_contract import (
+    CorruptStoreError,
+    ForeignStoreError,
+    MemoryStore,
+    StoreError,
+    TrialStore,
+    UnboundStoreError,
+    _sorted,
+    _unbound,
+)
 
 STORE_FILENAME = "trials.sqlite"
 STORE_FORMAT = "theorycheck-sweep-store"
@@ -59,51 +65,9 @@ CREATE TABLE trials (
 """
 _COLUMNS = "key, cell, resource, replicate, params, seed, result, checksum"
 
-
-class StoreError(ValueError):
-    """A trial store cannot be used as asked (base class)."""
-
-
-class CorruptStoreError(StoreError):
-    """The store file is damaged: unreadable, truncated, or a row fails its checksum."""
-
-
-class ForeignStoreError(StoreError):
-    """The store belongs to something else: not a theorycheck store, or another sweep."""
-
-
-class UnboundStoreError(StoreError):
-    """``get``/``put`` on a store that no sweep identity was bound to."""
-
-
-@runtime_checkable
-class TrialStore(Protocol):
-    """What ``run_sweep`` needs of a store (the contract in the module docstring)."""
-
-    identity: SweepIdentity | None
-
-    def bind(self, identity: SweepIdentity) -> None: ...
-
-    def get(self, key: str) -> TrialRecord | None: ...
-
-    def put(self, record: TrialRecord, elapsed: float = 0.0) -> None: ...
-
-    def records(self) -> list[TrialRecord]: ...
-
-    def __len__(self) -> int: ...
-
-    def close(self) -> None: ...
-
-
-def _unbound(kind: str) -> UnboundStoreError:
-    return UnboundStoreError(
-        f"{kind}.bind(identity) must be called before get/put (run_sweep does it); "
-        "bind the store to the sweep's SweepIdentity first"
-    )
-
-
-def _sorted(records: Any) -> list[TrialRecord]:
-    return sorted(records, key=lambda r: (r.cell, r.resource, r.replicate))
+#: The store's public names, the contract's re-exported (theorycheck.sweep.store_contract).
+__all__ = ["StoreError", "CorruptStoreError", "ForeignStoreError", "UnboundStoreError", "TrialStore",
+           "MemoryStore", "SqliteStore", "open_store", "STORE_FILENAME"]
 
 
 def _advice(path: Path) -> str:
@@ -115,50 +79,6 @@ def _advice(path: Path) -> str:
 
 def _checksum(row: tuple[Any, ...]) -> str:
     return hashlib.sha256("\0".join(str(v) for v in row).encode()).hexdigest()
-
-
-class MemoryStore:
-    """Trials kept in a dict: the library default; nothing survives the process."""
-
-    def __init__(self) -> None:
-        self._records: dict[str, TrialRecord] = {}
-        self.identity: SweepIdentity | None = None
-
-    def bind(self, identity: SweepIdentity) -> None:
-        if self.identity is not None and self.identity != identity:
-            raise ForeignStoreError(
-                f"this in-memory store holds trials of sweep {self.identity.to_dict()}, "
-                f"not {identity.to_dict()}; use a fresh MemoryStore()"
-            )
-        self.identity = identity
-
-    def get(self, key: str) -> TrialRecord | None:
-        if self.identity is None:
-            raise _unbound("MemoryStore")
-        return self._records.get(key)
-
-    def put(self, record: TrialRecord, elapsed: float = 0.0) -> None:
-        """Keep ``record`` (the first one of its key); checked as :class:`SqliteStore` does."""
-        if self.identity is None:
-            raise _unbound("MemoryStore")
-        canonical_json(record.to_dict())  # ValueError for what JSON cannot hold
-        self._records.setdefault(record.key, record)
-
-    def records(self) -> list[TrialRecord]:
-        """All records, sorted by (cell, resource, replicate)."""
-        return _sorted(self._records.values())
-
-    def __len__(self) -> int:
-        return len(self._records)
-
-    def close(self) -> None:
-        """Nothing to release (kept for symmetry with :class:`SqliteStore`)."""
-
-    def __enter__(self) -> MemoryStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 class SqliteStore:
