@@ -110,8 +110,8 @@ _LOWER = {"one_step": "vural2026.lower", "one_step_refined": "vural2026.lower",
 #: Verdicts of a bound's own check where measured (re-run by tests/test_expected_verdicts.py, slow).
 _EXPECTED = {
     "headline": Expected("refuted", "quick", 2026,
-                         "2026-11-23: in regime in all 3 cells (V=2048, d=512, L 64..362); L exponent 0.019, "
-                         "CI [-0.004, 0.042] against 1 (N* 2.5e4..2.8e4); ~145 s CPU"),
+                         "2026-11-23: in regime in all 3 cells (V=2048, d=512, L 64..362); L exponent 0.014, "
+                         "CI [-0.010, 0.038] against 1 (N* 2.5e4..2.7e4); 260 trials, ~180 s CPU"),
 }
 
 
