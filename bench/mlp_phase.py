@@ -71,6 +71,21 @@ def measure(V: int, d: int, L: int, m: int, centre: bool, *, seed: int, n_max: i
             "points": [list(p) for p in th.points]}
 
 
+def bracket(row: dict) -> tuple[float, float]:
+    """Model-free bracket of N*: the largest N with no success and the smallest N with
+    successes only (used where the GLM's CI is unbounded: few trials, a sharp transition)."""
+    pts = row["points"]
+    fails = [n for n, k, _ in pts if k == 0]
+    wins = [n for n, k, t in pts if k == t]
+    return (max(fails) if fails else 0.0, min(wins) if wins else math.inf)
+
+
+def interval(row: dict) -> tuple[float, float]:
+    """The GLM's 95% CI where it is bounded, else :func:`bracket`."""
+    lo, hi = row["ci"]
+    return (lo, hi) if (lo > 0 and math.isfinite(hi)) else bracket(row)
+
+
 def slope_fit(rows: list[dict]) -> tuple[float, tuple[float, float]] | None:
     """OLS slope of log N* on log m over the cells with a threshold, with its 95% CI."""
     import statsmodels.api as sm
@@ -106,8 +121,9 @@ def plot(result: dict, path: str) -> None:
         if ok:
             x = np.array([r["md"] for r in ok])
             y = np.array([r["estimate"] for r in ok])
-            err = np.array([[max(y_ - r["ci"][0], 0) for y_, r in zip(y, ok)],
-                            [max(r["ci"][1] - y_, 0) if math.isfinite(r["ci"][1]) else 0 for y_, r in zip(y, ok)]])
+            err = np.array([[max(y_ - interval(r)[0], 0) for y_, r in zip(y, ok)],
+                            [max(interval(r)[1] - y_, 0) if math.isfinite(interval(r)[1]) else 0
+                             for y_, r in zip(y, ok)]])
             ax.errorbar(x, y, yerr=err, fmt="o-", color=colour, capsize=3, label=f"measured N*, {name}")
         cens = [r for r in rows if r["estimate"] is None]
         if cens:
@@ -125,11 +141,12 @@ def plot(result: dict, path: str) -> None:
 
 def table(result: dict) -> str:
     lines = [f"V={result['V']} d={result['d']} L={result['L']} seed={result['seed']} n_max={result['n_max']}",
-             f"{'centre':>6} {'m':>5} {'m*d':>7} {'N*':>8} {'95% CI':>19} {'censored':>8} {'trials':>6} "
+             f"{'centre':>6} {'m':>5} {'m*d':>7} {'N*':>8} {'95% CI (b: bracket)':>19} {'censored':>8} {'trials':>6} "
              f"{'cpu_s':>7} {'N_top':>7} {'acc@N_top':>9}"]
     for r in result["rows"]:
         est = f"{r['estimate']:.0f}" if r["estimate"] is not None else "-"
-        ci = f"{r['ci'][0]:.0f}..{r['ci'][1]:.0f}" if r["estimate"] is not None else "-"
+        ci = "-" if r["estimate"] is None else "{:.0f}..{:.0f}{}".format(
+            *interval(r), "" if interval(r) == tuple(r["ci"]) else "b")
         lines.append(f"{str(r['centre']):>6} {r['m']:>5} {r['md']:>7} {est:>8} {ci:>19} {str(r['censored']):>8} "
                      f"{r['trials']:>6} {r['cpu_s']:>7.0f} {r['n_top']:>7} {r['acc_top']:>9.3f}")
     for centre in (True, False):

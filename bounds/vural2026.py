@@ -105,12 +105,13 @@ _DESIGN = {
     # m = 1024, 0.77 at m = 4096; V = 512, d = 128: 0.90 at m = 512, 0.96 at m = 2048).
     # The N-laws need V >= 4 d, so their wedge is that of _IN_REGIME; its cheapest end is
     # (V, d) = (1024, 256) (V/d = 4, d^2 = 9.2 V log V), where one trial at the threshold
-    # (N ~ 6e4, m = 1024, L = 8) costs ~7 s of CPU: in regime, no quick check fits in 5 min.
-    # m in 512..2048 keeps m*d >= 18 V log V; L in 4..32 stays L << V. The trials exceed the
-    # dense memory estimate of simulate.check_memory (not the real, streamed use): run with
-    # THEORYCHECK_MEMORY_GB raised.
-    "mlp_gradient_noise": {"base": {"V": 1024, "d": 256, "m": 1024, "L": 8},
-                           "ranges": {"m": (512, 2048), "L": (4, 32), "d": (181, 256), "V": (1024, 1448)},
+    # (N ~ 5e4, m = 1024, L = 8) costs ~7 s of CPU: in regime, no quick check fits in 5 min.
+    # There (L = 8) N* = 2.8e4 at m = 2048, 4.9e4 at m = 1024 and none up to 2e5 at m = 512
+    # (m*d = 18 V log V): the MLP-noise wall. m in 1024..4096 (m*d >= 37 V log V) keeps the
+    # line right of it; L in 4..32 stays L << V. The trials exceed the dense memory estimate
+    # of simulate.check_memory (not the real, streamed use): run with THEORYCHECK_MEMORY_GB raised.
+    "mlp_gradient_noise": {"base": {"V": 1024, "d": 256, "m": 2048, "L": 8},
+                           "ranges": {"m": (1024, 4096), "L": (4, 32), "d": (181, 256), "V": (1024, 1448)},
                            "vary": ("m", "L", "d", "V")},
     # the mean bias has no m and no L: the cheapest in-regime widths (m = 256, m*d = 9.2 V log V;
     # L = 4). Its threshold lies above N = 1e5 at (1024, 256), so the base cell alone is over the
