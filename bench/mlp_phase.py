@@ -16,8 +16,8 @@ three derived branches (docs/theory.md §5.3, bounds/vural2026.py):
 
 plus the counts floor ``N >= C0·V·log V`` (C0 = 6.2, docs/theory.md §5).  The constants
 C1, C3, C4 are unknown: the gradient-noise line is drawn with C3 fitted (slope held at -1)
-to the centred thresholds, the storage wall at C1 = 10 (the attention-only Hebbian value,
-for reference only); a censored cell (no success up to ``--n-max``) is drawn as an arrow
+to the centred thresholds, the storage wall as the measured bracket (largest m·d without a
+threshold, smallest with one); a censored cell (no success up to ``--n-max``) is drawn as an arrow
 at ``--n-max``.  The free slope of log N* on log m (statsmodels OLS, 95% CI) is printed.
 
 Every trial is seeded: ``SeedSequence(seed, spawn_key=(centre, m, N, replicate))``.
@@ -38,9 +38,8 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-#: Reference constants drawn in the figure (docs/theory.md §5, §7.2): counts floor and storage.
+#: Counts floor drawn in the figure (C0 of the one-step read-out fit, docs/theory.md §5).
 C0_COUNTS = 6.2
-C1_REFERENCE = 10.0
 
 
 def measure(V: int, d: int, L: int, m: int, centre: bool, *, seed: int, n_max: int, start: float,
@@ -86,6 +85,14 @@ def interval(row: dict) -> tuple[float, float]:
     return (lo, hi) if (lo > 0 and math.isfinite(hi)) else bracket(row)
 
 
+def wall_bracket(rows: list[dict]) -> tuple[float, float] | None:
+    """``(m·d censored, m·d with a threshold)``: the largest m·d without a threshold below the
+    smallest one with a threshold -- where the MLP-noise wall lies (``None`` if no such pair)."""
+    found = [r["md"] for r in rows if r["estimate"] is not None]
+    none = [r["md"] for r in rows if r["estimate"] is None and found and r["md"] < min(found)]
+    return (max(none), min(found)) if none else None
+
+
 def slope_fit(rows: list[dict]) -> tuple[float, tuple[float, float]] | None:
     """OLS slope of log N* on log m over the cells with a threshold, with its 95% CI."""
     import statsmodels.api as sm
@@ -114,7 +121,10 @@ def plot(result: dict, path: str) -> None:
         c3 = math.exp(np.mean([math.log(r["estimate"] * r["md"] / (L * V * lvl)) for r in centred]))
         ax.plot(md, c3 * L * V * lvl / md, "k--", lw=1, label=f"gradient noise N·m·d = C3·L·V²·log V (C3 = {c3:.2g} fitted)")
     ax.axhline(C0_COUNTS * lvl, color="grey", lw=1, ls=":", label=f"counts N = {C0_COUNTS}·V·log V")
-    ax.axvline(C1_REFERENCE * lvl, color="r", lw=1, ls="-.", label=f"MLP-noise wall m·d = {C1_REFERENCE:g}·V·log V (C1 for reference)")
+    wall = wall_bracket([r for r in result["rows"] if r["centre"]])
+    if wall:
+        ax.axvspan(*wall, color="r", alpha=0.12,
+                   label=f"MLP-noise wall m·d = C1·V·log V, measured C1 in {wall[0] / lvl:.0f}..{wall[1] / lvl:.0f}")
     for centre, colour, name in ((True, "C0", "center_features=True"), (False, "C1", "center_features=False")):
         rows = [r for r in result["rows"] if r["centre"] == centre]
         ok = [r for r in rows if r["estimate"] is not None]
@@ -149,6 +159,11 @@ def table(result: dict) -> str:
             *interval(r), "" if interval(r) == tuple(r["ci"]) else "b")
         lines.append(f"{str(r['centre']):>6} {r['m']:>5} {r['md']:>7} {est:>8} {ci:>19} {str(r['censored']):>8} "
                      f"{r['trials']:>6} {r['cpu_s']:>7.0f} {r['n_top']:>7} {r['acc_top']:>9.3f}")
+    wall = wall_bracket([r for r in result["rows"] if r["centre"]])
+    if wall:
+        lvl = result["V"] * math.log(result["V"])
+        lines.append(f"MLP-noise wall (center_features=True): m*d between {wall[0]} and {wall[1]}, "
+                     f"C1 = m*d/(V log V) between {wall[0] / lvl:.1f} and {wall[1] / lvl:.1f}")
     for centre in (True, False):
         fit = slope_fit([r for r in result["rows"] if r["centre"] == centre])
         if fit:
@@ -173,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--png", required=True, help="where to write the figure")
     ap.add_argument("--json", help="write the measured rows here (re-plot with --from-json)")
     ap.add_argument("--from-json", help="plot a previous run's rows instead of measuring")
+    ap.add_argument("--append", help="start from a previous run's rows (same V, d, L, seed, n_max)")
     a = ap.parse_args(argv)
     if a.from_json:
         with open(a.from_json) as fh:
@@ -185,6 +201,13 @@ def main(argv: list[str] | None = None) -> int:
                              "N-laws; choose V >= 4*max(d, L)")
         os.environ.setdefault("THEORYCHECK_MEMORY_GB", "64")  # limit_mlp streams: the dense estimate overstates
         result = {"V": a.V, "d": a.d, "L": a.L, "seed": a.seed, "n_max": a.n_max, "rows": []}
+        if a.append:  # add rows to a previous run at the same (V, d, L, seed, n_max)
+            with open(a.append) as fh:
+                previous = json.load(fh)
+            if {k: previous[k] for k in result if k != "rows"} != {k: result[k] for k in result if k != "rows"}:
+                raise ValueError(f"--append {a.append}: its (V, d, L, seed, n_max) differ from this run's; "
+                                 "give the same values or write a new --json")
+            result["rows"] = previous["rows"]
         for centre in centres:
             start = a.start
             for m in ms:
