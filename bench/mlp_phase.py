@@ -119,7 +119,8 @@ def plot(result: dict, path: str) -> None:
     centred = [r for r in result["rows"] if r["centre"] and r["estimate"] is not None]
     if centred:  # C3 with the slope held at -1: mean of log(N* m d / (L V^2 log V))
         c3 = math.exp(np.mean([math.log(r["estimate"] * r["md"] / (L * V * lvl)) for r in centred]))
-        ax.plot(md, c3 * L * V * lvl / md, "k--", lw=1, label=f"gradient noise N·m·d = C3·L·V²·log V (C3 = {c3:.2g} fitted)")
+        ax.plot(md, c3 * L * V * lvl / md, "k--", lw=1,
+                label=f"gradient noise N·m·d = C3·L·V²·log V (C3 = {c3:.2g} fitted)")
     ax.axhline(C0_COUNTS * lvl, color="grey", lw=1, ls=":", label=f"counts N = {C0_COUNTS}·V·log V")
     wall = wall_bracket([r for r in result["rows"] if r["centre"]])
     if wall:
