@@ -98,9 +98,32 @@ _DESIGN = {
     # random contrast, V from 256 (V log V facts at 14x fewer than the random wedge's base)
     "orthogonal": {"base": {"V": 1024, "d": 1026, "L": 32}, "ranges": {"L": (4, 256), "V": (256, 1024)},
                    "vary": ("L", "V")},
-    "mlp_gradient_noise": {"base": {"V": 64, "d": 64, "m": 256, "L": 8}, "vary": ("m", "L", "d", "V")},
-    "mlp_mean_bias": {"base": {"V": 64, "d": 64, "m": 256, "L": 8}, "vary": ("d", "V")},
-    "mlp_storage": {"base": {"V": 64, "d": 64, "m": 256, "L": 4, "N": 20000}, "vary": ("V", "d")},
+    # The attention-MLP laws (docs/mlp_phase.md; measured with `limit`, center_features=True,
+    # 2026-11-23). Besides m*d, the MLP read-out keeps a storage wall in d alone: the ReLU's
+    # linear part passes the sqrt(V)/d cross-talk of the attended vectors, so the accuracy
+    # stalls below 0.99 whatever N and m when d^2 < ~9 V log V (V = 256, d = 64: 0.73 at
+    # m = 1024, 0.77 at m = 4096; V = 512, d = 128: 0.90 at m = 512, 0.96 at m = 2048).
+    # The N-laws need V >= 4 d, so their wedge is that of _IN_REGIME; its cheapest end is
+    # (V, d) = (1024, 256) (V/d = 4, d^2 = 9.2 V log V), where one trial at the threshold
+    # (N ~ 5e4, m = 1024, L = 8) costs ~7 s of CPU: in regime, no quick check fits in 5 min.
+    # There (L = 8) N* = 2.8e4 at m = 2048, 4.9e4 at m = 1024 and none up to 2e5 at m = 512
+    # (m*d = 18 V log V): the MLP-noise wall. m in 1024..4096 (m*d >= 37 V log V) keeps the
+    # line right of it; L in 4..32 stays L << V. The trials exceed the dense memory estimate
+    # of simulate.check_memory (not the real, streamed use): run with THEORYCHECK_MEMORY_GB raised.
+    "mlp_gradient_noise": {"base": {"V": 1024, "d": 256, "m": 2048, "L": 8},
+                           "ranges": {"m": (1024, 4096), "L": (4, 32), "d": (181, 256), "V": (1024, 1448)},
+                           "vary": ("m", "L", "d", "V")},
+    # the mean bias has no m and no L: the cheapest in-regime widths (m = 256, m*d = 9.2 V log V;
+    # L = 4). Its threshold lies above N = 1e5 at (1024, 256), so the base cell alone is over the
+    # quick cost cap (refused there); the standard budget moves V up to 2048 and d down to 128,
+    # i.e. across the d-wall above (V >= 4 d holds; d^2 >= 9 V log V does not)
+    "mlp_mean_bias": {"base": {"V": 1024, "d": 256, "m": 256, "L": 4},
+                      "ranges": {"d": (128, 256), "V": (1024, 2048)}, "vary": ("V", "d")},
+    # storage (resource m) states no V >> d: at V = 256 and d >= 128 (d^2 >= 11 V log V, off
+    # the d-wall) the threshold m* is a few hundred; N = 30000 is 3.4x the counts term
+    # C0 V log V. d grows to 362 and V shrinks to 90 (both away from the d-wall)
+    "mlp_storage": {"base": {"V": 256, "d": 128, "m": 256, "L": 4, "N": 30000},
+                    "ranges": {"d": (128, 362), "V": (90, 256)}, "vary": ("d", "V")},
 }
 #: The lower bound the observed thresholds must respect (same resource N, same regime of N << L V).
 _LOWER = {"one_step": "vural2026.lower", "one_step_refined": "vural2026.lower",
