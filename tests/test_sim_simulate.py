@@ -101,3 +101,14 @@ def test_seed_sequences_with_list_entropy_are_accepted_and_recorded():
     b = simulate(p, "one-step", seed=np.random.SeedSequence([3, 4], spawn_key=(1,)))
     assert a.accuracy == b.accuracy
     assert a.seed == {"entropy": [3, 4], "spawn_key": [1]}
+
+
+def test_memory_cap_counts_what_a_streamed_dense_trial_keeps():
+    # Dense algorithms keep the N·L·d keys and values only up to their cache and stream the
+    # rest in sub-chunks: a large-N MLP trial is not refused (it ran), a huge V·d one is.
+    from theorycheck.simulate import check_memory
+    from theorycheck.tasks.retrieval import RetrievalParams
+
+    check_memory(RetrievalParams(V=512, d=128, L=45, N=10**7, model="mlp", m=512), True)
+    with pytest.raises(ValueError, match=r"needs about .* GiB .* above the cap"):
+        check_memory(RetrievalParams(V=10**5, d=10**5, L=4, N=10, model="mlp", m=512), True)
