@@ -146,7 +146,7 @@ def overhead(args) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--target", default="vural2026.one_step")
+    ap.add_argument("--target", default="vural2026.headline")
     ap.add_argument("--budget", default="quick")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--modes", default="serial,workers,dask")
