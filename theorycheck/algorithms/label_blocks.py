@@ -38,7 +38,7 @@ from theorycheck.tasks.retrieval import Batch, block_rows, check_int, chunk_coun
 from theorycheck.tasks.training_passes import (
     DEFAULT_CACHE_BYTES,
     DEFAULT_CHUNK_TOKENS,
-    compact_token_dtype,
+    cache_settings,
     draw_into,
     ordered_map,
     thread_scratch,
@@ -83,16 +83,10 @@ class SortedTokens:
     def __init__(self, params, emb, seed: np.random.SeedSequence, *, n_max: int | None = None,
                  chunk_tokens: int | None = None, cache_bytes: int = DEFAULT_CACHE_BYTES,
                  threads: int = 1):
-        if not isinstance(seed, np.random.SeedSequence):
-            raise ValueError(f"train_seed must be a numpy.random.SeedSequence, got {type(seed).__name__}")
-        self.params, self.emb, self.seed = params, emb, seed
         self.n_max = params.N if n_max is None else check_int("n_max", n_max, 1)
-        tokens = DEFAULT_CHUNK_TOKENS if chunk_tokens is None else check_int("chunk_tokens", chunk_tokens, 1)
-        self.threads = check_int("threads", threads, 1)
-        cache_bytes = check_int("cache_bytes", cache_bytes, 0)
-        self.token_dtype = compact_token_dtype(params.V)
-        per_sequence = params.L * np.dtype(self.token_dtype).itemsize + 24
-        self.cached = self.n_max * per_sequence <= cache_bytes
+        tokens, self.threads, self.token_dtype, self.cached = cache_settings(
+            params, self.n_max, seed, chunk_tokens, cache_bytes, threads, row_bytes=24)
+        self.params, self.emb, self.seed = params, emb, seed
         self.rows = max(1, tokens // params.L)  # sequences per sub-batch
         per_block = block_rows(params.L)
         # streamed parts: whole data blocks; by default 2**22 tokens per part (each part

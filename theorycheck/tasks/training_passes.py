@@ -34,7 +34,7 @@ import numpy as np
 from theorycheck.tasks.retrieval import Batch, block_rows, chunk_count, draw_chunk
 from theorycheck.validate import check_int
 
-__all__ = ["TrainingPasses", "compact_token_dtype", "thread_scratch", "ordered_map", "draw_into", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
+__all__ = ["TrainingPasses", "compact_token_dtype", "cache_settings", "thread_scratch", "ordered_map", "draw_into", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
 
 DEFAULT_CACHE_BYTES = 512 << 20
 """Keep the compact training tokens in memory between passes up to this many bytes
@@ -49,6 +49,23 @@ R = TypeVar("R")
 def compact_token_dtype(V: int) -> type:
     """The smallest integer dtype that holds tokens ``0..V-1`` in a cache (int16 up to 32767)."""
     return np.int16 if V <= np.iinfo(np.int16).max else np.int32
+
+
+def cache_settings(params, n: int, seed, chunk_tokens, cache_bytes, threads, row_bytes: int
+                   ) -> tuple[int, int, type, bool]:
+    """The checked settings both token caches start from (this module's
+    :class:`TrainingPasses` and :class:`theorycheck.algorithms.label_blocks.SortedTokens`):
+    ``(tokens per chunk, threads, token dtype, cached)``, where ``cached`` says whether ``n``
+    sequences of ``L`` compact tokens plus ``row_bytes`` per sequence (positions, labels,
+    the sort order) fit in ``cache_bytes``. ValueError for a seed that is not a
+    ``SeedSequence`` or a count that is not a positive integer."""
+    if not isinstance(seed, np.random.SeedSequence):
+        raise ValueError(f"train_seed must be a numpy.random.SeedSequence, got {type(seed).__name__}")
+    tokens = DEFAULT_CHUNK_TOKENS if chunk_tokens is None else check_int("chunk_tokens", chunk_tokens, 1)
+    threads = check_int("threads", threads, 1)
+    cache_bytes = check_int("cache_bytes", cache_bytes, 0)
+    dtype = compact_token_dtype(params.V)
+    return tokens, threads, dtype, n * (params.L * np.dtype(dtype).itemsize + row_bytes) <= cache_bytes
 
 
 def ordered_map(fn: Callable[[int], R], n: int, threads: int) -> Iterator[R]:
@@ -106,15 +123,9 @@ class TrainingPasses:
 
     def __init__(self, params, emb, seed: np.random.SeedSequence, *, chunk_tokens=None,
                  cache_bytes: int = DEFAULT_CACHE_BYTES, threads: int = 1):
-        if not isinstance(seed, np.random.SeedSequence):
-            raise ValueError(f"train_seed must be a numpy.random.SeedSequence, got {type(seed).__name__}")
+        tokens, self.threads, self.token_dtype, self.cached = cache_settings(
+            params, params.N, seed, chunk_tokens, cache_bytes, threads, row_bytes=16)
         self.params, self.emb, self.seed = params, emb, seed
-        tokens = DEFAULT_CHUNK_TOKENS if chunk_tokens is None else check_int("chunk_tokens", chunk_tokens, 1)
-        self.threads = check_int("threads", threads, 1)
-        cache_bytes = check_int("cache_bytes", cache_bytes, 0)
-        self.token_dtype = compact_token_dtype(params.V)
-        per_sequence = params.L * np.dtype(self.token_dtype).itemsize + 16
-        self.cached = params.N * per_sequence <= cache_bytes
         rows = max(1, tokens // params.L)
         per_block = block_rows(params.L)
         if self.cached:  # drawn block by block, then walked in chunks of any size
