@@ -206,3 +206,19 @@ def test_off_a_terminal_a_log_line_every_interval(monkeypatch):
     bar.update(state())
     bar.close()
     assert quiet.getvalue() == ""
+
+
+def _malloc_trim_threshold(_):
+    import os
+
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_")
+
+
+@pytest.mark.dask
+def test_dask_local_workers_keep_glibcs_dynamic_mmap_threshold(monkeypatch):
+    # dask's nanny would set MALLOC_TRIM_THRESHOLD_=65536, which costs an in-regime trial
+    # ~40% more CPU (executors.LOCAL_WORKER_ENVIRON); the workers must not inherit it.
+    pytest.importorskip("distributed")
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    with make_executor(workers=1, dask_local=True) as executor:
+        assert list(executor.map(_malloc_trim_threshold, [0])) == [None]

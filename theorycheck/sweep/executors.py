@@ -149,6 +149,16 @@ def _import_distributed() -> Any:
     return distributed
 
 
+#: dask configuration for the workers of a ``LocalCluster``: dask's nanny sets
+#: ``MALLOC_TRIM_THRESHOLD_=65536`` in a worker's environment by default
+#: (``distributed.nanny.pre-spawn-environ``), and setting it at all turns off glibc's
+#: dynamic mmap threshold, so that every large NumPy temporary is mapped and unmapped
+#: afresh. Measured on an in-regime trial ((V, d, L, N) = (2048, 512, 128, 25000),
+#: ``limit``): 0.60 s of CPU without it, 0.83 s with it, the difference system time
+#: (page faults). ``None`` unsets the variable (dask's documented way).
+LOCAL_WORKER_ENVIRON = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+
+
 def _check_workers(workers: Any) -> int | None:
     if workers is None:
         return None
@@ -193,8 +203,11 @@ def make_executor(
             yield client.get_executor()
     elif dask_local:
         distributed = _import_distributed()
+        import dask.config  # installed with distributed
+
         n_workers = workers if workers is not None else (os.cpu_count() or 1)
         with (
+            dask.config.set(LOCAL_WORKER_ENVIRON),
             distributed.LocalCluster(
                 n_workers=n_workers,
                 threads_per_worker=1,
