@@ -5,7 +5,7 @@ import math
 import pytest
 
 from theorycheck.check import BUDGETS, get_budget, plan
-from theorycheck.law import Law
+from theorycheck.law import Law, Regime
 
 
 def test_quick_design_of_the_default_law_stays_in_its_declared_ranges():
@@ -72,7 +72,7 @@ def test_bad_input_is_refused_before_any_work(kwargs, message):
 
 def test_get_budget_names_the_valid_budgets():
     assert get_budget("standard").name == "standard"
-    with pytest.raises(ValueError, match="quick, standard, full"):
+    with pytest.raises(ValueError, match="quick, standard, paper, full"):
         get_budget("fast")
 
 
@@ -92,6 +92,38 @@ def test_in_regime_design_of_the_headline_law_keeps_every_cell_in_its_design_tim
     assert design.settings.get("marker_in_value") is False  # the gradient-noise branch (bounds/vural2026.py)
     for cell in design.cells:
         assert cell["V"] >= MUCH * cell["d"] and MUCH * cell["L"] <= cell["V"]
+
+
+def test_paper_budget_varies_every_variable_of_the_headline_inside_its_wedge():
+    # The paper budget takes lines down to 1.4x (the wedge at V = 2048 leaves d and V
+    # sqrt(2) of room), spreads each over 3 values (quarter-octave steps) and keeps the
+    # bound's design-only storage margin d^2 >= 8 V log V in every cell, joint points too.
+    from theorycheck.check.regime import MUCH
+
+    _, design = plan("vural2026.headline", budget="paper")
+    assert set(design.varied) == {"L", "d", "V"}
+    assert all(len(values) == 3 for values in design.varied.values())
+    joint = [c for c in design.cells if sum(c[v] != design.base[v] for v in ("L", "d", "V")) == 2]
+    assert joint  # the base sits at the end of the d and V ranges: the other ends are taken
+    for cell in design.cells:
+        assert cell["V"] >= MUCH * cell["d"] and MUCH * cell["L"] <= cell["V"]
+        assert cell["d"] ** 2 >= 8 * cell["V"] * math.log(cell["V"])
+    _, quick = plan("vural2026.headline", budget="quick")
+    assert "d" not in quick.varied  # quick lines need 1.5x
+
+
+def test_keep_hints_are_checked_against_the_task():
+    from theorycheck.catalogue import Bound, validate
+
+    bound = Bound(id="demo.kept", law=Law.parse("N >= C*V*log(V)"), kind="upper", directions={"N": "helps", "V": "hurts"},
+                  regime=Regime({"V": 1}, "V -> oo"), provenance="prior", citation="demo", task="retrieval",
+                  criterion="demo", keep=("q**2 >= V",))
+    with pytest.raises(ValueError, match=r"demo.kept: keep names \['q'\], not variables of task"):
+        validate(bound)
+    with pytest.raises(ValueError, match="keep must be a tuple of constraint strings"):
+        Bound(id="demo.kept", law=Law.parse("N >= C*V*log(V)"), kind="upper", directions={"N": "helps", "V": "hurts"},
+              regime=Regime({"V": 1}, "V -> oo"), provenance="prior", citation="demo", task="retrieval",
+              criterion="demo", keep="d >= V")
 
 
 def test_lines_stop_at_the_regime_and_a_base_outside_it_is_said():

@@ -75,15 +75,21 @@ def _validate_names(bound: Bound, found: Mapping[str, Bound]) -> None:
             variables = _task_variables(bound.task)
         except ValueError as exc:
             raise ValueError(f"{bound.id}: {exc} (or task=None if this package has no simulator for it)") from None
+        from theorycheck.check.regime import parse_constraint
+
+        try:
+            kept = {n for c in bound.keep for n in parse_constraint(c).names}
+        except ValueError as exc:
+            raise ValueError(f"{bound.id}: keep: {exc}") from None
         named = {"law": {*bound.law.variables, bound.law.resource}, "base": set(bound.base),
-                 "ranges": set(bound.ranges), "vary": set(bound.vary or ())}
+                 "ranges": set(bound.ranges), "vary": set(bound.vary or ()), "keep": kept}
         for where, names in named.items():
             unknown = sorted(names - variables)
             if unknown:
                 raise ValueError(f"{bound.id}: {where} names {unknown}, not variables of task "
                                  f"{bound.task!r} ({', '.join(sorted(variables))})")
-    elif bound.base or bound.ranges or bound.vary:
-        raise ValueError(f"{bound.id}: design hints (base, ranges, vary) need a task; got task=None")
+    elif bound.base or bound.ranges or bound.vary or bound.keep:
+        raise ValueError(f"{bound.id}: design hints (base, ranges, vary, keep) need a task; got task=None")
     if bound.lower is not None:
         other = found.get(bound.lower)
         if other is None or other.kind != "lower" or other.law.resource != bound.law.resource:

@@ -19,7 +19,9 @@ A :class:`Bound` keeps apart what it claims and how to check it:
   ``embeddings``, ...);
 * design hints for ``check`` -- ``base`` (base point of the sweep), ``ranges``
   (``{variable: (low, high)}`` the design must stay within), ``vary`` (the variables to
-  vary, in order; default every variable of the law);
+  vary, in order; default every variable of the law), ``keep`` (constraints such as
+  ``"d**2 >= 9*V*log(V)"`` that every designed cell must satisfy without being part of
+  the law's regime: where the simulation is known to leave what the law describes);
 * ``lower`` -- the id of a ``lower`` bound the observed thresholds must respect;
 * ``expected`` -- where measured, the verdict of its own check (:class:`Expected`).
 
@@ -49,7 +51,7 @@ VERDICTS = ("consistent", "refuted", "inconclusive")
 NO_SIMULATOR = ("no simulator in this package: usable with `theorycheck fit DATA.csv --law ID` "
                 "on your own data; `theorycheck check` refuses it")
 _ID = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)*\Z")
-_HINTS = ("task", "base", "ranges", "vary", "lower", "expected")
+_HINTS = ("task", "base", "ranges", "vary", "keep", "lower", "expected")
 
 
 def json_number(value: Fraction) -> int | float:
@@ -105,6 +107,7 @@ class Bound:
     base: Mapping[str, float] = field(default_factory=dict)
     ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     vary: tuple[str, ...] | None = None
+    keep: tuple[str, ...] = ()
     lower: str | None = None
     expected: Expected | None = None
     constants: Mapping[str, float] = field(default_factory=dict)
@@ -144,6 +147,7 @@ class Bound:
         object.__setattr__(self, "ranges", MappingProxyType(
             {k: (float(lo), float(hi)) for k, (lo, hi) in self.ranges.items()}))
         object.__setattr__(self, "vary", tuple(self.vary) if self.vary is not None else None)
+        object.__setattr__(self, "keep", tuple(self.keep))
         object.__setattr__(self, "constants", MappingProxyType({k: float(v) for k, v in self.constants.items()}))
 
     def _check_structure(self) -> None:
@@ -168,6 +172,8 @@ class Bound:
         if self.vary is not None and (isinstance(self.vary, str) or not self.vary
                                       or not all(isinstance(v, str) for v in self.vary)):
             raise ValueError(f"{self.id}: vary must be a non-empty tuple of variable names, got {self.vary!r}")
+        if isinstance(self.keep, str) or not all(isinstance(c, str) for c in self.keep):
+            raise ValueError(f"{self.id}: keep must be a tuple of constraint strings, got {self.keep!r}")
         if self.lower is not None and (not isinstance(self.lower, str) or self.lower == self.id):
             raise ValueError(f"{self.id}: lower must be the id of another (lower) bound, got {self.lower!r}")
         if self.expected is not None:

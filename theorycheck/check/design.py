@@ -140,15 +140,20 @@ def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
 
 
 def _spread(task: Task, var: str, base: float, lo: float, hi: float, n: int) -> list[float]:
-    """``n`` values evenly spread on the sqrt(2)-lattice through ``base`` from ``lo`` to ``hi``.
+    """``n`` values evenly spread on the sqrt(2)-lattice through ``base`` from ``lo`` to ``hi``
+    (the 2^(1/4)-lattice for a line under 2x, so that it still gets 3 values).
 
     The base value itself need not be one of them: each one-at-a-time line holds the
     other variables at their base values, which is all the design needs.
     """
-    a = round(2 * math.log2(base / lo))
-    b = round(2 * math.log2(hi / base))
+    per_doubling = 2
+    # a line under 2x holds one sqrt(2) step: take quarter steps so that it gets 3 values
+    if n >= 3 and round(2 * math.log2(hi / lo)) < 2:
+        per_doubling = 4
+    a = round(per_doubling * math.log2(base / lo))
+    b = round(per_doubling * math.log2(hi / base))
     steps = sorted({int(round(k)) for k in np.linspace(-a, b, n)})
-    return sorted({_rounder(task)(var, base * math.sqrt(2.0) ** k) for k in steps})
+    return sorted({_rounder(task)(var, base * 2.0 ** (k / per_doubling)) for k in steps})
 
 
 def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[str, float],
@@ -216,7 +221,7 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         if declared is not None:  # the task's declared valid range bounds every design
             lim = (max(lim[0], declared.low), min(lim[1], declared.high))
         lo, hi = _range(var, law, task, settings, base, constants, budget, lim, inside)
-        if hi / lo < 1.5:
+        if hi / lo < budget.min_span:
             notes.append(f"{var} could not be varied around {base[var]:g} within the budget"
                          f"{' and the regime' if kept else ''}; held fixed")
             continue
@@ -236,10 +241,15 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
         if len(names) < 2:
             break
         a, b = names[i % len(names)], names[(i + 1) % len(names)]
-        ends = [(-1, -1), (0, 0), (-1, 0), (0, -1)][(i // max(1, len(names))) % 4]
-        cell = {**base, a: varied[a][ends[0]], b: varied[b][ends[1]]}
-        if cell not in cells and _feasible(law, task, settings, cell, constants, budget) and inside(cell):
-            cells.append(cell)
+        order = [(-1, -1), (0, 0), (-1, 0), (0, -1)]
+        first = (i // max(1, len(names))) % 4
+        # the preferred pair of ends first; the others where it is a line's cell already
+        # (a base at the end of its range) or cannot be simulated or leaves the regime
+        for ends in order[first:] + order[:first]:
+            cell = {**base, a: varied[a][ends[0]], b: varied[b][ends[1]]}
+            if cell not in cells and _feasible(law, task, settings, cell, constants, budget) and inside(cell):
+                cells.append(cell)
+                break
     if law.assumptions:  # a law in textbook form holds where its assumptions do (e.g. k < n)
         if not bool(law.satisfies(base)):
             raise ValueError(f"the base point {base} breaks the law's assumption(s) "

@@ -86,7 +86,7 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
         design = design_sweep(
             tgt.law, tgt.task, settings=tgt.settings, base=tgt.base,
             budget=get_budget(budget), constants=tgt.constants, ranges=tgt.ranges, vary=tgt.vary,
-            constraints=law_constraints(tgt.id, tgt.law),
+            constraints=(*law_constraints(tgt.id, tgt.law), *tgt.keep),
         )
     except OverflowError as exc:  # a base point or range so large that the law's threshold overflows
         raise ValueError(f"the design for {tgt.id} at base {dict(tgt.base)} leaves float64 ({exc}); choose a "

@@ -3,8 +3,8 @@
 A :class:`~theorycheck.catalogue.Bound` carries everything a check needs in its own
 fields (docs/theory.md §5): ``task``, simulator ``settings`` (``algorithm``,
 ``embeddings``, ...), the design hints ``base`` (base point of the sweep), ``ranges``
-(``{variable: (low, high)}`` limits the design must respect) and ``vary`` (the variables
-to vary; default every variable of the law), and ``lower`` (the id of a lower bound the
+(``{variable: (low, high)}`` limits the design must respect), ``vary`` (the variables
+to vary; default every variable of the law) and ``keep`` (design-only constraints), and ``lower`` (the id of a lower bound the
 observed thresholds must respect). A bound with ``task=None`` has no simulator in this
 package and is refused here with a one-line message.
 """
@@ -35,6 +35,7 @@ class Target:
     vary: tuple[str, ...] | None
     constants: dict[str, float]
     lower_law: Law | None = None
+    keep: tuple[str, ...] = ()
     meta: dict[str, Any] = field(default_factory=dict)
     caveats: tuple[str, ...] = ()
 
@@ -73,6 +74,7 @@ def resolve_target(target: Any, *, task: str | Task | None = None, settings: Map
         sim = dict(bound.settings)
         task_name = task if task is not None else bound.task
         hint_base, hint_ranges, hint_vary = dict(bound.base), dict(bound.ranges), bound.vary
+        keep = bound.keep
         lower = catalogue.get(bound.lower).law if bound.lower else None
         meta = {"kind": bound.kind, "provenance": bound.provenance, "citation": bound.citation,
                 "description": bound.description, "criterion": bound.criterion, "notes": bound.notes}
@@ -87,7 +89,7 @@ def resolve_target(target: Any, *, task: str | Task | None = None, settings: Map
                                                      constants=target.constants, assume=assume)
         else:
             law = Law.parse(_law_text(target), assume=assume)
-        sim, hint_base, hint_ranges, hint_vary, lower = {}, {}, {}, None, None
+        sim, hint_base, hint_ranges, hint_vary, lower, keep = {}, {}, {}, None, None, ()
         ident, task_name, meta, constants, caveats = "user-law", task if task is not None else "retrieval", {
             "kind": "upper", "provenance": "user", "description": "a user-supplied law"}, {}, ()
     sim.update(settings or {})
@@ -98,7 +100,7 @@ def resolve_target(target: Any, *, task: str | Task | None = None, settings: Map
         base={**task_obj.defaults, **hint_base, **dict(base or {})},
         ranges={k: _range(k, v) for k, v in {**hint_ranges, **dict(ranges or {})}.items()},
         vary=tuple(vary) if vary else (tuple(hint_vary) if hint_vary else None),
-        constants=constants, lower_law=lower, meta=meta, caveats=caveats,
+        constants=constants, lower_law=lower, keep=keep, meta=meta, caveats=caveats,
     )
 
 

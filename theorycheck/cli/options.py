@@ -13,7 +13,7 @@ __all__ = ["add_run_options", "parse_assignments", "prepare_out", "default_out"]
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
     """Budget, parallelism, output and seeding options."""
-    p.add_argument("--budget", default="quick", help="quick (<= 5 min), standard (<= 30 min) or full")
+    p.add_argument("--budget", default="quick", help="quick (<= 5 min), standard (<= 30 min), paper (every variable inside the regime, <= 30 min) or full")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
                    help="simulator setting, e.g. algorithm=limit, embeddings=orthogonal, marker_in_value=false")
     p.add_argument("--base", action="append", default=[], metavar="VAR=VALUE",
