@@ -43,6 +43,7 @@ judged at that cell. Parsing goes through :func:`theorycheck.law.regime.split_co
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -234,6 +235,13 @@ def _log_ratio(c: Constraint, functions, cell: Mapping[str, mpmath.mpf | None]) 
         return float(mpmath.log(lhs) - mpmath.log(rhs))
 
 
+@functools.lru_cache(maxsize=256)
+def _lambdified(c: Constraint) -> tuple:
+    """Both sides of ``c`` as mpmath functions of ``c.names`` (made once per constraint: a
+    design evaluates the same few constraints at every candidate point of its lines)."""
+    return tuple(sp.lambdify([symbol(n) for n in c.names], side, modules="mpmath") for side in (c.lhs, c.rhs))
+
+
 def evaluate_regime(constraints: Any, cells: Sequence[Mapping[str, Any]]) -> RegimeReport:
     """Evaluate ``constraints`` (a :class:`~theorycheck.law.Regime`, one string or several)
     at every cell (``{name: value}``; value ``None`` = not measured). Constraints are
@@ -253,8 +261,7 @@ def evaluate_regime(constraints: Any, cells: Sequence[Mapping[str, Any]]) -> Reg
         if missing and checked:
             raise ValueError(f"regime constraint {c.text!r} uses {missing}, which no cell gives "
                              f"(cells give {sorted(known)}); add them to the cells or drop the constraint")
-    functions = {c.text: tuple(sp.lambdify([symbol(n) for n in c.names], side, modules="mpmath")
-                               for side in (c.lhs, c.rhs)) for c in parsed}
+    functions = {c.text: _lambdified(c) for c in parsed}
     out = []
     for raw, cell in zip(cells, checked):
         logs, violated, unjudged = {}, [], []

@@ -24,7 +24,11 @@ scripts with ``if __name__ == "__main__":``. For numpy-heavy trials, consider
 The dask ``LocalCluster`` uses processes (trials are CPU-bound Python: threads would
 share one GIL) with ``dashboard_address=":0"`` (a free port: the default 8787 warns when
 taken, which ``filterwarnings=error`` turns into failures, docs/methods.md §8) and
-``silence_logs=ERROR``. dask is optional: without it you get a ``ValueError`` saying
+``silence_logs=ERROR``, and without the ``MALLOC_TRIM_THRESHOLD_`` that dask's nanny
+puts in a worker's environment (:data:`LOCAL_WORKER_ENVIRON`: it cost an in-regime trial
+~40% more CPU). On a cluster of your own, set
+``distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_: null`` in the workers' dask
+configuration for the same effect. dask is optional: without it you get a ``ValueError`` saying
 ``pip install 'theorycheck[dask]'``.
 
 A scheduler address is probed before the ``Client`` is built: a TCP connection plus

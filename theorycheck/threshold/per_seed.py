@@ -36,7 +36,11 @@ premise "success is monotone in ``N`` per seed" is not, at these cells.  Hence
 are checked and the search resumes past any failure.  At (32, 128, 4) it saw flips in 9
 of 25 seeds and moved the estimate to 2616 (CI 2300-2851, Bernoulli 2674, CI 2391-2986),
 at ~15 evaluations per seed (25 seeds: 277 trial-equivalents against 200 for the
-Bernoulli search with the same CI width).
+Bernoulli search with the same CI width).  **In the paper's regime** ((2048, 512, 128),
+``marker_in_value=False``) every scanned seed was monotone, but an evaluation costs 0.91-0.97
+trial-equivalents (the ``V²·d`` products dominate), and a seed carries the information of at
+most ~1.6 Bernoulli trials at the threshold: per-seed values cannot be cheaper there
+(docs/thresholds.md, "Per-seed critical values").
 """
 
 from __future__ import annotations
