@@ -55,13 +55,17 @@ class SweepDesign:
     starts: list[float]
     budget: Budget
     notes: list[str] = field(default_factory=list)
+    given: bool = False  # the cells are the caller's (theorycheck.check.given_cells), not designed
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "resource": self.resource, "task": self.task.name, "simulation": dict(self.settings),
             "base": dict(self.base), "varied": {k: list(v) for k, v in self.varied.items()},
             "cells": len(self.cells), "budget": self.budget.name, "notes": list(self.notes),
         }
+        if self.given:
+            out["given_cells"] = [{k: c[k] for k in self.varied if k in c} for c in self.cells]
+        return out
 
 
 def _rounder(task: Task):

@@ -22,6 +22,7 @@ from typing import Any
 
 from theorycheck.check.budget import Budget, get_budget
 from theorycheck.check.design import SweepDesign, design_sweep
+from theorycheck.check.given_cells import with_given_cells
 from theorycheck.check.regime import law_constraints, regime_for
 from theorycheck.check.run_arguments import check_run_arguments
 from theorycheck.check.target import Target, resolve_target
@@ -66,12 +67,14 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
          settings: Mapping[str, Any] | None = None, base: Mapping[str, float] | None = None,
          vary: tuple[str, ...] | None = None,
          ranges: Mapping[str, tuple[float, float]] | None = None,
-         assume: str | tuple[str, ...] | None = None) -> tuple[Target, SweepDesign]:
+         assume: str | tuple[str, ...] | None = None,
+         cells: list[Mapping[str, float]] | None = None) -> tuple[Target, SweepDesign]:
     """Resolve the target and design its sweep, without running anything (all input checks).
 
     A setting that names a task variable (``settings={"zeta": 0.5}``) moves the base point
     there: it is what every trial runs and what the report states. It is refused when
-    ``base`` gives the same variable another value, or when the design varies it."""
+    ``base`` gives the same variable another value, or when the design varies it.
+    ``cells``: measure these cells instead of the budget's lines (:mod:`.given_cells`)."""
     tgt = resolve_target(target, task=task, settings=settings, base=base, vary=vary, ranges=ranges, assume=assume)
     moved = {k: v for k, v in (settings or {}).items() if k in tgt.task.variables}
     if moved:
@@ -82,6 +85,16 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
         rest = {k: v for k, v in settings.items() if k not in moved}
         tgt = resolve_target(target, task=task, settings=rest, base={**(base or {}), **moved}, vary=vary,
                              ranges=ranges, assume=assume)
+    if cells is not None:
+        if vary or ranges:
+            raise ValueError("cells replace the designed lines, which vary and ranges shape; drop "
+                             f"{'vary' if vary else 'ranges'} (got {vary or ranges!r})")
+        if tgt.law.resource not in tgt.task.variables:
+            raise ValueError(f"the {tgt.task.name} task cannot vary {tgt.law.resource!r} (the law's resource)")
+        empty = SweepDesign(tgt.law.resource, tgt.task, dict(tgt.settings), dict(tgt.base), {}, [], [],
+                            get_budget(budget))
+        return tgt, with_given_cells(empty, tgt.law, cells, tgt.constants,
+                                     constraints=(*law_constraints(tgt.id, tgt.law), *tgt.keep))
     try:
         design = design_sweep(
             tgt.law, tgt.task, settings=tgt.settings, base=tgt.base,
@@ -151,18 +164,21 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
           settings: Mapping[str, Any] | None = None, base: Mapping[str, float] | None = None,
           vary: tuple[str, ...] | None = None, ranges: Mapping[str, tuple[float, float]] | None = None,
           assume: str | tuple[str, ...] | None = None, entropy: int = 2026, q: float = 0.5,
-          tolerance: float | None = None, executor=None, store=None, progress=None) -> CheckResult:
+          tolerance: float | None = None, executor=None, store=None, progress=None,
+          cells: list[Mapping[str, float]] | None = None) -> CheckResult:
     """Check ``target`` against simulation and return a :class:`CheckResult`.
 
     Main arguments: ``target`` -- a catalogue id (``"vural2026.one_step"``), a
     :class:`~theorycheck.catalogue.Bound`, a :class:`~theorycheck.law.Law` or a law string
     (then ``task`` -- a registered name or a :class:`~theorycheck.registry.Task` -- and
     ``settings`` say what to simulate); ``budget`` -- ``quick``,
-    ``standard`` or ``full`` (:mod:`theorycheck.check.budget`).
+    ``standard``, ``paper`` or ``full`` (:mod:`theorycheck.check.budget`).
 
     Other arguments: ``base`` overrides the base point, ``vary`` restricts the varied
     variables, ``ranges`` (``{variable: (low, high)}``) bounds the design, ``assume`` (e.g.
-    ``"k < n"``) says where a user's law holds (cells outside it are not designed), ``entropy`` seeds every trial, ``q`` the success probability defining the
+    ``"k < n"``) says where a user's law holds (cells outside it are not designed), ``cells``
+    (``[{"V": 2048, "d": 512, "L": 64}, ...]``) measures these cells instead of the budget's
+    lines (:mod:`theorycheck.check.given_cells`), ``entropy`` seeds every trial, ``q`` the success probability defining the
     threshold, ``tolerance`` the equivalence margin on exponents (default: the
     comparator's), ``executor``/``store``/``progress`` as in :func:`theorycheck.sweep.run_sweep`.
     """
@@ -171,7 +187,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     # every argument the sweep would only use late, checked before any work
     vary = check_run_arguments(vary=vary, entropy=entropy, q=q, tolerance=tolerance, store=store)
     tgt, design = plan(target, budget=budget, task=task, settings=settings, base=base, vary=vary,
-                       ranges=ranges, assume=assume)
+                       ranges=ranges, assume=assume, cells=cells)
     t0 = time.perf_counter()
     sweep = run_sweep(_searches(design, q), tgt.task.trial, entropy=entropy,
                       executor=executor, store=store, progress=progress)

@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from theorycheck.cli.options import add_run_options, default_out, parse_assignments, prepare_out
+from theorycheck.cli.options import add_run_options, default_out, parse_assignments, parse_cells, prepare_out
 
 DEFAULT_TARGET = "vural2026.headline"
 
@@ -50,7 +50,8 @@ def resolve_common(args: argparse.Namespace) -> dict:
     return dict(budget=args.budget, task=resolve_task(getattr(args, "task", None)),
                 assume=tuple(args.assume) if getattr(args, "assume", None) else None,
                 settings=parse_assignments(args.settings, "--set"),
-                base=parse_assignments(args.base, "--base", numeric=True), vary=vary)
+                base=parse_assignments(args.base, "--base", numeric=True), vary=vary,
+                cells=parse_cells(getattr(args, "cells", None)))
 
 
 def _refuse_other_check(out: Path, target_id: str, law: str, force_new: bool) -> None:

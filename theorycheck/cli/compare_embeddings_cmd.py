@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    for flag in ("base", "vary"):
+    for flag in ("base", "vary", "cells"):
         if getattr(args, flag):
             raise ValueError(f"--{flag} is fixed by the ablation (d = V + 2, L varied); drop it")
     from theorycheck.check import plan

@@ -19,6 +19,8 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base", action="append", default=[], metavar="VAR=VALUE",
                    help="base point of the sweep, e.g. --base V=256 --base d=64")
     p.add_argument("--vary", default=None, metavar="VARS", help="comma-separated variables to vary (default: all)")
+    p.add_argument("--cells", default=None, metavar="CELLS",
+                   help="measure these cells instead of the designed lines: 'V=2048,d=512,L=64; V=4096,d=1024,L=16'")
     p.add_argument("--workers", type=int, default=None, metavar="K",
                    help="K local worker processes (with --dask-local: K dask workers)")
     par = p.add_mutually_exclusive_group()
@@ -62,6 +64,16 @@ def parse_assignments(items: list[str], what: str, numeric: bool = False) -> dic
             raise ValueError(f"{what} {key}= must be a positive number, got {val!r}")
         out[key.strip()] = v
     return out
+
+
+def parse_cells(text: str | None) -> list[dict[str, Any]] | None:
+    """``"V=2048,d=512; V=4096,d=1024"`` -> ``[{"V": 2048, "d": 512}, {"V": 4096, "d": 1024}]``."""
+    if text is None:
+        return None
+    groups = [g for g in text.split(";") if g.strip()]
+    if not groups:
+        raise ValueError(f"--cells expects cells separated by ';', each VAR=VALUE,VAR=VALUE, got {text!r}")
+    return [parse_assignments([a for a in g.split(",") if a.strip()], "--cells", numeric=True) for g in groups]
 
 
 def default_out(ident: str) -> Path:

@@ -70,7 +70,7 @@ def _lower_bound_rows(lb: dict[str, Any]) -> list[tuple[str, str]]:
 
 def reproduce_command(result: dict[str, Any]) -> str:
     """The ``theorycheck check ...`` line that re-runs this check: target, task, budget, seed,
-    settings, base point, varied variables, q and tolerance as this run used them."""
+    settings, base point, varied variables (or the given cells), q and tolerance as this run used them."""
     t, design, v = result["target"], result["design"], result.get("verdict", {})
     words = ["theorycheck", "check"]
     if t.get("id") and t["id"] != "user-law":
@@ -84,7 +84,10 @@ def reproduce_command(result: dict[str, Any]) -> str:
         words += ["--set", f"{k}={val}"]
     for k, val in (design.get("base") or {}).items():
         words += ["--base", f"{k}={format_number(val, 12)}"]
-    if design.get("varied"):
+    if design.get("given_cells"):
+        words += ["--cells", "; ".join(",".join(f"{k}={format_number(x, 12)}" for k, x in c.items())
+                                       for c in design["given_cells"])]
+    elif design.get("varied"):
         words += ["--vary", ",".join(design["varied"])]
     if design.get("q", 0.5) != 0.5:
         words += ["--q", format_number(design["q"], 12)]
