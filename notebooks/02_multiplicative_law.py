@@ -205,6 +205,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # | three-step limit, hard attention | `theorycheck check` | 0.014 [-0.010, 0.038]: refuted |
 # | same, `ζ = 1/2` | `theorycheck check vural2026.headline --set zeta=0.5` | -0.014 [-0.037, 0.008]: refuted |
 # | attention at finite temperature `β = 4` | `theorycheck check vural2026.headline --set beta=4` | 0.448 [0.425, 0.471], local 0.18 → 0.61: refuted |
+# | `β = 10` (the finite-step algorithm's default; the finite-step three-step matched it seed for seed) | `theorycheck check vural2026.headline --set beta=10` | 0.019 [-0.006, 0.044]: refuted |
 # | one-step read-out, `L` 23..181 | `theorycheck check vural2026.lower` | 0.770 [0.752, 0.788] (`N ≪ L V` fails) |
 #
 # So in this reconstruction the multiplicative coupling is a property of *soft* selection:
