@@ -24,6 +24,21 @@ Usage: ``python bench/bench_parallel.py [--target ID] [--budget quick] [--worker
 [--modes serial,workers,dask] [--before] [--batch-seconds 0.1]``; ``--overhead`` instead
 measures the executors' CPU per future with a trial of microseconds (20 cells x 10 rounds
 x 4 trials, unbatched and batched).
+
+Measured 2026-11-23 on 2 cores (``vural2026.headline``, in regime; every result identical
+to serial's):
+
+=================  ===================  =========================  ===========================
+budget             serial               ``--workers 2``            ``--dask-local``
+=================  ===================  =========================  ===========================
+quick (260 tr.)    166.3 s              87.6 s, 1.90x              101.5 s, 1.64x
+paper (1616 tr.)   967.2 s              490.7 s, 1.97x             536.0 s, 1.80x
+=================  ===================  =========================  ===========================
+
+``--dask-local`` was 135.8 s (1.23x) on the quick budget before its workers stopped
+inheriting dask's ``MALLOC_TRIM_THRESHOLD_`` (theorycheck/sweep/executors.py): in-trial
+CPU 935 ms a trial then, 624 ms now. What is left of its gap is the scheduler in this
+process and the per-future cost (~56 ms of CPU a future, against ~6 ms for the pool).
 """
 
 from __future__ import annotations
