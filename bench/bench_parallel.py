@@ -35,7 +35,7 @@ quick (260 tr.)    166.3 s              87.6 s, 1.90x (*)          101.5 s, 1.64
 paper (1616 tr.)   967.2 s              490.7 s, 1.97x             536.0 s, 1.80x
 =================  ===================  =========================  ===========================
 
-(*) the run of 2026-11-22, against a serial 166.8 s then. ``--dask-local`` was 135.8 s (1.23x) on the quick budget before its workers stopped
+(*) an earlier run the same day, against a serial 166.8 s then. ``--dask-local`` was 135.8 s (1.23x) on the quick budget before its workers stopped
 inheriting dask's ``MALLOC_TRIM_THRESHOLD_`` (theorycheck/sweep/executors.py): in-trial
 CPU 935 ms a trial then, 624 ms now. What is left of its gap is the scheduler in this
 process and the per-future cost (~56 ms of CPU a future, against ~6 ms for the pool).
