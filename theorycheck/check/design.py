@@ -157,7 +157,8 @@ def _spread(task: Task, var: str, base: float, lo: float, hi: float, n: int) -> 
     a = round(per_doubling * math.log2(base / lo))
     b = round(per_doubling * math.log2(hi / base))
     steps = sorted({int(round(k)) for k in np.linspace(-a, b, n)})
-    return sorted({_rounder(task)(var, base * 2.0 ** (k / per_doubling)) for k in steps})
+    step = math.sqrt(2.0) if per_doubling == 2 else 2.0 ** (1 / per_doubling)
+    return sorted({_rounder(task)(var, base * step ** k) for k in steps})
 
 
 def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[str, float],
