@@ -10,8 +10,11 @@ One-at-a-time lines through a base point, plus a few joint points (docs/architec
   threshold with reference constants, times 2) stays under ``budget.max_cost``, and
   (v) the law's regime constraints that can be judged before measuring still hold (below);
 * ``budget.points_per_variable`` values are spread geometrically over that range;
-* ``budget.joint_points`` cells move two variables at once (to the ends of their ranges),
-  which is what separates a multiplicative law from an additive one.
+* ``budget.joint_points`` cells move two variables at once (to the ends of their ranges;
+  other ends where the preferred ones are a line's cell already, as when the base sits at
+  the end of a range), which is what separates a multiplicative law from an additive one;
+* every cell also satisfies the bound's ``keep`` constraints (design-only, e.g. a storage
+  margin), like the regime constraints of rule (v).
 
 **Inside the regime.** A bound states where its law holds (``"V >> d"``, ``"L << V"``,
 ``"N << L*V"``; :mod:`theorycheck.check.regime` reads ``>>`` as a ratio of at least 4).
