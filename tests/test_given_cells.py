@@ -25,7 +25,7 @@ def test_a_check_on_given_cells_measures_exactly_them_and_fits_the_law_to_all():
     assert res["verdict"]["exponents"]["V"]["estimate"] is not None
     assert res["design"]["notes"][0].startswith("3 cells given by the caller")
     command = reproduce_command(res)
-    assert "--cells 'L=2,V=32; L=8,V=32; L=2,V=64'" in command and "--vary" not in command
+    assert "--cells 'V=32,L=2; V=32,L=8; V=64,L=2'" in command and "--vary" not in command
 
 
 ONE_STEP = {"algorithm": "one-step"}
@@ -60,3 +60,11 @@ def test_cli_cells_errors_are_one_line_with_exit_2(tmp_path):
         assert proc.returncode == 2, proc.stderr
         assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
         assert not (tmp_path / "out").exists()
+
+
+def test_a_value_every_cell_shares_off_the_base_is_kept_in_the_reproduce_line():
+    # d = 48 in every cell (not varied, but not the base's 64): re-running must keep it
+    _, design = plan("N >= C*L*V*log(V)", task="retrieval", settings={"algorithm": "one-step"},
+                     base={"V": 32, "d": 64, "L": 4}, cells=[{"L": 2, "d": 48}, {"L": 8, "d": 48}])
+    assert design.to_dict()["given_cells"] == [{"L": 2.0, "d": 48.0}, {"L": 8.0, "d": 48.0}]
+

@@ -67,7 +67,8 @@ class SweepDesign:
             "cells": len(self.cells), "budget": self.budget.name, "notes": list(self.notes),
         }
         if self.given:
-            out["given_cells"] = [{k: c[k] for k in self.varied if k in c} for c in self.cells]
+            out["given_cells"] = [{k: x for k, x in c.items() if k in self.varied or x != self.base.get(k)}
+                                  for c in self.cells]
         return out
 
 
