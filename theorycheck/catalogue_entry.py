@@ -220,7 +220,8 @@ class Bound:
             "note": self.exponent_note(), "constants": dict(self.constants),
             "task": self.task, "criterion": self.criterion, "settings": dict(self.settings),
             "base": dict(self.base), "ranges": {k: list(v) for k, v in self.ranges.items()},
-            "vary": list(self.vary) if self.vary is not None else None, "lower": self.lower,
+            "vary": list(self.vary) if self.vary is not None else None, "keep": list(self.keep),
+            "lower": self.lower,
             "expected": self.expected.to_dict() if self.expected is not None else None,
             "description": self.description, "notes": self.notes, "citation": self.citation,
         }

@@ -4,7 +4,7 @@
 * ``theorycheck bounds show ID [--json]`` -- the law as stated and solved for its
   resource (text and LaTeX), variables with directions, exponents and log powers in
   the entry's regime, reference constants, provenance, task (``null``/``none`` when this
-  package has no simulator for it), simulator settings, design hints (base, ranges, vary),
+  package has no simulator for it), simulator settings, design hints (base, ranges, vary, keep),
   the lower bound it must respect, the expected verdict of its own check where measured,
   citation.
 
@@ -87,7 +87,8 @@ def _show_text(info: dict) -> str:
         f"criterion:   {info['criterion']}",
         f"settings:    {_fmt(info['settings'])}",
         f"design:      base {_fmt(info['base'])}; ranges {_ranges(info['ranges'])}; "
-        f"vary {', '.join(info['vary']) if info['vary'] else '(every variable of the law)'}",
+        f"vary {', '.join(info['vary']) if info['vary'] else '(every variable of the law)'}"
+        + (f"; keep {', '.join(info['keep'])}" if info.get("keep") else ""),
         f"lower:       {info['lower'] or '-'}",
         f"expected:    {_expected(info['expected'])}",
     ]
