@@ -35,7 +35,7 @@ ONE_STEP = {"algorithm": "one-step"}
     ([{"L": 2}], ONE_STEP, "at least 2 mappings"),
     ([{"L": 2, "N": 100}, {"L": 4}], ONE_STEP, "cell 0 gives the resource N"),
     ([{"L": 2}, {"q": 1}], ONE_STEP, r"cell 1 names \['q'\], not variables of task 'retrieval'"),
-    ([{"L": 2}, {"L": 0}], ONE_STEP, "cell 1: L must be a positive number, got 0"),
+    ([{"L": 2}, {"L": 0}], ONE_STEP, "cell 1: L must be a positive finite number, got 0"),
     ([{"L": 2}, {"L": 2.0}], ONE_STEP, "cell 1 repeats cell 0"),
     ([{"zeta": 0.5}, {"zeta": 1.0}], ONE_STEP, "do not vary any variable of the law"),
     # orthogonal embeddings need d >= V + 2

@@ -42,7 +42,8 @@ import numpy as np
 from theorycheck.check.budget import Budget
 from theorycheck.registry import Task
 
-__all__ = ["SweepDesign", "design_sweep", "predicted", "design_constraints", "outside_regime"]
+__all__ = ["SweepDesign", "design_sweep", "check_law_on_task", "predicted", "design_constraints",
+           "outside_regime"]
 
 
 @dataclass(frozen=True)
@@ -161,18 +162,12 @@ def _spread(task: Task, var: str, base: float, lo: float, hi: float, n: int) -> 
     a = round(per_doubling * math.log2(base / lo))
     b = round(per_doubling * math.log2(hi / base))
     steps = sorted({int(round(k)) for k in np.linspace(-a, b, n)})
-    step = math.sqrt(2.0) if per_doubling == 2 else 2.0 ** (1 / per_doubling)
+    step = math.sqrt(2.0) ** (2 / per_doubling)  # exactly sqrt(2) on the usual lattice
     return sorted({_rounder(task)(var, base * step ** k) for k in steps})
 
 
-def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[str, float],
-                 budget: Budget, constants: Mapping[str, float] | None = None,
-                 ranges: Mapping[str, tuple[float, float]] | None = None,
-                 vary: tuple[str, ...] | None = None, constraints=()) -> SweepDesign:
-    """Design the sweep of ``law`` on ``task`` (see the module docstring). ``constraints``:
-    the law's regime (strings such as ``"V >> d"``); those that do not name the resource
-    bound every line (rule (v))."""
-    constants = {c: float(constants.get(c, 1.0)) if constants else 1.0 for c in law.constants}
+def check_law_on_task(law, task: Task) -> None:
+    """The task can vary the law's resource and set every variable of the law (ValueError)."""
     if law.resource not in task.variables:
         raise ValueError(
             f"the {task.name} task cannot vary {law.resource!r} (the law's resource); "
@@ -185,6 +180,17 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
             f"(its variables: {', '.join(task.variables)}); pass values for them as constants "
             "or check the law against another task"
         )
+
+
+def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[str, float],
+                 budget: Budget, constants: Mapping[str, float] | None = None,
+                 ranges: Mapping[str, tuple[float, float]] | None = None,
+                 vary: tuple[str, ...] | None = None, constraints=()) -> SweepDesign:
+    """Design the sweep of ``law`` on ``task`` (see the module docstring). ``constraints``:
+    the law's regime (strings such as ``"V >> d"``); those that do not name the resource
+    bound every line (rule (v))."""
+    constants = {c: float(constants.get(c, 1.0)) if constants else 1.0 for c in law.constants}
+    check_law_on_task(law, task)
     extra = [v for v in (vary or ()) if v not in law.variables]
     unknown = [v for v in extra if v not in task.variables or v == law.resource]
     if unknown:

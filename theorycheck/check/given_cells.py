@@ -17,31 +17,37 @@ law's prediction with the reference constants, as in a designed sweep.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from theorycheck.check.design import SweepDesign, _rounder, design_constraints, outside_regime, predicted
+from theorycheck.check.budget import Budget
+from theorycheck.check.design import (
+    SweepDesign,
+    _rounder,
+    check_law_on_task,
+    design_constraints,
+    outside_regime,
+    predicted,
+)
+from theorycheck.registry import Task
+from theorycheck.validate import check_positive
 
-__all__ = ["with_given_cells"]
+__all__ = ["design_given_cells"]
 
 
-def _number(i: int, key: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"cell {i}: {key} must be a positive number, got {value!r}")
-    return float(value)
-
-
-def with_given_cells(design: SweepDesign, law, cells: Any, constants: Mapping[str, float],
-                     constraints=()) -> SweepDesign:
-    """``design`` with ``cells`` (a list of ``{variable: value}``) as its cells; ValueError
-    (one line, naming the cell) on anything the task or the law cannot run."""
+def design_given_cells(law, task: Task, cells: Any, *, settings: Mapping[str, Any], base: Mapping[str, float],
+                       budget: Budget, constants: Mapping[str, float] | None = None,
+                       constraints=()) -> SweepDesign:
+    """The design whose cells are ``cells`` (a list of ``{variable: value}``), with the
+    arguments of :func:`~theorycheck.check.design.design_sweep`; ValueError (one line,
+    naming the cell) on anything the task or the law cannot run."""
     if isinstance(cells, (str, Mapping)) or not isinstance(cells, Sequence) or len(cells) < 2:
         raise ValueError(f"cells must be a list of at least 2 mappings {{variable: value}}, got {cells!r}")
-    task, resource = design.task, design.resource
-    constants = {c: float(constants.get(c, 1.0)) for c in law.constants}
+    check_law_on_task(law, task)
+    resource = law.resource
+    constants = {c: float((constants or {}).get(c, 1.0)) for c in law.constants}
     _round = _rounder(task)
-    base = {k: float(v) for k, v in design.base.items() if k != resource}
+    base = {k: float(v) for k, v in base.items() if k != resource}
     full, starts = [], []
     for i, cell in enumerate(cells):
         if not isinstance(cell, Mapping) or not cell:
@@ -52,7 +58,7 @@ def with_given_cells(design: SweepDesign, law, cells: Any, constants: Mapping[st
         if unknown:
             raise ValueError(f"cell {i} names {unknown}, not variables of task {task.name!r} "
                              f"({', '.join(task.variables)})")
-        point = {**base, **{str(k): _round(str(k), _number(i, str(k), v)) for k, v in cell.items()}}
+        point = {**base, **{str(k): _round(str(k), check_positive(f"cell {i}: {k}", v)) for k, v in cell.items()}}
         missing = [v for v in law.variables if v not in point]
         if missing:
             raise ValueError(f"cell {i} gives no value for {missing} and the base point has none; "
@@ -61,7 +67,7 @@ def with_given_cells(design: SweepDesign, law, cells: Any, constants: Mapping[st
             raise ValueError(f"cell {i} repeats cell {full.index(point)} ({dict(cell)}); give each cell once")
         try:
             start = _round(resource, predicted(law, point, constants))
-            task.check_params({**design.settings, **point, resource: start})
+            task.check_params({**settings, **point, resource: start})
         except (ValueError, OverflowError) as exc:
             raise ValueError(f"cell {i} ({dict(cell)}) cannot be simulated: {exc}") from None
         full.append(point)
@@ -71,7 +77,7 @@ def with_given_cells(design: SweepDesign, law, cells: Any, constants: Mapping[st
     if not any(v in varied for v in law.variables):
         raise ValueError(f"the cells do not vary any variable of the law ({', '.join(law.variables)}); "
                          "an exponent needs at least two values of one")
-    notes = [f"{len(full)} cells given by the caller (the {design.budget.name} budget sets the searches, "
+    notes = [f"{len(full)} cells given by the caller (the {budget.name} budget sets the searches, "
              "not the cells)"]
     regime = design_constraints(constraints, resource, names)
     outside = [(i, outside_regime(regime, c)) for i, c in enumerate(full)]
@@ -82,5 +88,4 @@ def with_given_cells(design: SweepDesign, law, cells: Any, constants: Mapping[st
     untested = [v for v in law.variables if v not in varied]
     if untested:
         notes.append(f"{', '.join(untested)} the same in every cell: exponent(s) untested")
-    return SweepDesign(resource, task, dict(design.settings), base, varied, full, starts,
-                       design.budget, notes, given=True)
+    return SweepDesign(resource, task, dict(settings), base, varied, full, starts, budget, notes, given=True)

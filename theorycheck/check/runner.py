@@ -22,7 +22,7 @@ from typing import Any
 
 from theorycheck.check.budget import Budget, get_budget
 from theorycheck.check.design import SweepDesign, design_sweep
-from theorycheck.check.given_cells import with_given_cells
+from theorycheck.check.given_cells import design_given_cells
 from theorycheck.check.regime import law_constraints, regime_for
 from theorycheck.check.run_arguments import check_run_arguments
 from theorycheck.check.target import Target, resolve_target
@@ -85,22 +85,15 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
         rest = {k: v for k, v in settings.items() if k not in moved}
         tgt = resolve_target(target, task=task, settings=rest, base={**(base or {}), **moved}, vary=vary,
                              ranges=ranges, assume=assume)
+    common = dict(settings=tgt.settings, base=tgt.base, budget=get_budget(budget), constants=tgt.constants,
+                  constraints=(*law_constraints(tgt.id, tgt.law), *tgt.keep))
     if cells is not None:
         if vary or ranges:
             raise ValueError("cells replace the designed lines, which vary and ranges shape; drop "
                              f"{'vary' if vary else 'ranges'} (got {vary or ranges!r})")
-        if tgt.law.resource not in tgt.task.variables:
-            raise ValueError(f"the {tgt.task.name} task cannot vary {tgt.law.resource!r} (the law's resource)")
-        empty = SweepDesign(tgt.law.resource, tgt.task, dict(tgt.settings), dict(tgt.base), {}, [], [],
-                            get_budget(budget))
-        return tgt, with_given_cells(empty, tgt.law, cells, tgt.constants,
-                                     constraints=(*law_constraints(tgt.id, tgt.law), *tgt.keep))
+        return tgt, design_given_cells(tgt.law, tgt.task, cells, **common)
     try:
-        design = design_sweep(
-            tgt.law, tgt.task, settings=tgt.settings, base=tgt.base,
-            budget=get_budget(budget), constants=tgt.constants, ranges=tgt.ranges, vary=tgt.vary,
-            constraints=(*law_constraints(tgt.id, tgt.law), *tgt.keep),
-        )
+        design = design_sweep(tgt.law, tgt.task, ranges=tgt.ranges, vary=tgt.vary, **common)
     except OverflowError as exc:  # a base point or range so large that the law's threshold overflows
         raise ValueError(f"the design for {tgt.id} at base {dict(tgt.base)} leaves float64 ({exc}); choose a "
                          "smaller base point or ranges (--base, ranges=)") from None
