@@ -21,7 +21,7 @@ import dataclasses
 import math
 from pathlib import Path
 
-from theorycheck.check.runner import _searches, plan
+from theorycheck.check.runner import cell_searches, plan
 from theorycheck.cli.options import parse_assignments
 from theorycheck.compare import Dataset, compare
 from theorycheck.compare.free_fit import fit_exponents
@@ -49,7 +49,7 @@ def main() -> None:
     design = dataclasses.replace(design, cells=cells, starts=starts)
     store = open_store(args.out)
     with make_executor(args.workers) as executor:
-        sweep = run_sweep(_searches(design, 0.5), tgt.task.trial, entropy=2026, executor=executor, store=store,
+        sweep = run_sweep(cell_searches(design, 0.5), tgt.task.trial, entropy=2026, executor=executor, store=store,
                           progress=TerminalProgress())
     print(f"settings: {design.settings}")
     print(f"{'V':>6} {'d':>6} {'L':>5} {'N*':>10}  {'95% CI':<22} {'N*/(L V)':>9} trials")

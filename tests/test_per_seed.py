@@ -9,13 +9,12 @@ from scipy.stats import binom
 from theorycheck.simulate import simulate
 from theorycheck.tasks.retrieval import RetrievalParams
 from theorycheck.threshold.per_seed import (
-    _search,
-    _verified,
     critical_value,
     critical_values,
     geometric_grid,
     per_seed_threshold,
 )
+from theorycheck.threshold.first_success import first_success, verified_first_success
 from theorycheck.threshold.quantile import order_statistic_ci, quantile_threshold
 
 # a cheap cell whose threshold (accuracy >= 0.99 on 32 test sequences) lies near N ~ 4000
@@ -57,7 +56,7 @@ def test_search_on_monotone_sequences(K):
                 calls.append(i)
                 return i >= answer
 
-            assert _search(success, K, hint, scan=False) == answer
+            assert first_success(success, K, hint) == answer
             # galloping + bisection: O(log K) evaluations
             assert len(calls) <= 2 * math.ceil(math.log2(K + 1)) + 2
 
@@ -70,16 +69,16 @@ def test_verify_moves_past_a_flip_back():
         calls.append(i)
         return flags[i]
 
-    assert _search(success, 8, 2, scan=False) == 2  # bisection stops at the first crossing
-    assert _verified(success, 8, 2) == 4  # the failure at 3 is found and passed
+    assert first_success(success, 8, 2) == 2  # bisection stops at the first crossing
+    assert verified_first_success(success, 8, 2) == 4  # the failure at 3 is found and passed
     assert all(flags[i] for i in set(calls) if i >= 4)
-    assert _verified(lambda i: i >= 5, 8, 5) == 5  # monotone: unchanged
-    assert _verified(lambda i: i != 7 and i >= 2, 8, 2) == 8  # fails at the top: never
+    assert verified_first_success(lambda i: i >= 5, 8, 5) == 5  # monotone: unchanged
+    assert verified_first_success(lambda i: i != 7 and i >= 2, 8, 2) == 8  # fails at the top: never
 
 
 def test_search_scan_reports_the_last_failure():
     flags = [False, True, False, True, True]
-    assert _search(lambda i: flags[i], 5, None, scan=True) == 3
+    assert first_success(lambda i: flags[i], 5, None, scan=True) == 3
 
 
 def test_order_statistic_ci_coverage_is_at_least_level():

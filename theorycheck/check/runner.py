@@ -29,8 +29,9 @@ from theorycheck.check.target import Target, resolve_target
 from theorycheck.registry import Task
 from theorycheck.sweep import CellSpec, code_version, run_sweep
 from theorycheck.threshold import ThresholdSearch
+from theorycheck.threshold.per_seed_search import CriticalTrial, PerSeedSearch
 
-__all__ = ["CheckResult", "check", "plan"]
+__all__ = ["CheckResult", "check", "plan", "cell_searches"]
 
 
 @dataclass(frozen=True)
@@ -68,13 +69,16 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
          vary: tuple[str, ...] | None = None,
          ranges: Mapping[str, tuple[float, float]] | None = None,
          assume: str | tuple[str, ...] | None = None,
-         cells: list[Mapping[str, float]] | None = None) -> tuple[Target, SweepDesign]:
+         cells: list[Mapping[str, float]] | None = None,
+         thresholds: str = "bernoulli") -> tuple[Target, SweepDesign]:
     """Resolve the target and design its sweep, without running anything (all input checks).
 
     A setting that names a task variable (``settings={"zeta": 0.5}``) moves the base point
     there: it is what every trial runs and what the report states. It is refused when
     ``base`` gives the same variable another value, or when the design varies it.
-    ``cells``: measure these cells instead of the budget's lines (:mod:`.given_cells`)."""
+    ``cells``: measure these cells instead of the budget's lines (:mod:`.given_cells`);
+    ``thresholds="per-seed"`` needs a task whose data are nested in the resource."""
+    check_run_arguments(thresholds=thresholds)
     tgt = resolve_target(target, task=task, settings=settings, base=base, vary=vary, ranges=ranges, assume=assume)
     moved = {k: v for k, v in (settings or {}).items() if k in tgt.task.variables}
     if moved:
@@ -91,7 +95,7 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
         if vary or ranges:
             raise ValueError("cells replace the designed lines, which vary and ranges shape; drop "
                              f"{'vary' if vary else 'ranges'} (got {vary or ranges!r})")
-        return tgt, design_given_cells(tgt.law, tgt.task, cells, **common)
+        return tgt, _nested_for(thresholds, tgt, design_given_cells(tgt.law, tgt.task, cells, **common))
     try:
         design = design_sweep(tgt.law, tgt.task, ranges=tgt.ranges, vary=tgt.vary, **common)
     except OverflowError as exc:  # a base point or range so large that the law's threshold overflows
@@ -106,7 +110,20 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
             f"nothing to vary for {tgt.id}: none of {list(tgt.law.variables)} can be varied within "
             f"the {design.budget.name} budget ({'; '.join(design.notes) or 'the law has no variable'})"
         )
-    return tgt, design
+    return tgt, _nested_for(thresholds, tgt, design)
+
+
+def _nested_for(thresholds: str, tgt: Target, design: SweepDesign) -> SweepDesign:
+    """``design``, after checking that per-seed thresholds can run on it: the task's data
+    must be nested in the resource (``Task(nested=...)``), else a seed has no critical value."""
+    if thresholds == "per-seed" and design.resource not in tgt.task.nested:
+        raise ValueError(
+            f"per-seed thresholds need data nested in the resource {design.resource!r}, and task "
+            f"{tgt.task.name!r} declares nested={tgt.task.nested!r}; use the Bernoulli search "
+            "(thresholds='bernoulli', CLI --thresholds bernoulli), or declare Task(nested=(...)) if the "
+            f"first n samples of a seed are the same for every {design.resource} >= n"
+        )
+    return design
 
 
 #: A cell's search never asks for more than this multiple of the predicted threshold (the
@@ -131,9 +148,13 @@ def search_ceiling(design: SweepDesign, cell: Mapping[str, float], start: float)
     return ceiling
 
 
-def _searches(design: SweepDesign, q: float) -> dict[str, CellSpec]:
-    """One threshold search per cell, on the resource as the task declares it: integers
-    rounded, a real resource searched in log space, both inside its valid range."""
+def cell_searches(design: SweepDesign, q: float, thresholds: str = "bernoulli") -> dict[str, CellSpec]:
+    """The sweep cells of ``design`` (for :func:`theorycheck.sweep.run_sweep` with the task's
+    trial, or :class:`CriticalTrial` of it per-seed): one threshold search per cell, started
+    at ``design.starts`` (a bench may replace them), on the resource as the task declares it: integers
+    rounded, a real resource searched in log space, both inside its valid range.
+    ``thresholds="per-seed"``: a :class:`PerSeedSearch` per cell, with the same start,
+    range, CI target and trial budget (its evaluations count as trials)."""
     b, task = design.budget, design.task
     declared = task.declared(design.resource)
     integer = declared is None or declared.kind == "integer"
@@ -143,13 +164,22 @@ def _searches(design: SweepDesign, q: float) -> dict[str, CellSpec]:
     for i, (cell, start) in enumerate(zip(design.cells, design.starts, strict=True)):
         key = "cell%02d:" % i + ",".join(f"{k}={v:g}" for k, v in sorted(cell.items()))
         upper = min(search_ceiling(design, cell, start), high)
-        search = ThresholdSearch(
-            start=min(start, upper), q=q, seeds_per_point=b.seeds_per_point, integer=integer,
-            lower=lower, upper=upper,
-            max_trials=b.max_trials_per_cell, rel_width=b.ci_rel_width, resource=design.resource,
-        )
         # the values the trial runs (integers as integers) are the values recorded
-        cells[key] = CellSpec(task.coerce({**design.settings, **cell}), design.resource, search)
+        params = task.coerce({**design.settings, **cell})
+        if thresholds == "per-seed":
+            search = PerSeedSearch(
+                start=min(start, upper), q=q, seeds_per_round=b.seeds_per_point, integer=integer,
+                lower=lower, upper=upper, max_evaluations=b.max_trials_per_cell,
+                rel_width=b.ci_rel_width, resource=design.resource,
+            )
+            params.update(search.trial_params)
+        else:
+            search = ThresholdSearch(
+                start=min(start, upper), q=q, seeds_per_point=b.seeds_per_point, integer=integer,
+                lower=lower, upper=upper,
+                max_trials=b.max_trials_per_cell, rel_width=b.ci_rel_width, resource=design.resource,
+            )
+        cells[key] = CellSpec(params, design.resource, search)
     return cells
 
 
@@ -158,7 +188,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
           vary: tuple[str, ...] | None = None, ranges: Mapping[str, tuple[float, float]] | None = None,
           assume: str | tuple[str, ...] | None = None, entropy: int = 2026, q: float = 0.5,
           tolerance: float | None = None, executor=None, store=None, progress=None,
-          cells: list[Mapping[str, float]] | None = None) -> CheckResult:
+          cells: list[Mapping[str, float]] | None = None, thresholds: str = "bernoulli") -> CheckResult:
     """Check ``target`` against simulation and return a :class:`CheckResult`.
 
     Main arguments: ``target`` -- a catalogue id (``"vural2026.one_step"``), a
@@ -173,21 +203,29 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     (``[{"V": 2048, "d": 512, "L": 64}, ...]``) measures these cells instead of the budget's
     lines (:mod:`theorycheck.check.given_cells`), ``entropy`` seeds every trial, ``q`` the success probability defining the
     threshold, ``tolerance`` the equivalence margin on exponents (default: the
-    comparator's), ``executor``/``store``/``progress`` as in :func:`theorycheck.sweep.run_sweep`.
+    comparator's), ``executor``/``store``/``progress`` as in :func:`theorycheck.sweep.run_sweep`,
+    ``thresholds`` how each cell's threshold is measured: ``"bernoulli"`` (default) or
+    ``"per-seed"`` (nested data only; :mod:`theorycheck.threshold.per_seed_search`).
     """
     from theorycheck.compare import Dataset, compare
 
     # every argument the sweep would only use late, checked before any work
-    vary = check_run_arguments(vary=vary, entropy=entropy, q=q, tolerance=tolerance, store=store)
+    vary = check_run_arguments(vary=vary, entropy=entropy, q=q, tolerance=tolerance, store=store,
+                               thresholds=thresholds)
     tgt, design = plan(target, budget=budget, task=task, settings=settings, base=base, vary=vary,
-                       ranges=ranges, assume=assume, cells=cells)
+                       ranges=ranges, assume=assume, cells=cells, thresholds=thresholds)
     t0 = time.perf_counter()
-    sweep = run_sweep(_searches(design, q), tgt.task.trial, entropy=entropy,
+    trial = CriticalTrial(tgt.task.trial, design.resource) if thresholds == "per-seed" else tgt.task.trial
+    sweep = run_sweep(cell_searches(design, q, thresholds), trial, entropy=entropy,
                       executor=executor, store=store, progress=progress)
     columns = (*tgt.law.variables, *(v for v in design.varied if v not in tgt.law.variables))
     keys = list(sweep.results)
     params = [{v: cell[v] for v in columns} for cell in design.cells]
-    data = Dataset.from_thresholds([(p, sweep.results[k]) for k, p in zip(keys, params, strict=True)])
+    measured = [(p, sweep.results[k]) for k, p in zip(keys, params, strict=True)]
+    # per-seed evaluations are neither independent nor placed blindly: the law is fitted to
+    # each cell's quantile and its order-statistic CI, not to them
+    data = quantile_table(measured, design.resource) if thresholds == "per-seed" else \
+        Dataset.from_thresholds(measured)
     kwargs = {} if tolerance is None else {"tolerance": tolerance}
     if all(sweep.results[k].estimate is None for k in keys):
         verdict = NoCrossing(tgt.law, design)
@@ -202,9 +240,9 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     regime = regime_for(tgt.id, tgt.law, cells, design.resource, design.base)
     return CheckResult(
         target=tgt.to_dict(),
-        design={**design.to_dict(), "q": q, "entropy": entropy},
+        design={**design.to_dict(), "q": q, "entropy": entropy, "thresholds": thresholds},
         cells=cells, verdict=verdict,
-        run={"trials": sum(len(t) for t in sweep.trials.values()), "computed": sweep.computed,
+        run={**_trial_counts(sweep, thresholds), "computed": sweep.computed,
              "reused": sweep.reused, "seconds": round(time.perf_counter() - t0, 2)},
         environment=_environment(entropy),
         caveats=list(design.notes) + list(tgt.caveats),
@@ -233,6 +271,31 @@ class NoCrossing:
         return {"verdict": self.status, "reason": self.reason, "law": self.law.text,
                 "resource": self.design.resource, "tested": [], "untested": list(self.law.variables),
                 "exponents": {}, "cells": [], "notes": [self.reason]}
+
+
+def quantile_table(measured: list[tuple[dict[str, float], Any]], resource: str) -> Any:
+    """A :class:`~theorycheck.compare.threshold_table.ThresholdTable` of per-seed thresholds:
+    each cell's estimate and CI (a cell with no estimate or a CI open on one side carries no
+    information: censored)."""
+    from theorycheck.compare.threshold_table import ThresholdTable
+
+    rows = []
+    for params, th in measured:
+        lo, hi = th.ci
+        bounded = th.estimate is not None and lo > 0 and math.isfinite(hi)
+        rows.append({**params, "threshold": th.estimate if bounded else None,
+                     "ci_low": lo if bounded else None, "ci_high": hi if bounded else None})
+    level = measured[0][1].level
+    return ThresholdTable.from_rows(rows, resource=resource, variables=list(measured[0][0]), ci_level=level)
+
+
+def _trial_counts(sweep: Any, thresholds: str) -> dict[str, int]:
+    """``{"trials": ...}``: the sweep's trials; per-seed, each seed is one stored record and
+    its evaluations are the trials (``{"trials": evaluations, "seeds": seeds}``)."""
+    records = sum(len(t) for t in sweep.trials.values())
+    if thresholds != "per-seed":
+        return {"trials": records}
+    return {"trials": sum(r.trials for r in sweep.results.values()), "seeds": records}
 
 
 def _cell_id(params: Mapping[str, float]) -> tuple:

@@ -42,7 +42,7 @@ def resolve_common(args: argparse.Namespace) -> dict:
 
     # the checks of check() itself, with the option names, before the output directory exists
     vary = check_run_arguments(vary=args.vary, entropy=args.seed, q=args.q, tolerance=args.tolerance,
-                               names=CLI_NAMES)
+                               thresholds=args.thresholds, names=CLI_NAMES)
     from theorycheck.task_sources import resolve_task
 
     if getattr(args, "assume", None) and not args.law:
@@ -51,7 +51,7 @@ def resolve_common(args: argparse.Namespace) -> dict:
                 assume=tuple(args.assume) if getattr(args, "assume", None) else None,
                 settings=parse_assignments(args.settings, "--set"),
                 base=parse_assignments(args.base, "--base", numeric=True), vary=vary,
-                cells=parse_cells(getattr(args, "cells", None)))
+                cells=parse_cells(getattr(args, "cells", None)), thresholds=args.thresholds)
 
 
 def _refuse_other_check(out: Path, target_id: str, law: str, force_new: bool) -> None:

@@ -34,9 +34,11 @@ def run(args: argparse.Namespace) -> int:
     from theorycheck.check import plan
     from theorycheck.check.run_arguments import CLI_NAMES, check_run_arguments
 
-    check_run_arguments(vary=None, entropy=args.seed, q=args.q, tolerance=args.tolerance, names=CLI_NAMES)
-    jobs = ablation_jobs(V=args.V, algorithm=args.algorithm, budget=args.budget,
-                         settings=parse_assignments(args.settings, "--set"), random_target=args.random_target)
+    check_run_arguments(vary=None, entropy=args.seed, q=args.q, tolerance=args.tolerance,
+                        thresholds=args.thresholds, names=CLI_NAMES)
+    jobs = [(name, target, {**kw, "thresholds": args.thresholds}) for name, target, kw in
+            ablation_jobs(V=args.V, algorithm=args.algorithm, budget=args.budget,
+                          settings=parse_assignments(args.settings, "--set"), random_target=args.random_target)]
     for _, target, kw in jobs:
         plan(target, **kw)  # every input check before any work
     out = prepare_out(Path(args.out) if args.out else default_out("compare-embeddings"))

@@ -21,6 +21,10 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--vary", default=None, metavar="VARS", help="comma-separated variables to vary (default: all)")
     p.add_argument("--cells", default=None, metavar="CELLS",
                    help="measure these cells instead of the designed lines: 'V=2048,d=512,L=64; V=4096,d=1024,L=16'")
+    p.add_argument("--thresholds", default="bernoulli", metavar="METHOD",
+                   help="how each cell's threshold is measured: bernoulli (adaptive trials, binomial GLM; "
+                   "default) or per-seed (quantile of per-seed critical values, distribution-free CI; "
+                   "tasks with nested data only, slower)")
     p.add_argument("--workers", type=int, default=None, metavar="K",
                    help="K local worker processes (with --dask-local: K dask workers)")
     par = p.add_mutually_exclusive_group()

@@ -70,7 +70,7 @@ def _lower_bound_rows(lb: dict[str, Any]) -> list[tuple[str, str]]:
 
 def reproduce_command(result: dict[str, Any]) -> str:
     """The ``theorycheck check ...`` line that re-runs this check: target, task, budget, seed,
-    settings, base point, varied variables (or the given cells), q and tolerance as this run used them."""
+    settings, base point, varied variables (or the given cells), threshold method, q and tolerance as this run used them."""
     t, design, v = result["target"], result["design"], result.get("verdict", {})
     words = ["theorycheck", "check"]
     if t.get("id") and t["id"] != "user-law":
@@ -89,6 +89,8 @@ def reproduce_command(result: dict[str, Any]) -> str:
                                        for c in design["given_cells"])]
     elif design.get("varied"):
         words += ["--vary", ",".join(design["varied"])]
+    if design.get("thresholds", "bernoulli") != "bernoulli":
+        words += ["--thresholds", design["thresholds"]]
     if design.get("q", 0.5) != 0.5:
         words += ["--q", format_number(design["q"], 12)]
     if v.get("tolerance") is not None and float(v["tolerance"]) != 0.25:

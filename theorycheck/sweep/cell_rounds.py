@@ -114,16 +114,20 @@ def start_round(cell: CellState, requests: list[tuple[Any, int]], identity: Swee
 
 def complete_trial(task: PendingTrial, record: TrialRecord) -> bool:
     """Record one trial's outcome; when it was the round's last, tell the search every
-    requested entry (successes, trials) in the order asked and return True."""
+    requested entry (successes, trials) in the order asked and return True; a search with
+    ``tell_results(resource, [result dict, ...])`` is given the trials' dicts instead."""
     task.record = record
     cell = task.cell
     cell.outstanding -= 1
     if cell.outstanding != 0:
         return False
+    tell_results = getattr(cell.spec.search, "tell_results", None)
     for resource, entry in cell.batch:
         records = [t.record for t in entry if t.record is not None]
-        successes = sum(r.success for r in records)
-        cell.spec.search.tell(resource, int(successes), len(records))
+        if callable(tell_results):  # a search that reads the trials' dicts (per-seed values)
+            tell_results(resource, [r.result for r in records])
+        else:
+            cell.spec.search.tell(resource, int(sum(r.success for r in records)), len(records))
         cell.records.extend(records)
     cell.batch = []
     return True

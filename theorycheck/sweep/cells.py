@@ -4,7 +4,9 @@
 to :func:`theorycheck.sweep.run_sweep`. ``search`` follows the ask/tell protocol of
 ``theorycheck.threshold.ThresholdSearch`` (interfaces.md §D): ``ask() -> [(resource,
 n_new_trials), ...]`` (``[]`` when done), ``tell(resource, successes, trials)``,
-``result()``, and optionally a ``done`` attribute.
+``result()``, and optionally a ``done`` attribute and ``tell_results(resource,
+[result dict, ...])``, which the sweep then calls in place of ``tell`` with the trials'
+own dicts (:class:`theorycheck.threshold.per_seed_search.PerSeedSearch`).
 """
 
 from __future__ import annotations

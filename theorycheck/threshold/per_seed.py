@@ -56,6 +56,7 @@ from theorycheck.algorithms.limit import check_beta, limit_on_prefix
 from theorycheck.algorithms.one_step import one_step_on_prefix
 from theorycheck.seeding import child_seed, seed_record, seed_sequence
 from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings, test_batch
+from theorycheck.threshold.first_success import first_success, verified_first_success
 from theorycheck.threshold.quantile import quantile_threshold
 
 __all__ = ["SeedCritical", "geometric_grid", "critical_value", "critical_values", "per_seed_threshold"]
@@ -118,63 +119,6 @@ class _Evaluator:
         return accuracy, bool(accuracy >= self.params.target)
 
 
-def _search(success, K: int, hint: int | None, scan: bool) -> int:
-    """Smallest index ``i`` with ``success(i)`` assuming monotone success (``K`` if none):
-    gallop from ``hint`` (default: the top), then bisect.  ``scan``: evaluate all."""
-    if scan:
-        ok = [success(i) for i in range(K)]
-        i = K
-        while i > 0 and ok[i - 1]:
-            i -= 1
-        return i
-    h = K - 1 if hint is None else min(K - 1, max(0, hint))
-    step = 1
-    if success(h):  # gallop down until a failure (or the bottom)
-        hi = lo = h
-        while True:
-            probe = hi - step
-            if probe < 0:
-                lo = 0
-                break
-            if not success(probe):
-                lo = probe + 1
-                break
-            hi, step = probe, step * 2
-    else:  # gallop up until a success (or the top: no success on the grid)
-        failed = h
-        while True:
-            probe = min(K - 1, failed + step)
-            if success(probe):
-                lo, hi = failed + 1, probe
-                break
-            if probe == K - 1:
-                return K
-            failed, step = probe, step * 2
-    while lo < hi:  # success(hi) is known true, everything below lo known false
-        mid = (lo + hi) // 2
-        if success(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return hi
-
-
-def _verified(success, K: int, found: int) -> int:
-    """From the index ``found`` of :func:`_search`, check the points above it at offsets
-    1, 2, 4, ... (and the top); on a failure at ``j`` search again above ``j``.  Returns
-    an index from which every evaluated point succeeds (``K``: none)."""
-    i = found
-    while i < K:
-        offsets = sorted({min(K - 1, i + 2**m) for m in range(K.bit_length())} - {i})
-        bad = next((j for j in offsets if not success(j)), None)
-        if bad is None:
-            return i
-        if bad == K - 1:
-            return K
-        i = bad + 1 + _search(lambda t, b=bad: success(b + 1 + t), K - bad - 1, 0, False)
-    return K
-
-
 def critical_value(params: RetrievalParams, seed, grid, *, algorithm: str = "limit",
                    beta: float = math.inf, hint: int | None = None, scan: bool = False,
                    verify: bool = True, threads: int = 1,
@@ -202,9 +146,9 @@ def critical_value(params: RetrievalParams, seed, grid, *, algorithm: str = "lim
             results[i] = evaluate(int(g[i]))
         return results[i][1]
 
-    index = _search(success, len(g), hint, scan)
+    index = first_success(success, len(g), hint, scan)
     if verify and not scan:
-        index = _verified(success, len(g), index)
+        index = verified_first_success(success, len(g), index)
     evaluated = tuple((int(g[i]), *results[i]) for i in sorted(results))
     flags = [ok for _, _, ok in evaluated]
     monotone = not any(a and not b for a, b in zip(flags, flags[1:]))
