@@ -128,6 +128,10 @@ def test_check_with_per_seed_thresholds_on_a_nested_task():
         lo, hi = cell["threshold"]["ci"]
         assert lo <= 1000 * k <= hi, cell
         assert abs(math.log(cell["threshold"]["estimate"] / (1000 * k))) < 0.25, cell
+    # the verdict is fitted to the quantiles, and its cells show them (not the fit's approximation)
+    assert data["verdict"]["notes"][0].startswith("thresholds table: 3 cell(s)")
+    assert [c["method"] for c in data["verdict"]["cells"]] == ["quantile"] * 3
+    assert [c["ci"] for c in data["verdict"]["cells"]] == [c["threshold"]["ci"] for c in data["cells"]]
     from theorycheck.report.markdown import reproduce_command
 
     assert "--thresholds per-seed" in reproduce_command(data)

@@ -17,7 +17,7 @@ import math
 import platform
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from theorycheck.check.budget import Budget, get_budget
@@ -231,6 +231,10 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
         verdict = NoCrossing(tgt.law, design)
     else:
         verdict = compare(tgt.law, data, q=q, lower_bound=tgt.lower_law, **kwargs)
+        if thresholds == "per-seed":  # report each cell's quantile and CI, not the table's normal approximation
+            by_id = {_cell_id(p): th for p, th in measured}
+            verdict = replace(verdict, cells=tuple(replace(c, threshold=by_id.get(_cell_id(c.params), c.threshold))
+                                                   for c in verdict.cells))
     predicted = {_cell_id(c.params): c.predicted for c in verdict.cells}
     cells = [{"key": k, "params": p, "threshold": sweep.results[k].to_dict(),
               "predicted": predicted.get(_cell_id(p))}
