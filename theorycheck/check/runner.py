@@ -23,6 +23,7 @@ from typing import Any
 from theorycheck.check.budget import Budget, get_budget
 from theorycheck.check.design import SweepDesign, design_sweep
 from theorycheck.check.given_cells import design_given_cells
+from theorycheck.check.per_seed import nested_for, quantile_table, trial_counts
 from theorycheck.check.regime import law_constraints, regime_for
 from theorycheck.check.run_arguments import check_run_arguments
 from theorycheck.check.target import Target, resolve_target
@@ -95,7 +96,7 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
         if vary or ranges:
             raise ValueError("cells replace the designed lines, which vary and ranges shape; drop "
                              f"{'vary' if vary else 'ranges'} (got {vary or ranges!r})")
-        return tgt, _nested_for(thresholds, tgt, design_given_cells(tgt.law, tgt.task, cells, **common))
+        return tgt, nested_for(thresholds, tgt, design_given_cells(tgt.law, tgt.task, cells, **common))
     try:
         design = design_sweep(tgt.law, tgt.task, ranges=tgt.ranges, vary=tgt.vary, **common)
     except OverflowError as exc:  # a base point or range so large that the law's threshold overflows
@@ -110,20 +111,7 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
             f"nothing to vary for {tgt.id}: none of {list(tgt.law.variables)} can be varied within "
             f"the {design.budget.name} budget ({'; '.join(design.notes) or 'the law has no variable'})"
         )
-    return tgt, _nested_for(thresholds, tgt, design)
-
-
-def _nested_for(thresholds: str, tgt: Target, design: SweepDesign) -> SweepDesign:
-    """``design``, after checking that per-seed thresholds can run on it: the task's data
-    must be nested in the resource (``Task(nested=...)``), else a seed has no critical value."""
-    if thresholds == "per-seed" and design.resource not in tgt.task.nested:
-        raise ValueError(
-            f"per-seed thresholds need data nested in the resource {design.resource!r}, and task "
-            f"{tgt.task.name!r} declares nested={tgt.task.nested!r}; use the Bernoulli search "
-            "(thresholds='bernoulli', CLI --thresholds bernoulli), or declare Task(nested=(...)) if the "
-            f"first n samples of a seed are the same for every {design.resource} >= n"
-        )
-    return design
+    return tgt, nested_for(thresholds, tgt, design)
 
 
 #: A cell's search never asks for more than this multiple of the predicted threshold (the
@@ -246,7 +234,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
         target=tgt.to_dict(),
         design={**design.to_dict(), "q": q, "entropy": entropy, "thresholds": thresholds},
         cells=cells, verdict=verdict,
-        run={**_trial_counts(sweep, thresholds), "computed": sweep.computed,
+        run={**trial_counts(sweep, thresholds), "computed": sweep.computed,
              "reused": sweep.reused, "seconds": round(time.perf_counter() - t0, 2)},
         environment=_environment(entropy),
         caveats=list(design.notes) + list(tgt.caveats),
@@ -275,31 +263,6 @@ class NoCrossing:
         return {"verdict": self.status, "reason": self.reason, "law": self.law.text,
                 "resource": self.design.resource, "tested": [], "untested": list(self.law.variables),
                 "exponents": {}, "cells": [], "notes": [self.reason]}
-
-
-def quantile_table(measured: list[tuple[dict[str, float], Any]], resource: str) -> Any:
-    """A :class:`~theorycheck.compare.threshold_table.ThresholdTable` of per-seed thresholds:
-    each cell's estimate and CI (a cell with no estimate or a CI open on one side carries no
-    information: censored)."""
-    from theorycheck.compare.threshold_table import ThresholdTable
-
-    rows = []
-    for params, th in measured:
-        lo, hi = th.ci
-        bounded = th.estimate is not None and lo > 0 and math.isfinite(hi)
-        rows.append({**params, "threshold": th.estimate if bounded else None,
-                     "ci_low": lo if bounded else None, "ci_high": hi if bounded else None})
-    level = measured[0][1].level
-    return ThresholdTable.from_rows(rows, resource=resource, variables=list(measured[0][0]), ci_level=level)
-
-
-def _trial_counts(sweep: Any, thresholds: str) -> dict[str, int]:
-    """``{"trials": ...}``: the sweep's trials; per-seed, each seed is one stored record and
-    its evaluations are the trials (``{"trials": evaluations, "seeds": seeds}``)."""
-    records = sum(len(t) for t in sweep.trials.values())
-    if thresholds != "per-seed":
-        return {"trials": records}
-    return {"trials": sum(r.trials for r in sweep.results.values()), "seeds": records}
 
 
 def _cell_id(params: Mapping[str, float]) -> tuple:
