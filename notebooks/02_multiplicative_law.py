@@ -207,6 +207,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # | attention at finite temperature `β = 4` | `theorycheck check vural2026.headline --set beta=4` | 0.448 [0.425, 0.471], local 0.18 → 0.61: refuted |
 # | `β = 10` (the finite-step algorithm's default; the finite-step three-step matched it seed for seed) | `theorycheck check vural2026.headline --set beta=10` | 0.019 [-0.006, 0.044]: refuted |
 # | trigger in the value path, `ζ = 1/2` (the mean bias sets `N* ≈ 1.04·10⁵` at every `L`) | `theorycheck check vural2026.headline --set marker_in_value=true --set zeta=0.5` | -0.001 [-0.028, 0.025]: refuted (`N ≪ L V` fails in 2 of 3 cells) |
+# | trigger in the value path, `ζ = 1` (`N* ≈ 1.6·10⁶` at every `L`) | `theorycheck check vural2026.headline --set marker_in_value=true` | 0.008 [-0.17, 0.19]: refuted (`N ≪ L V` fails in all cells) |
 # | one-step read-out, `L` 23..181 | `theorycheck check vural2026.lower` | 0.770 [0.752, 0.788] (`N ≪ L V` fails) |
 #
 # With the trigger in the value path the mean-bias law `N d ≳ ζ⁴ V² log V` takes over:
