@@ -43,7 +43,7 @@ C0_COUNTS = 6.2
 
 
 def measure(V: int, d: int, L: int, m: int, centre: bool, *, seed: int, n_max: int, start: float,
-            seeds: int, rel_width: float, max_trials: int) -> dict:
+            seeds: int, rel_width: float, max_trials: int, marker: bool = True) -> dict:
     """Threshold N*(m) of one cell by the library's adaptive search; CPU seconds and the
     best mean accuracy seen at the largest N run."""
     from theorycheck.simulate import simulate
@@ -54,8 +54,10 @@ def measure(V: int, d: int, L: int, m: int, centre: bool, *, seed: int, n_max: i
 
     def trial(n: float, replicate: int) -> bool:
         n = int(n)
-        params = RetrievalParams(V=V, d=d, L=L, N=n, model="mlp", m=m, center_features=centre)
-        ss = np.random.SeedSequence(seed, spawn_key=(int(centre), m, n, replicate))
+        params = RetrievalParams(V=V, d=d, L=L, N=n, model="mlp", m=m, center_features=centre,
+                                 marker_in_value=marker)
+        # the trigger out of the value path appends a 1, so the earlier rows keep their seeds
+        ss = np.random.SeedSequence(seed, spawn_key=(int(centre), m, n, replicate) + (() if marker else (1,)))
         out = simulate(params, "limit", seed=ss)
         accuracy.setdefault(n, []).append(out.accuracy)
         return bool(out.success)
@@ -64,7 +66,7 @@ def measure(V: int, d: int, L: int, m: int, centre: bool, *, seed: int, n_max: i
     th = find_threshold(trial, start=start, upper=n_max, seeds_per_point=seeds, rel_width=rel_width,
                         max_trials=max_trials, q=0.5)
     top = max(accuracy)
-    return {"m": m, "md": m * d, "centre": centre, "estimate": th.estimate, "ci": list(th.ci),
+    return {"m": m, "md": m * d, "centre": centre, "marker": marker, "estimate": th.estimate, "ci": list(th.ci),
             "censored": th.censored, "trials": sum(len(v) for v in accuracy.values()),
             "cpu_s": time.process_time() - cpu, "n_top": top, "acc_top": float(np.mean(accuracy[top])),
             "points": [list(p) for p in th.points]}
@@ -180,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--L", type=int, default=8)
     ap.add_argument("--ms", default="128,256,512,1024,2048", help="comma-separated MLP widths")
     ap.add_argument("--centre", default="true,false", help="center_features values to run")
+    ap.add_argument("--marker-in-value", default="true",
+                    help="marker_in_value values to run (false: the trigger only marks keys)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--n-max", type=int, default=200_000, help="largest N a search may try")
     ap.add_argument("--start", type=float, default=20_000, help="first N of each search")
@@ -197,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         ms = [int(x) for x in a.ms.split(",")]
         centres = [{"true": True, "false": False}[x.strip().lower()] for x in a.centre.split(",")]
+        markers = [{"true": True, "false": False}[x.strip().lower()] for x in a.marker_in_value.split(",")]
         if a.V < 4 * a.d or 4 * a.L > a.V:
             raise ValueError(f"(V, d, L) = ({a.V}, {a.d}, {a.L}) is outside the regime V >= 4 d, V >= 4 L of the "
                              "N-laws; choose V >= 4*max(d, L)")
@@ -209,13 +214,13 @@ def main(argv: list[str] | None = None) -> int:
                 raise ValueError(f"--append {a.append}: its (V, d, L, seed, n_max) differ from this run's; "
                                  "give the same values or write a new --json")
             result["rows"] = previous["rows"]
-        for centre in centres:
+        for centre, marker in ((c, k) for c in centres for k in markers):
             start = a.start
             for m in ms:
                 row = measure(a.V, a.d, a.L, m, centre, seed=a.seed, n_max=a.n_max, start=start, seeds=a.seeds,
-                              rel_width=a.rel_width, max_trials=a.max_trials)
+                              rel_width=a.rel_width, max_trials=a.max_trials, marker=marker)
                 result["rows"].append(row)
-                print(json.dumps({k: row[k] for k in ("centre", "m", "estimate", "ci", "trials", "cpu_s",
+                print(json.dumps({k: row[k] for k in ("centre", "marker", "m", "estimate", "ci", "trials", "cpu_s",
                                                       "n_top", "acc_top")}), flush=True)
                 if row["estimate"] is not None:
                     start = row["estimate"]

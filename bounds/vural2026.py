@@ -117,12 +117,19 @@ _DESIGN = {
     "mlp_gradient_noise": {"base": {"V": 1024, "d": 256, "m": 2048, "L": 8},
                            "ranges": {"m": (1024, 4096), "L": (4, 32), "d": (181, 256), "V": (1024, 1448)},
                            "vary": ("m", "L", "d", "V")},
-    # the mean bias has no m and no L: the cheapest in-regime widths (m = 256, m*d = 9.2 V log V;
-    # L = 4). Its threshold lies above N = 1e5 at (1024, 256), so the base cell alone is over the
-    # quick cost cap (refused there); the standard budget moves V up to 2048 and d down to 128,
-    # i.e. across the d-wall above (V >= 4 d holds; d^2 >= 9 V log V does not)
-    "mlp_mean_bias": {"base": {"V": 1024, "d": 256, "m": 256, "L": 4},
-                      "ranges": {"d": (128, 256), "V": (1024, 2048)}, "vary": ("V", "d")},
+    # the mean bias has no m and no L; it is the ReLU's mean, so the design takes the trigger out of
+    # the value path (the settings below): with it in, the attention-only mean bias (`mean_bias`)
+    # passes through the ReLU and dominates (one trial at (1024, 256, m=1024, L=8, N=6e4):
+    # accuracy 0.127 with it, 0.914 without, docs/mlp_phase.md §5). The cells stay in the wedge of
+    # _IN_REGIME (V >= 4 d, off the d-wall) and right of the MLP-noise wall (m*d >= 36 V log V;
+    # the wall measured at C1 = 18..37, docs/mlp_phase.md §4): m = 2048, L = 4.
+    # Cost: at (1024, 256, m=2048, L=4) one trial reached accuracy 0.976 at N = 1e5 and 0.996 at
+    # 2e5 (28 s and 54 s of CPU; `theorycheck simulate --model mlp --no-marker-in-value`,
+    # 2026-11-23); the law puts this base's threshold ~2.2x higher, at trials of minutes: every
+    # budget up to `paper` refuses it (tests/test_mlp_designs.py).
+    "mlp_mean_bias": {"base": {"V": 2048, "d": 512, "m": 2048, "L": 4},
+                      "ranges": {"d": (362, 512), "V": (2048, 2896)}, "vary": ("d", "V"),
+                      "keep": ("d**2 >= 8*V*log(V)", "m*d >= 36*V*log(V)")},
     # storage (resource m) states no V >> d: at V = 256 and d >= 128 (d^2 >= 11 V log V, off
     # the d-wall) the threshold m* is a few hundred; N = 30000 is 3.4x the counts term
     # C0 V log V. d grows to 362 and V shrinks to 90 (both away from the d-wall)
@@ -236,7 +243,9 @@ BOUNDS = [
            {"N": "helps", "d": "helps", "V": "hurts"},
            Regime({"V": 1, "d": "1/2"}, "V = t, d = t^(1/2)", ("V >> d",)), "derived",
            "attention-MLP mean bias of the ReLU features: N d >= C4 V^2 log V",
-           {**MLP, "center_features": False}, None,
+           {**MLP, "center_features": False, "marker_in_value": False}, None,
            "By analogy with mean_bias: the ReLU mean (E[relu]^2/E[relu^2] = 1/pi) plays the role of zeta^2, "
-           "so no m at this order; a conjecture (docs/theory.md §7.5). Vanishes with center_features=True."),
+           "so no m at this order; a conjecture (docs/theory.md §7.5). Vanishes with center_features=True. "
+           "Its settings take the trigger out of the value path (marker_in_value=False), which isolates the "
+           "ReLU's mean from the attention-only mean bias (docs/mlp_phase.md §5)."),
 ]

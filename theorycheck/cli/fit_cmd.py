@@ -3,7 +3,8 @@
 DATA is binomial rows (parameter columns, the resource, ``successes``, ``trials``) or a
 table of thresholds (parameter columns, ``threshold`` or the resource, and ``ci_low``/``ci_high``,
 ``se`` or ``seed``), e.g. the ``thresholds.csv`` that ``theorycheck check`` writes
-(:mod:`theorycheck.cli.fit_input`, docs/fit.md). With ``--law`` (a condition such as
+(:mod:`theorycheck.cli.fit_input`, docs/fit.md), or a check's output directory, whose
+stored trials become binomial rows. With ``--law`` (a condition such as
 ``"N >= C*L*V**2*log(V)/d**2"``, or a catalogue id; ``--assume "k < n"`` declares where it
 holds) the verdict; every name of the law must be a column or a constant (``C``, ``C0``..,
 ``c1``, ``K1``, ``A``, ``B``, or declared with ``--constants``). Without ``--law``, the free
@@ -31,7 +32,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "fit", help="verdict of a CSV (binomial rows or a thresholds table) against a law, or its exponents",
         description=__doc__.split("\n\n")[1] + " Exit codes: 0 consistent, 1 refuted, 3 inconclusive, 2 bad input.")
     parser.add_argument("data", help="CSV: parameter columns and either (resource, successes, trials) rows "
-                                     "or (threshold, ci_low, ci_high | se | seed) rows")
+                                     "or (threshold, ci_low, ci_high | se | seed) rows; or a check's output "
+                                     "directory (its trials.sqlite: a stopped run's trials)")
     parser.add_argument("--law", help='law, e.g. "N >= C*L*V**2*log(V)/d**2", or a catalogue id; '
                                       "without it: free exponents and candidate laws")
     parser.add_argument("--assume", action="append", default=None, metavar="COND",

@@ -1,5 +1,12 @@
 """Read ``theorycheck fit``'s CSV: binomial rows or a thresholds table (docs/fit.md).
 
+DATA may also be a check's trial store (``OUT/trials.sqlite``, or the directory ``OUT``):
+its finished trials become binomial rows, one per parameter point (every parameter a column,
+``successes`` and ``trials`` counted). That is how a stopped run, or one whose store a newer
+theorycheck no longer resumes, still gives a verdict: ``theorycheck fit OUT --law ID``. A
+store of per-seed searches (``--thresholds per-seed``) is refused: its evaluations are
+placed adaptively per seed, so fit that run's ``thresholds.csv`` instead.
+
 The kind is told by the header:
 
 * **binomial rows** -- a ``successes`` column: parameters, the resource, ``successes``,
@@ -18,11 +25,13 @@ resource. The file is read as UTF-8 with an optional byte-order mark.
 from __future__ import annotations
 
 import csv
+import json
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["RESERVED", "CsvData", "read_data", "unused_columns"]
+__all__ = ["RESERVED", "CsvData", "read_data", "store_path", "unused_columns"]
 
 #: Columns with a fixed meaning.
 RESERVED = ("successes", "trials", "threshold", "ci_low", "ci_high", "se", "seed", "predicted")
@@ -70,9 +79,7 @@ def _kind(path: str, header: list[str], resource: str) -> tuple[str, str]:
         f"thresholds table (threshold or {resource}, with ci_low,ci_high or se or seed); its columns are {header}")
 
 
-def read_data(path: str, *, resource: str, params: Callable[[list[str], str], list[str]]) -> CsvData:
-    """Read ``path``; ``params(header, kind)`` chooses the parameter columns (and may
-    refuse the header with a ValueError)."""
+def _read_csv(path: str) -> tuple[list[str], list[dict]]:
     try:
         with open(path, newline="", encoding="utf-8-sig") as handle:
             reader = csv.DictReader(handle)
@@ -82,6 +89,64 @@ def read_data(path: str, *, resource: str, params: Callable[[list[str], str], li
         raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
     except (UnicodeDecodeError, csv.Error) as exc:
         raise ValueError(f"{path!r} is not a readable CSV file: {exc}") from None
+    return header, raw
+
+
+def store_path(path: str) -> str | None:
+    """The trial store ``path`` names (a ``.sqlite`` file, or a directory holding
+    ``trials.sqlite``), else None (a CSV)."""
+    from theorycheck.sweep.store import STORE_FILENAME
+
+    if os.path.isdir(path):
+        inside = os.path.join(path, STORE_FILENAME)
+        if not os.path.isfile(inside):
+            raise ValueError(f"{path!r} is a directory without a {STORE_FILENAME}; give a CSV, or the output "
+                             "directory of a check (it holds trials.sqlite)")
+        return inside
+    if not path.endswith(".sqlite"):
+        return None
+    if os.path.basename(path) != STORE_FILENAME:
+        raise ValueError(f"{path!r}: a check's trial store is named {STORE_FILENAME}; give that file or its directory")
+    return path
+
+
+def _read_store(path: str) -> tuple[list[str], list[dict]]:
+    """Binomial rows of a trial store: its records grouped by their parameters (module docstring)."""
+    from theorycheck.sweep.store import SqliteStore
+
+    if not os.path.isfile(path):
+        raise ValueError(f"cannot read {path!r}: no such file; give a check's output directory or its trials.sqlite")
+    with SqliteStore(os.path.dirname(path) or ".") as store:
+        records = store.records()
+    if not records:
+        raise ValueError(f"{path!r} holds no finished trials: nothing to fit")
+    if any("critical" in r.result for r in records):
+        raise ValueError(f"{path!r} holds per-seed searches (--thresholds per-seed), not Bernoulli trials; "
+                         "fit that run's thresholds.csv instead")
+    counts: dict[str, list] = {}
+    header: list[str] = []
+    for record in records:
+        header += [k for k in record.params if k not in header]
+        entry = counts.setdefault(json.dumps(record.params, sort_keys=True), [record.params, 0, 0])
+        entry[1] += bool(record.result["success"])
+        entry[2] += 1
+    raw = [{**{k: _cell_text(p.get(k)) for k in header}, "successes": str(k), "trials": str(n)}
+           for p, k, n in counts.values()]
+    return [*header, "successes", "trials"], raw
+
+
+def _cell_text(value: object) -> str:
+    """A stored parameter as a CSV entry would read (JSON for anything but numbers and text)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return json.dumps(value)
+    return str(value)
+
+
+def read_data(path: str, *, resource: str, params: Callable[[list[str], str], list[str]]) -> CsvData:
+    """Read ``path`` (a CSV, or a trial store: :func:`store_path`); ``params(header, kind)``
+    chooses the parameter columns (and may refuse the header with a ValueError)."""
+    store = store_path(path)
+    header, raw = _read_store(store) if store else _read_csv(path)
     if not header:
         raise ValueError(f"{path!r} is empty: expected a header such as d,L,V,{resource},successes,trials")
     kind, column = _kind(path, header, resource)

@@ -88,7 +88,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--beta", type=float, default=None,
                    help="limit: scale-free inverse temperature of step-2 attention (default inf, "
                    "hard); three-step: trigger logit advantage")
-    p.add_argument("--threads", type=int, default=None, help="limit/one-step: worker threads")
+    p.add_argument("--threads", type=int, default=None, help="limit (attention model) and one-step: worker threads")
     p.add_argument("--backend", default=None, metavar="NAME",
                    help="limit: array backend of the V^2 d products, numpy (default), torch "
                    "or cupy (optional extras; torch uses CUDA when it sees a GPU)")

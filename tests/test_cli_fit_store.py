@@ -1,0 +1,92 @@
+"""``theorycheck fit OUT``: a check's trial store fitted directly (a stopped run's verdict).
+
+The store's records are grouped into binomial rows; the verdict must equal the one the same
+counts give as a CSV, and anything but a store of Bernoulli trials is one line and exit 2."""
+
+import csv
+import json
+
+import pytest
+
+from theorycheck.cli.main import main
+from theorycheck.law import Law
+from theorycheck.planted import planted_dataset
+from theorycheck.seeding import SeedIdentity
+from theorycheck.sweep.record import SweepIdentity, TrialRecord, trial_key
+from theorycheck.sweep.store import SqliteStore
+
+LAW = "N >= C*L*V**2*log(V)/d**2"
+IDENTITY = SweepIdentity(7, "test", "tests:trial")
+
+
+def _data():
+    return planted_dataset(Law.parse(LAW), grid={"d": [16, 64], "L": [4, 16], "V": [64, 256, 1024]},
+                           constants={"C": 3.0}, width=0.15, trials=4, seed=5)
+
+
+def _store(directory, data, result=lambda ok: {"success": ok, "accuracy": 0.5}):
+    """One record per planted trial (k successes of n at each point), with a setting that is
+    the same everywhere, as a check's store has."""
+    with SqliteStore(directory) as store:
+        store.bind(IDENTITY)
+        for c, cell in enumerate(data.cells):
+            for r, k, n in cell.points:
+                for i in range(int(n)):
+                    params = {**{v: int(cell.values[v]) for v in ("d", "L", "V")}, "N": float(r), "model": "mlp"}
+                    seed = SeedIdentity(7, (c, i, int(r)))
+                    key = trial_key(IDENTITY, f"cell{c}", params, seed)
+                    store.put(TrialRecord(key, f"cell{c}", float(r), i, params, seed, result(i < k)))
+
+
+def _csv(path, data):
+    with open(path, "w", newline="") as handle:
+        w = csv.writer(handle)
+        w.writerow(["d", "L", "V", "N", "successes", "trials"])
+        for cell in data.cells:
+            for r, k, n in cell.points:
+                w.writerow([int(cell.values["d"]), int(cell.values["L"]), int(cell.values["V"]), float(r), k, n])
+    return str(path)
+
+
+def _fit(capsys, path):
+    code = main(["fit", str(path), "--law", LAW, "--json", "--no-diagnostics"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_a_store_gives_the_verdict_of_the_same_counts_as_csv(tmp_path, capsys):
+    data = _data()
+    _store(tmp_path / "run", data)
+    code_csv, from_csv = _fit(capsys, _csv(tmp_path / "rows.csv", data))
+    for path in (tmp_path / "run", tmp_path / "run" / "trials.sqlite"):
+        code, from_store = _fit(capsys, path)
+        assert code == code_csv
+        assert from_store["verdict"] == from_csv["verdict"]
+        assert from_store["exponents"] == from_csv["exponents"]
+        assert [c["threshold"] for c in from_store["cells"]] == [c["threshold"] for c in from_csv["cells"]]
+
+
+def _error(capsys, path):
+    code = main(["fit", str(path), "--law", LAW])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "Traceback" not in err
+    return err
+
+
+def test_a_store_of_per_seed_searches_is_refused(tmp_path, capsys):
+    _store(tmp_path / "run", _data(), result=lambda ok: {"success": ok, "critical": 100.0, "evaluated": []})
+    assert "per-seed searches" in _error(capsys, tmp_path / "run") and "thresholds.csv" in _error(
+        capsys, tmp_path / "run")
+
+
+@pytest.mark.parametrize("case", ["empty store", "directory without a store", "other sqlite name", "missing"])
+def test_what_is_not_a_store_of_trials_is_one_line_and_exit_2(tmp_path, capsys, case):
+    if case == "empty store":
+        SqliteStore(tmp_path / "run").close()
+        path, expected = tmp_path / "run", "no finished trials"
+    elif case == "directory without a store":
+        path, expected = tmp_path, "without a trials.sqlite"
+    elif case == "other sqlite name":
+        path, expected = tmp_path / "x.sqlite", "named trials.sqlite"
+    else:
+        path, expected = tmp_path / "gone" / "trials.sqlite", "no such file"
+    assert expected in _error(capsys, path)
