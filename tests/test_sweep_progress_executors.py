@@ -217,8 +217,23 @@ def _malloc_trim_threshold(_):
 @pytest.mark.dask
 def test_dask_local_workers_keep_glibcs_dynamic_mmap_threshold(monkeypatch):
     # dask's nanny would set MALLOC_TRIM_THRESHOLD_=65536, which costs an in-regime trial
-    # ~40% more CPU (executors.LOCAL_WORKER_ENVIRON); the workers must not inherit it.
+    # ~40% more CPU (executors.LOCAL_WORKER_CONFIG); the workers must not inherit it.
     pytest.importorskip("distributed")
     monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
     with make_executor(workers=1, dask_local=True) as executor:
         assert list(executor.map(_malloc_trim_threshold, [0])) == [None]
+
+
+def _profiling(_):
+    import dask.config
+
+    return dask.config.get("distributed.worker.profile.enabled")
+
+
+@pytest.mark.dask
+def test_dask_local_workers_do_not_run_the_statistical_profiler():
+    # the profiler samples the running trial's stack every 10 ms for dask's dashboard, which
+    # theorycheck never shows: ~30-45 ms of CPU per in-regime trial (executors.LOCAL_WORKER_CONFIG)
+    pytest.importorskip("distributed")
+    with make_executor(workers=1, dask_local=True) as executor:
+        assert list(executor.map(_profiling, [0])) == [False]
