@@ -233,3 +233,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # the storage wall. Inside the regime the `d` slope is -2.1. So the thresholds follow the
 # law's `V²/d²` and have no `L`. `bench/free_exponents_three_step.py` measures hand-picked
 # cells of the wedge.
+#
+# The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
+# `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
+# centred, the MLP-noise wall `m·d ≈ 26 V log V` is there, and right of it `N*` is flat in `L`
+# (exponent -0.005 [-0.037, 0.027]: `mlp_gradient_noise` refuted) and falls with `m` more
+# slowly than `1/m` (-0.53 [-0.57, -0.48]). Uncentred, the ReLU's mean raises `N*` 5-7x, and
+# that cost also falls with `m`.
