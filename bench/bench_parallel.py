@@ -25,20 +25,24 @@ Usage: ``python bench/bench_parallel.py [--target ID] [--budget quick] [--worker
 measures the executors' CPU per future with a trial of microseconds (20 cells x 10 rounds
 x 4 trials, unbatched and batched).
 
-Measured 2026-11-23 on 2 cores (``vural2026.headline``, in regime; every result identical
-to serial's):
+Measured on 2 cores (``vural2026.headline``, in regime; every result identical to serial's).
+Quick: 2026-11-23 15:45, after the dask workers lost the statistical profiler (commit e10a4bf);
+paper: 2026-11-23 morning:
 
 =================  ===================  =========================  ===========================
 budget             serial               ``--workers 2``            ``--dask-local``
 =================  ===================  =========================  ===========================
-quick (260 tr.)    166.3 s              87.6 s, 1.90x (*)          101.5 s, 1.64x
+quick (260 tr.)    192.9 s              100.1 s, 1.93x             108.1 s, 1.79x
 paper (1616 tr.)   967.2 s              490.7 s, 1.97x             536.0 s, 1.80x
 =================  ===================  =========================  ===========================
 
-(*) an earlier run the same day, against a serial 166.8 s then. ``--dask-local`` was 135.8 s (1.23x) on the quick budget before its workers stopped
-inheriting dask's ``MALLOC_TRIM_THRESHOLD_`` (theorycheck/sweep/executors.py): in-trial
-CPU 935 ms a trial then, 624 ms now. What is left of its gap is the scheduler in this
-process and the per-future cost (~56 ms of CPU a future, against ~6 ms for the pool).
+Quick, in CPU: serial 742 ms a trial; ``--workers 2`` 18 ms more a future, ``--dask-local``
+78 ms (its scheduler in this process: 6.6 s over the check; start-up 5.1 s, apart).  Earlier
+the same day the quick ``--dask-local`` run was 1.64x (101.5 s against 166.3 s serial) with the
+profiler sampling every worker, and 1.23x before its workers stopped inheriting dask's
+``MALLOC_TRIM_THRESHOLD_`` (theorycheck/sweep/executors.py).
+
+    python bench/bench_parallel.py --modes serial,workers,dask
 """
 
 from __future__ import annotations
