@@ -91,6 +91,7 @@ _DESIGN = {
     "one_step_refined": _STORAGE_SAFE,
     "gradient_noise": _IN_REGIME,
     "headline": _IN_REGIME,
+    "three_step_hard": _IN_REGIME,
     "lower": _IN_REGIME,
     "counts": {"base": {"V": 128, "d": 256, "L": 8}, "ranges": {"V": (32, 256)}, "vary": ("V",)},
     # the mean bias does not involve L (L = 16); zeta^4 is its widest in-regime lever here
@@ -197,6 +198,17 @@ BOUNDS = [
            THREE_STEP, None,
            "Encoded as the branch N d^2 >= C L V^2 log V (see module docstring); confidence moderate for the "
            "N d^2 ~ V^2 L form, low for exponents and log powers (docs/theory.md §7.7)."),
+    _entry("three_step_hard", Law.parse("N*d**2 >= C*V**2*log(V)", resource="N"), "scaling",
+           {"N": "helps", "d": "helps", "V": "hurts"},
+           Regime({"V": 1, "d": "3/4", "L": "1/4"}, "V >> d, storage to spare, L << V: V = t, d = t^(3/4), L = t^(1/4)",
+                  ("V >> d", "L << V", "d**2 >> V*log(V)")),
+           "derived", "measured fit of the three-step limit with hard attention in the regime: "
+           "N d^2 ~ C V^2 log V, the headline's V^2/d^2 without its L",
+           THREE_STEP, None,
+           "Found in data, not derived: on the 8 in-regime cells of bench/data/three_step_in_regime.csv "
+           "(V 2048..4096, d 384..1024, L 16..128) N* d^2/(V^2 log V) = 201..260 (C ~ 230) while "
+           "N*/(V log V) ranges 1.0..3.5 (docs/theory.md §7.8); a fit to those cells is circular, so "
+           "check it on fresh seeds."),
     _entry("lower", Law.parse("(d**2/2)*log(1 + N/(L*V)) >= V*log(V)", resource="N"), "lower",
            {"N": "helps", "d": "helps", "L": "hurts", "V": "hurts"}, LOWER_REGIME, "derived",
            "estimators that see only the initial gradient: (d^2/2) log(1 + N/(L V)) >= V log V, "

@@ -232,7 +232,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # The `d` verdict rests on the two `d = 362` cells, which lie outside `N ≪ L V` and next to
 # the storage wall. Inside the regime the `d` slope is -2.1. So the thresholds follow the
 # law's `V²/d²` and have no `L`. `bench/free_exponents_three_step.py` measures hand-picked
-# cells of the wedge.
+# cells of the wedge. The catalogue now holds that reading as `vural2026.three_step_hard`
+# (`N d² ≥ C V² log V`, no `L`); checked on fresh seeds with the same `paper` design
+# (`--seed 7`) it is refuted in `d` (-2.72 [-2.78, -2.66], the cells next to the storage wall),
+# consistent in `L` (-0.001) and inconclusive in `V` (2.09 against 2.13).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
