@@ -207,8 +207,9 @@ BOUNDS = [
            THREE_STEP, None,
            "Found in data, not derived: on the 8 in-regime cells of bench/data/three_step_in_regime.csv "
            "(V 2048..4096, d 384..1024, L 16..128) N* d^2/(V^2 log V) = 201..260 (C ~ 230) while "
-           "N*/(V log V) ranges 1.0..3.5 (docs/theory.md §7.8); a fit to those cells is circular, so "
-           "check it on fresh seeds."),
+           "N*/(V log V) ranges 1.0..3.5 (docs/theory.md §7.8); a fit to those cells is circular. On fresh "
+           "seeds (paper budget, --seed 7, 2026-11-23, 2100 trials): refuted in d (-2.72 [-2.78, -2.66], "
+           "the d = 362 cells next to the storage wall lie 1.3x above), L -0.001 consistent, V inconclusive."),
     _entry("lower", Law.parse("(d**2/2)*log(1 + N/(L*V)) >= V*log(V)", resource="N"), "lower",
            {"N": "helps", "d": "helps", "L": "hurts", "V": "hurts"}, LOWER_REGIME, "derived",
            "estimators that see only the initial gradient: (d^2/2) log(1 + N/(L V)) >= V log V, "
