@@ -26,7 +26,7 @@ so the left panel shows the *shape* the laws claim, not an independent predictio
 *measured*: every N tried (o: at least half its trials succeeded, x: fewer), the thresholds
 with their 95% CIs, and a triangle at ``--n-max`` where no threshold was found.  The
 counts floor ``N >= C0·V·log V`` (C0 = 6.2, the one-step read-out's) is drawn as a reference
-only.  The free slope of log N* on log m per centring (statsmodels OLS, 95% CI) is printed.
+only.  The free slope of log N* on log m per arm (statsmodels OLS, 95% CI) is printed.
 
 Every trial is seeded: ``SeedSequence(seed, spawn_key=(centre, m, N, replicate))``, with a
 trailing 1 in the key when ``marker_in_value`` is false (so the two value-path settings
@@ -262,6 +262,14 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
+def booleans(ap: argparse.ArgumentParser, flag: str, text: str) -> list[bool]:
+    """``"true,false"`` -> ``[True, False]``; anything else is a one-line usage error (exit 2)."""
+    words = [x.strip().lower() for x in text.split(",")]
+    if not words or any(w not in ("true", "false") for w in words):
+        ap.error(f"{flag} takes comma-separated true/false, got {text!r}; e.g. {flag} true,false")
+    return [w == "true" for w in words]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--V", type=int, default=1024)
@@ -286,20 +294,23 @@ def main(argv: list[str] | None = None) -> int:
         with open(a.from_json) as fh:
             result = json.load(fh)
     else:
-        ms = [int(x) for x in a.ms.split(",")]
-        centres = [{"true": True, "false": False}[x.strip().lower()] for x in a.centre.split(",")]
-        markers = [{"true": True, "false": False}[x.strip().lower()] for x in a.marker_in_value.split(",")]
+        try:
+            ms = [int(x) for x in a.ms.split(",")]
+        except ValueError:
+            ap.error(f"--ms takes comma-separated integer widths, got {a.ms!r}; e.g. --ms 1024,2048")
+        centres, markers = (booleans(ap, flag, text) for flag, text in
+                            (("--centre", a.centre), ("--marker-in-value", a.marker_in_value)))
         if a.V < 4 * a.d or 4 * a.L > a.V:
-            raise ValueError(f"(V, d, L) = ({a.V}, {a.d}, {a.L}) is outside the regime V >= 4 d, V >= 4 L of the "
-                             "N-laws; choose V >= 4*max(d, L)")
+            ap.error(f"(V, d, L) = ({a.V}, {a.d}, {a.L}) is outside the regime V >= 4 d, V >= 4 L of the "
+                     "N-laws; choose V >= 4*max(d, L)")
         os.environ.setdefault("THEORYCHECK_MEMORY_GB", "64")  # limit_mlp streams: the dense estimate overstates
         result = {"V": a.V, "d": a.d, "L": a.L, "seed": a.seed, "n_max": a.n_max, "rows": []}
         if a.append:  # add rows to a previous run at the same (V, d, L, seed, n_max)
             with open(a.append) as fh:
                 previous = json.load(fh)
             if {k: previous[k] for k in result if k != "rows"} != {k: result[k] for k in result if k != "rows"}:
-                raise ValueError(f"--append {a.append}: its (V, d, L, seed, n_max) differ from this run's; "
-                                 "give the same values or write a new --json")
+                ap.error(f"--append {a.append}: its (V, d, L, seed, n_max) differ from this run's; "
+                         "give the same values or write a new --json")
             result["rows"] = previous["rows"]
         for centre, marker in ((c, k) for c in centres for k in markers):
             start = a.start
