@@ -213,7 +213,12 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # With the trigger in the value path the mean-bias law `N d ≳ ζ⁴ V² log V` takes over:
 # `theorycheck check vural2026.mean_bias` (`L = 16`, `ζ` = 1/2, 1, 2) is consistent in `ζ`
 # (exponent 3.90 [3.82, 3.98] against 4; `N*` = 1.05·10⁵ and 1.57·10⁶, the `ζ = 2` cell
-# beyond its search ceiling 3.2·10⁷), flagged thin (two thresholds).
+# beyond its search ceiling 3.2·10⁷), flagged thin (two thresholds). In `V` and `d` it is
+# refuted: at `ζ = 3/4` over five in-regime cells (`V` 2048..4096, `d` 512..1024, 1218
+# trials in `bench/data/mean_bias_in_regime.csv`),
+# `theorycheck fit bench/data/mean_bias_in_regime.csv --law vural2026.mean_bias` gives `d`
+# -2.07 [-2.15, -1.99] against -1 and `V` 2.39 [2.31, 2.47]: the mean bias falls like `1/d²`,
+# not `1/d` (`N* d²/(ζ⁴ V² log V)` ≈ 1.0..1.4·10⁴ in every mean-bias cell measured).
 #
 # So in this reconstruction the multiplicative coupling is a property of *soft* selection:
 # with hard attention the distractors drop out after step 2 and `N*` stays at the count
