@@ -265,7 +265,7 @@ def table(result: dict) -> str:
 def booleans(ap: argparse.ArgumentParser, flag: str, text: str) -> list[bool]:
     """``"true,false"`` -> ``[True, False]``; anything else is a one-line usage error (exit 2)."""
     words = [x.strip().lower() for x in text.split(",")]
-    if not words or any(w not in ("true", "false") for w in words):
+    if any(w not in ("true", "false") for w in words):  # "" splits to [""], refused here too
         ap.error(f"{flag} takes comma-separated true/false, got {text!r}; e.g. {flag} true,false")
     return [w == "true" for w in words]
 
