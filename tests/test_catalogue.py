@@ -85,6 +85,8 @@ def test_headline_and_gradient_noise_exponents():
     expected = {"d": -2, "L": 1, "V": 2}
     for name in ("vural2026.gradient_noise", "vural2026.headline", "vural2026.lower", "vural2026.one_step"):
         assert catalogue.get(name).exponents() == expected, name
+    # the derived fit of the hard-attention three-step thresholds: the headline without its L
+    assert catalogue.get("vural2026.three_step_hard").exponents() == {"d": -2, "V": 2}
 
 
 def test_lower_and_gradient_noise_are_theta_in_the_lower_regime():
