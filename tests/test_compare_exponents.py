@@ -112,3 +112,26 @@ def test_coarse_knots_merge_windows_narrower_than_the_minimum_ratio():
     wide = np.log([10.0, 40.0, 160.0, 640.0])
     assert coarse_knots(wide).tolist() == pytest.approx(wide.tolist())
     assert coarse_knots(np.log([5.0, 6.0])).tolist() == pytest.approx(np.log([5.0, 6.0]).tolist())
+
+
+def test_fit_law_constant_ci_from_scattered_cells_when_transitions_do_not_line_up():
+    # Sharp transitions (width 0.02 in log N) whose thresholds scatter about the law by a
+    # planted log-normal factor (sd 0.3): no joint probit width fits both, so the constant
+    # comes from least squares on the 12 cells' log thresholds, with a t-interval (11 dof)
+    # that must cover the planted C = 3 (a 95% interval; this seeded draw is one of the 95%)
+    # and have about the half-width t_11 * 0.3 / sqrt(12) = 0.19 in log C (within 2x: the
+    # sample sd of 12 normal values lies within 0.5..2x of 0.3 with probability > 0.99).
+    grid = {"V": [10, 30, 100, 300], "d": [4, 16, 64]}
+    keys = [(v, d) for v in grid["V"] for d in grid["d"]]
+    noise = dict(zip(keys, np.random.default_rng(7).normal(0.0, 0.3, len(keys))))
+
+    def threshold(v):
+        jitter = np.array([noise[(float(a), float(b))] for a, b in zip(np.ravel(v["V"]), np.ravel(v["d"]))])
+        return 3.0 * np.ravel(v["V"]) ** 2 / np.ravel(v["d"]) * np.exp(jitter)
+
+    data = planted_dataset(threshold, grid=grid, width=0.02, trials=8, seed=45, resource="N")
+    fit = fit_law(POWER, data)
+    assert not fit.identified and fit.constants_from == "thresholds"
+    lo, hi = fit.constants["C"].ci
+    assert lo <= 3.0 <= hi
+    assert 0.19 / 2 < math.log(hi / lo) / 2 < 0.19 * 2

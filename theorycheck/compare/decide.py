@@ -145,7 +145,7 @@ def decide(
         hint = f"more cells or trials inside the transitions along {variable}"
     else:
         more = math.ceil(min(worst**2, 1e6) * 10) / 10
-        hint = (f"about {more:g}x the trials (seeds) per cell, or widen {variable} from {span:.2f} to "
+        hint = (f"{variable}: about {more:g}x the trials (seeds) per cell, or widen it from {span:.2f} to "
                 f"~{max(span * worst, min_span):.2f} decades")
         if leaning:
             hint += "; as it stands the data lean towards refuting"

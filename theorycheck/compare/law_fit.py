@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import least_squares, minimize, minimize_scalar
 from scipy.stats import norm
+from scipy.stats import t as student_t
 from statsmodels.tools.numdiff import approx_fprime
 
 from theorycheck.compare.data import Dataset
@@ -75,6 +76,9 @@ class LawFit:
     fitted_constants: dict[str, float] = field(default_factory=dict)
     log_scale: float = 0.0
     centres: dict[str, float] = field(default_factory=dict)
+    #: where the constants come from: "likelihood" (the joint fit), "thresholds" (least
+    #: squares on the cells' log thresholds, when the transitions do not line up) or "none"
+    constants_from: str = "likelihood"
 
     @property
     def aic(self) -> float:
@@ -94,6 +98,7 @@ class LawFit:
             "width_trends": {k: v.to_dict() for k, v in self.width_trends.items()},
             "llf": self.llf, "aic": self.aic, "bic": self.bic,
             "n_params": self.n_params, "identified": self.identified, "notes": list(self.notes),
+            "constants_from": self.constants_from,
         }
 
 
@@ -230,6 +235,30 @@ def _start(model: _Model, ths: Sequence[Threshold]) -> np.ndarray:
                            np.zeros(len(model.width_trends))])
 
 
+def _threshold_covariance(model: _Model, ths: Sequence[Threshold], x: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """Covariance of ``log C`` (and ``log K``) fitted by least squares to the cells' log
+    thresholds ``y``: ``s²·(JᵀJ)⁻¹`` with ``s² = Σr²/(n − k)`` and ``J = d log R*/d params``
+    (nonlinear least squares; Seber & Wild, *Nonlinear Regression*, §2.1), with the degrees
+    of freedom ``n − k``.  ``None`` when there are no more thresholds than parameters."""
+    ok = [i for i, th in enumerate(ths) if th.estimate is not None]
+    if len(ok) <= len(x):
+        return None
+    y = np.log([ths[i].estimate for i in ok])
+    nc = len(model.free)
+
+    def pred(pc: np.ndarray) -> np.ndarray:
+        return (model.log_f(pc[:nc]) + (pc[nc] if model.with_scale else 0.0))[ok]
+
+    r = y - pred(x)
+    dof = len(ok) - len(x)
+    jac = np.atleast_2d(approx_fprime(x, pred, centered=True)).reshape(len(ok), len(x))
+    try:
+        cov = float(r @ r) / dof * np.linalg.inv(jac.T @ jac)
+    except np.linalg.LinAlgError:
+        return None
+    return cov, dof
+
+
 def fit_law(
     law: Any,
     data: Dataset,
@@ -253,6 +282,7 @@ def fit_law(
                    options={"maxiter": 2000, "ftol": 1e-12, "gtol": 1e-8})
     p = res.x
     identified = bool(res.success) or res.fun <= model.negllf(x0)
+    fallback = None
     if p[i_s] >= _MAX_LOG_SLOPE - 1e-3:
         identified = False
         notes.append("the transitions are steps on this grid (probit slope at its bound): "
@@ -265,6 +295,10 @@ def fit_law(
                      "within a cell): joint likelihood not identified; constants fitted to the cells' "
                      "log thresholds by least squares instead")
         p = np.concatenate([x0[:nc], p[nc:i_s], x0[i_s:i_s + 1], p[i_s + 1:]])
+        fallback = _threshold_covariance(model, ths, x0[:nc])
+        if fallback is not None:
+            notes.append(f"the constants' CIs are t-intervals ({fallback[1]} degrees of freedom) from the "
+                         "cells' scatter about the law: how far the law's shape misses the cells")
     at_bound = [i for i in range(nc) if min(abs(p[i] - bounds[i][0]), abs(p[i] - bounds[i][1])) < 1e-3]
     if at_bound:
         identified = False
@@ -281,6 +315,11 @@ def fit_law(
     z = float(norm.ppf(0.5 + level / 2.0))
 
     def est(i: int) -> Estimate:
+        if not identified and fallback is not None:
+            cov_ls, dof = fallback
+            se = math.sqrt(max(cov_ls[i, i], 0.0))
+            tq = float(student_t.ppf(0.5 + level / 2.0, dof))
+            return Estimate(_exp(p[i]), (_exp(p[i] - tq * se), _exp(p[i] + tq * se)), se)
         if not identified:
             return Estimate(_exp(p[i]), (0.0, math.inf), math.nan)
         se = math.sqrt(cov[i, i])
@@ -306,6 +345,7 @@ def fit_law(
         fitted_constants={name: _exp(p[i]) for i, name in enumerate(model.free)},
         log_scale=float(p[len(model.free)]) if model.with_scale else 0.0,
         centres=dict(model.centres),
+        constants_from="likelihood" if identified else ("thresholds" if fallback is not None else "none"),
     )
 
 

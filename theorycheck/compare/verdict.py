@@ -175,7 +175,7 @@ def compare(
                          for c, th, pl in zip(data.cells, ths, pred_log))
     ratios = np.array([c.ratio for c in cell_results if c.ratio is not None])
     spread = {"min": float(ratios.min()), "max": float(ratios.max()),
-              "gsd": float(np.exp(np.std(np.log(ratios))))} if ratios.size and fit.identified else \
+              "gsd": float(np.exp(np.std(np.log(ratios))))} if ratios.size and fit.constants_from != "none" else \
         {"min": None, "max": None, "gsd": None}
     power = collapse = models = lb = None
     alts: tuple[Alternative, ...] = ()

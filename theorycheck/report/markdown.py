@@ -40,7 +40,9 @@ def _quantity_rows(v: dict[str, Any]) -> list[tuple[str, str]]:
     if "tolerance" in v:
         rows.append(("tolerance on exponents", f"±{format_number(v['tolerance'])}"))
     for name, e in (v.get("constant") or {}).items():
-        rows.append((f"constant {name} (95% CI)", _estimate(e)))
+        source = ", least squares on the cells' thresholds" \
+            if (v.get("fit") or {}).get("constants_from") == "thresholds" else ""
+        rows.append((f"constant {name} (95% CI{source})", _estimate(e)))
     spread = v.get("ratio_spread") or {}
     if spread.get("min") is not None:
         rows.append(("observed / predicted threshold", f"{format_number(spread['min'])} .. "
