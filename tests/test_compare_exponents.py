@@ -117,7 +117,8 @@ def test_coarse_knots_merge_windows_narrower_than_the_minimum_ratio():
 def test_fit_law_constant_ci_from_scattered_cells_when_transitions_do_not_line_up():
     # Sharp transitions (width 0.02 in log N) whose thresholds scatter about the law by a
     # planted log-normal factor (sd 0.3): no joint probit width fits both, so the constant
-    # comes from least squares on the 12 cells' log thresholds, with a t-interval (11 dof)
+    # comes from weighted least squares on the 12 cells' log thresholds (nearly equal
+    # errors, so about the plain mean), scaled by the scatter, with a t-interval (11 dof)
     # that must cover the planted C = 3 (a 95% interval; this seeded draw is one of the 95%)
     # and have about the half-width t_11 * 0.3 / sqrt(12) = 0.19 in log C (within 2x: the
     # sample sd of 12 normal values lies within 0.5..2x of 0.3 with probability > 0.99).

@@ -30,7 +30,6 @@ from typing import Any
 import numpy as np
 from scipy.optimize import least_squares, minimize, minimize_scalar
 from scipy.stats import norm
-from scipy.stats import t as student_t
 from statsmodels.tools.numdiff import approx_fprime
 
 from theorycheck.compare.data import Dataset
@@ -235,30 +234,6 @@ def _start(model: _Model, ths: Sequence[Threshold]) -> np.ndarray:
                            np.zeros(len(model.width_trends))])
 
 
-def _threshold_covariance(model: _Model, ths: Sequence[Threshold], x: np.ndarray) -> tuple[np.ndarray, int] | None:
-    """Covariance of ``log C`` (and ``log K``) fitted by least squares to the cells' log
-    thresholds ``y``: ``s²·(JᵀJ)⁻¹`` with ``s² = Σr²/(n − k)`` and ``J = d log R*/d params``
-    (nonlinear least squares; Seber & Wild, *Nonlinear Regression*, §2.1), with the degrees
-    of freedom ``n − k``.  ``None`` when there are no more thresholds than parameters."""
-    ok = [i for i, th in enumerate(ths) if th.estimate is not None]
-    if len(ok) <= len(x):
-        return None
-    y = np.log([ths[i].estimate for i in ok])
-    nc = len(model.free)
-
-    def pred(pc: np.ndarray) -> np.ndarray:
-        return (model.log_f(pc[:nc]) + (pc[nc] if model.with_scale else 0.0))[ok]
-
-    r = y - pred(x)
-    dof = len(ok) - len(x)
-    jac = np.atleast_2d(approx_fprime(x, pred, centered=True)).reshape(len(ok), len(x))
-    try:
-        cov = float(r @ r) / dof * np.linalg.inv(jac.T @ jac)
-    except np.linalg.LinAlgError:
-        return None
-    return cov, dof
-
-
 def fit_law(
     law: Any,
     data: Dataset,
@@ -293,12 +268,15 @@ def fit_law(
         notes.append(f"the cells' transitions do not line up on the law's scale (joint transition width "
                      f"{math.exp(-p[i_s]):.3g} in log {data.resource} against at most {max(cell_widths):.3g} "
                      "within a cell): joint likelihood not identified; constants fitted to the cells' "
-                     "log thresholds by least squares instead")
-        p = np.concatenate([x0[:nc], p[nc:i_s], x0[i_s:i_s + 1], p[i_s + 1:]])
-        fallback = _threshold_covariance(model, ths, x0[:nc])
-        if fallback is not None:
-            notes.append(f"the constants' CIs are t-intervals ({fallback[1]} degrees of freedom) from the "
-                         "cells' scatter about the law: how far the law's shape misses the cells")
+                     "log thresholds and their errors by weighted least squares instead")
+        fallback = _fit_thresholds(law, data, ths, level)
+        if fallback is not None and (set(fallback.constants) != set(model.free)
+                                     or (fallback.scale is not None) != model.with_scale):
+            fallback = None  # the thresholds identify other constants than the rows do: CIs stay open
+        head = x0[:nc] if fallback is None else np.array(
+            [math.log(fallback.fitted_constants[n]) for n in model.free] + [fallback.log_scale] * model.with_scale)
+        p = np.concatenate([head, p[nc:i_s], x0[i_s:i_s + 1], p[i_s + 1:]])
+        notes += [n for n in (fallback.notes if fallback is not None else ()) if n.startswith("thresholds scatter")]
     at_bound = [i for i in range(nc) if min(abs(p[i] - bounds[i][0]), abs(p[i] - bounds[i][1])) < 1e-3]
     if at_bound:
         identified = False
@@ -316,10 +294,7 @@ def fit_law(
 
     def est(i: int) -> Estimate:
         if not identified and fallback is not None:
-            cov_ls, dof = fallback
-            se = math.sqrt(max(cov_ls[i, i], 0.0))
-            tq = float(student_t.ppf(0.5 + level / 2.0, dof))
-            return Estimate(_exp(p[i]), (_exp(p[i] - tq * se), _exp(p[i] + tq * se)), se)
+            return fallback.scale if i == len(model.free) else fallback.constants[model.free[i]]
         if not identified:
             return Estimate(_exp(p[i]), (0.0, math.inf), math.nan)
         se = math.sqrt(cov[i, i])
@@ -347,6 +322,23 @@ def fit_law(
         centres=dict(model.centres),
         constants_from="likelihood" if identified else ("thresholds" if fallback is not None else "none"),
     )
+
+
+def _fit_thresholds(law: Any, data: Dataset, ths: Sequence[Threshold], level: float) -> LawFit | None:
+    """The law fitted to the cells' log thresholds and their standard errors (weighted least
+    squares, :func:`theorycheck.compare.table_fit.fit_law_table`): the fallback when the
+    cells' transitions do not line up on the law's scale. ``None`` if that fit is not identified."""
+    from theorycheck.compare.table_fit import fit_law_table  # table_fit builds on this module
+    from theorycheck.compare.threshold_table import TableCell, ThresholdTable
+
+    cells = tuple(TableCell(c.params, math.log(th.estimate), th.log_se) if th.estimate is not None
+                  else TableCell(c.params, None, math.inf) for c, th in zip(data.cells, ths))
+    table = ThresholdTable(data.resource, tuple(data.variables), cells, data.increasing)
+    try:
+        fit = fit_law_table(law, table, level=level)
+    except ValueError:  # no cell with a finite standard error
+        return None
+    return fit if fit.identified else None
 
 
 def predicted_log_threshold(fit: LawFit, law: Any, data: Dataset) -> np.ndarray:

@@ -11,7 +11,8 @@ cannot already scale ``f`` and constants the cells do not identify are fixed at 
 same rule as the binomial fit, :func:`theorycheck.compare.law_fit._identifiable`).
 Weighted least squares (``scipy.optimize.least_squares``); the covariance is
 ``(J^T W J)^-1`` scaled by the residual chi-square per degree of freedom when that
-exceeds 1 (extra scatter between cells, as :func:`~theorycheck.compare.exponents.fit_power_law_wls`).
+exceeds 1 (extra scatter between cells), the intervals then Student t on those degrees of
+freedom (as :func:`~theorycheck.compare.exponents.fit_power_law_wls`).
 :func:`table_goodness_of_fit` is the chi-square of the residuals: the table's analogue of
 the binomial collapse test; :func:`compare_models_table` ranks laws by AIC/BIC of this
 likelihood (as :func:`~theorycheck.compare.model_selection.compare_models` does for binomial rows).
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import least_squares, minimize_scalar
 from scipy.stats import chi2, norm
+from scipy.stats import t as student_t
 
 from theorycheck.compare.exponents import LRTest
 from theorycheck.compare.law_fit import Estimate, LawFit, _exp, _identifiable
@@ -89,10 +91,11 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
         except np.linalg.LinAlgError:
             identified = False
             notes.append("the constants are not identified by these cells (singular information matrix)")
-    if df > 0 and chisq / df > 1.0:
-        notes.append(f"thresholds scatter beyond their errors around the fitted law (chi2/df = {chisq / df:.3g}); "
-                     "constant CIs widened by that factor")
     z = float(norm.ppf(0.5 + level / 2.0))
+    if df > 0 and chisq / df > 1.0:  # the scale is estimated from df residuals: Student t, as fit_power_law_wls
+        z = float(student_t.ppf(0.5 + level / 2.0, df))
+        notes.append(f"thresholds scatter beyond their errors around the fitted law (chi2/df = {chisq / df:.3g}); "
+                     f"constant CIs widened by that factor, with Student t on {df} df")
 
     def est(i: int) -> Estimate:
         if not identified or not math.isfinite(cov[i, i]):

@@ -139,7 +139,7 @@ def compare(
         fit_law(shape, data, q=q, level=level, width_trends=width_vars, thresholds=ths)
     notes += list(fit.notes)
     if len(cells) > len(varied):
-        const = fit.fitted_constants if fit.identified else constants_from_thresholds(shape, data, cells, theta)
+        const = fit.fitted_constants if fit.constants_from != "none" else constants_from_thresholds(shape, data, cells, theta)
         dt = design_trends(shape, const, data, theta, cov, cells, varied, level)
     else:
         const = fit.fitted_constants

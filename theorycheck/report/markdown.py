@@ -40,7 +40,7 @@ def _quantity_rows(v: dict[str, Any]) -> list[tuple[str, str]]:
     if "tolerance" in v:
         rows.append(("tolerance on exponents", f"±{format_number(v['tolerance'])}"))
     for name, e in (v.get("constant") or {}).items():
-        source = ", least squares on the cells' thresholds" \
+        source = ", weighted least squares on the cells' thresholds" \
             if (v.get("fit") or {}).get("constants_from") == "thresholds" else ""
         rows.append((f"constant {name} (95% CI{source})", _estimate(e)))
     spread = v.get("ratio_spread") or {}

@@ -126,7 +126,7 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
     if "constant" in v:
         consts = [f"{k} = {f(e.get('estimate'))} {_interval(e.get('ci'), digits)}"
                   for k, e in (v.get("constant") or {}).items()]
-        source = " (least squares on the cells' thresholds)" \
+        source = " (weighted least squares on the cells' thresholds)" \
             if (v.get("fit") or {}).get("constants_from") == "thresholds" and consts else ""
         lines += ["", "constants: " + ("; ".join(consts) or "-") + source]
     spread = v.get("ratio_spread")
