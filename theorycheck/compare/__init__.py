@@ -19,7 +19,8 @@ from theorycheck.compare.exponents import (
     fit_power_law,
     fit_power_law_wls,
 )
-from theorycheck.compare.law_fit import Estimate, LawFit, cell_thresholds, fit_law
+from theorycheck.compare.law_fit import cell_thresholds, fit_law
+from theorycheck.compare.law_fit_result import Estimate, LawFit
 from theorycheck.compare.lower_bound import LowerBoundCheck, check_lower_bound
 from theorycheck.compare.model_selection import ModelComparison, additive_alternative, compare_models
 from theorycheck.compare.polylog import freeze_polylog

@@ -8,7 +8,7 @@ from typing import Any
 from theorycheck.compare.decide import Decision
 from theorycheck.compare.evidence import Alternative
 from theorycheck.compare.exponents import LRTest, PowerLawFit
-from theorycheck.compare.law_fit import Estimate, LawFit
+from theorycheck.compare.law_fit_result import Estimate, LawFit
 from theorycheck.compare.lower_bound import LowerBoundCheck
 from theorycheck.compare.model_selection import ModelComparison
 from theorycheck.jsonable import jsonable

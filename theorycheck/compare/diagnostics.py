@@ -16,7 +16,7 @@ from theorycheck.compare.collapse import quasi_collapse_test
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.evidence import Alternative, alternatives_from_models
 from theorycheck.compare.exponents import LRTest, PowerLawFit, fit_power_law, fit_power_law_wls
-from theorycheck.compare.law_fit import LawFit
+from theorycheck.compare.law_fit_result import LawFit
 from theorycheck.compare.model_selection import ModelComparison, additive_alternative, compare_models
 from theorycheck.compare.table_fit import compare_models_table, table_goodness_of_fit
 from theorycheck.compare.threshold_table import ThresholdTable

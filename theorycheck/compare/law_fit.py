@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from statsmodels.tools.numdiff import approx_fprime
 
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import Exponent
+from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.threshold.glm import fit_threshold
 from theorycheck.threshold.likelihood import binomial_constant, probit_covariance, probit_loglik
 from theorycheck.threshold.result import Threshold
@@ -43,66 +43,6 @@ _MAX_LOG_SLOPE = math.log(1e4)  # probit slope per unit log R; beyond it a cell 
 #: the fit flattened every transition to absorb thresholds that the law does not order
 #: (seen: width 145 in log N against cells of width < 0.1, constant CI 1e-147..1e153).
 _MISALIGNED = 10.0
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A positive quantity estimated on the log scale: ``estimate`` and its CI."""
-
-    estimate: float
-    ci: tuple[float, float]
-    log_se: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"estimate": self.estimate, "ci": list(self.ci), "log_se": self.log_se}
-
-
-@dataclass(frozen=True)
-class LawFit:
-    """Maximum-likelihood fit of a law to all cells (module docstring)."""
-
-    law: str
-    constants: dict[str, Estimate]
-    scale: Estimate | None
-    trends: dict[str, Exponent]
-    width: float
-    width_trends: dict[str, Exponent]
-    llf: float
-    n_params: int
-    nobs: int
-    identified: bool
-    notes: tuple[str, ...] = ()
-    fitted_constants: dict[str, float] = field(default_factory=dict)
-    log_scale: float = 0.0
-    centres: dict[str, float] = field(default_factory=dict)
-    #: where the constants come from: "likelihood" (the joint fit), "thresholds" (least
-    #: squares on the cells' log thresholds, when the transitions do not line up) or "none"
-    constants_from: str = "likelihood"
-
-    @property
-    def aic(self) -> float:
-        return -2.0 * self.llf + 2.0 * self.n_params
-
-    @property
-    def bic(self) -> float:
-        return -2.0 * self.llf + self.n_params * math.log(max(self.nobs, 1))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "law": self.law,
-            "constants": {k: v.to_dict() for k, v in self.constants.items()},
-            "scale": None if self.scale is None else self.scale.to_dict(),
-            "trends": {k: v.to_dict() for k, v in self.trends.items()},
-            "width": self.width,
-            "width_trends": {k: v.to_dict() for k, v in self.width_trends.items()},
-            "llf": self.llf, "aic": self.aic, "bic": self.bic,
-            "n_params": self.n_params, "identified": self.identified, "notes": list(self.notes),
-            "constants_from": self.constants_from,
-        }
-
-
-def _exp(x: float) -> float:
-    return math.exp(x) if x < 700 else math.inf
 
 
 def cell_thresholds(data: Dataset, *, q: float = 0.5, level: float = 0.95) -> list[Threshold]:
@@ -296,9 +236,9 @@ def fit_law(
         if not identified and fallback is not None:
             return fallback.scale if i == len(model.free) else fallback.constants[model.free[i]]
         if not identified:
-            return Estimate(_exp(p[i]), (0.0, math.inf), math.nan)
+            return Estimate(exp_or_inf(p[i]), (0.0, math.inf), math.nan)
         se = math.sqrt(cov[i, i])
-        return Estimate(_exp(p[i]), (_exp(p[i] - z * se), _exp(p[i] + z * se)), se)
+        return Estimate(exp_or_inf(p[i]), (exp_or_inf(p[i] - z * se), exp_or_inf(p[i] + z * se)), se)
 
     def expo(name: str, i: int) -> Exponent:
         se = math.sqrt(cov[i, i]) if identified else math.inf
@@ -317,7 +257,7 @@ def fit_law(
         nobs=len(model.k),
         identified=identified,
         notes=tuple(notes),
-        fitted_constants={name: _exp(p[i]) for i, name in enumerate(model.free)},
+        fitted_constants={name: exp_or_inf(p[i]) for i, name in enumerate(model.free)},
         log_scale=float(p[len(model.free)]) if model.with_scale else 0.0,
         centres=dict(model.centres),
         constants_from="likelihood" if identified else ("thresholds" if fallback is not None else "none"),

@@ -29,7 +29,8 @@ from scipy.stats import chi2, norm
 from scipy.stats import t as student_t
 
 from theorycheck.compare.exponents import LRTest
-from theorycheck.compare.law_fit import Estimate, LawFit, _exp, _identifiable
+from theorycheck.compare.law_fit import _identifiable
+from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.model_selection import ModelComparison, ModelScore
 from theorycheck.compare.threshold_table import ThresholdTable
 
@@ -99,9 +100,9 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
 
     def est(i: int) -> Estimate:
         if not identified or not math.isfinite(cov[i, i]):
-            return Estimate(_exp(p[i]), (0.0, math.inf), math.nan)
+            return Estimate(exp_or_inf(p[i]), (0.0, math.inf), math.nan)
         se = math.sqrt(cov[i, i])
-        return Estimate(_exp(p[i]), (_exp(p[i] - z * se), _exp(p[i] + z * se)), se)
+        return Estimate(exp_or_inf(p[i]), (exp_or_inf(p[i] - z * se), exp_or_inf(p[i] + z * se)), se)
 
     llf = -0.5 * chisq - float(np.sum(np.log(math.sqrt(2 * math.pi) / w)))
     return LawFit(
@@ -110,7 +111,7 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
         scale=est(nc) if model.with_scale else None,
         trends={}, width=math.nan, width_trends={},
         llf=llf, n_params=len(p), nobs=len(cells), identified=identified, notes=tuple(notes),
-        fitted_constants={name: _exp(p[i]) for i, name in enumerate(model.free)},
+        fitted_constants={name: exp_or_inf(p[i]) for i, name in enumerate(model.free)},
         log_scale=float(p[nc]) if model.with_scale else 0.0,
     )
 
