@@ -189,10 +189,12 @@ BOUNDS = [
            Regime({"V": 1, "d": "3/4", "zeta": 0}, "V >> d at fixed zeta: V = t, d = t^(3/4)", ("V >> d",)),
            "derived", "label/mean bias when the trigger is in the value path: N d >= C4 zeta^4 V^2 log V",
            {**THREE_STEP, "marker_in_value": True}, None,
-           "Only when marker_in_value=True. Measured in regime (docs/theory.md §7.8): zeta exponent 3.90 "
-           "[3.82, 3.98] (consistent, V = 2048, d = 512); at zeta = 3/4 over V 2048..4096, d 512..1024 "
-           "(1218 trials, bench/data/mean_bias_in_regime.csv) refuted in d: -2.07 [-2.15, -1.99] against -1, "
-           "V 2.39 [2.31, 2.47]; N d^2/(zeta^4 V^2 log V) ~ 1.0e4..1.4e4 in every cell measured."),
+           "Only when marker_in_value=True. Measured in regime (docs/theory.md §7.8): not a power of zeta -- "
+           "at V = 2048, d = 512 the local zeta slope climbs 2.8 -> 11.5 over zeta 0.5..1.25 (overall 4.81 "
+           "[4.51, 5.11], refuted; bench/data/mean_bias_zeta_2048.csv), at V = 4096, d = 1024 it is 3.30 over "
+           "0.5..1; at zeta = 3/4 over V 2048..4096, d 512..1024 (1218 trials, bench/data/mean_bias_in_regime.csv) "
+           "refuted in d: -2.07 [-2.15, -1.99] against -1, V 2.39 [2.31, 2.47]. A count floor plus a "
+           "zeta-dependent storage wall describes the cells (bench/mean_bias_forms.py)."),
     _entry("headline", Law.parse("N*d**2 >= C*L*V**2*log(V)", resource="N"), "upper",
            {"N": "helps", "d": "helps", "L": "hurts", "V": "hurts"},
            Regime({"V": 1, "d": "3/4", "L": "1/4"},
