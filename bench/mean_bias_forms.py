@@ -50,23 +50,27 @@ def thresholds(path: Path) -> list[tuple[float, float, float, float]]:
 
 
 def catalogue(p: np.ndarray, V, d, z):
+    """``log N*`` of ``C4·zeta^4·V^2·log V/d``, ``p = [log C4]``."""
     return p[0] + np.log(z**4 * V**2 * np.log(V) / d)
 
 
 def inverse_d2(p: np.ndarray, V, d, z):
+    """``log N*`` of ``C·zeta^4·V^2·log V/d^2``, ``p = [log C]``."""
     return p[0] + np.log(z**4 * V**2 * np.log(V) / d**2)
 
 
 def floor_wall(p: np.ndarray, V, d, z):
+    """``log N*`` of ``C0·V·log V + C4·zeta^4·V^2·log V/(d^2 - C1·zeta^2·V·log V)``,
+    ``p = log [C0, C4, C1]`` (past the wall the room is clipped to a tiny positive value)."""
     c0, c4, c1 = np.exp(p)
     room = np.maximum(d**2 - c1 * z**2 * V * np.log(V), 1e-9 * d**2)
     return np.log(c0 * V * np.log(V) + c4 * z**4 * V**2 * np.log(V) / room)
 
 
-FORMS = {"catalogue": (catalogue, [math.log(20.0)]),
-         "1/d^2": (inverse_d2, [math.log(1e4)]),
-         "floor + wall": (floor_wall, [math.log(2.0), math.log(1e4), math.log(5.0)])}
-NAMES = {"catalogue": ["C4"], "1/d^2": ["C"], "floor + wall": ["C0", "C4", "C1"]}
+#: name -> (log N* of the form, start of log constants, names of the constants)
+FORMS = {"catalogue": (catalogue, [math.log(20.0)], ["C4"]),
+         "1/d^2": (inverse_d2, [math.log(1e4)], ["C"]),
+         "floor + wall": (floor_wall, [math.log(2.0), math.log(1e4), math.log(5.0)], ["C0", "C4", "C1"])}
 
 
 def main() -> None:
@@ -80,9 +84,9 @@ def main() -> None:
         print(f"  V={base[0]:g} d={base[1]:g} (d^2/(V log V) = {base[1]**2 / (base[0] * math.log(base[0])):.1f}): "
               f"N* = {', '.join(f'{n:.3g}' for _, n in line)}; slopes {steps}")
     tr, te = np.array(train).T, np.array(held).T
-    for name, (f, x0) in FORMS.items():
+    for name, (f, x0, names) in FORMS.items():
         sol = least_squares(lambda p, f=f: f(p, tr[0], tr[1], tr[2]) - np.log(tr[3]), x0)
-        consts = ", ".join(f"{k} = {math.exp(v):.3g}" for k, v in zip(NAMES[name], sol.x))
+        consts = ", ".join(f"{k} = {math.exp(v):.3g}" for k, v in zip(names, sol.x))
         fit_r = np.exp(np.log(tr[3]) - f(sol.x, tr[0], tr[1], tr[2]))
         held_r = np.exp(np.log(te[3]) - f(sol.x, te[0], te[1], te[2]))
         print(f"\n{name}: {consts}; fitted cells: rms log residual {math.sqrt(np.mean(np.log(fit_r) ** 2)):.3f}, "

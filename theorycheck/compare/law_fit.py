@@ -18,6 +18,12 @@ Fitted by maximum likelihood (L-BFGS-B; ``log C`` kept within 50 of the start) w
 the package's one probit likelihood (:mod:`theorycheck.threshold.likelihood`);
 covariance from the inverse expected information ``(J^T W J)^-1``, ``J = du/dparams``
 by central differences (statsmodels ``approx_fprime``), as for every other probit fit.
+
+When the cells' transitions do not line up on the law's scale (the joint width comes out
+more than 10x the widest cell's: the optimum flattens every transition to absorb a wrong
+law), the constants are fitted to the cells' log thresholds and their standard errors
+instead, as a thresholds table is (:func:`theorycheck.compare.table_fit.fit_law_table`),
+and the fit says so (``constants_from == "thresholds"``).
 """
 
 from __future__ import annotations
