@@ -136,3 +136,20 @@ def test_fit_law_constant_ci_from_scattered_cells_when_transitions_do_not_line_u
     lo, hi = fit.constants["C"].ci
     assert lo <= 3.0 <= hi
     assert 0.19 / 2 < math.log(hi / lo) / 2 < 0.19 * 2
+
+
+def test_fit_law_constant_ci_from_the_cells_brackets_when_the_transitions_are_steps():
+    # Width 0.001 in log N against resource points 0.1 apart in log N: every cell goes from
+    # 0 to 8 successes between two points, so the joint probit slope runs to its bound and the
+    # likelihood gives no CI. The constant then comes from the 12 cells' brackets
+    # [0.905, 1.105] x threshold (se 0.2/3.92 = 0.051 each), whose centres are the planted
+    # thresholds exactly: the interval must hold C = 3 and be narrower than one cell's
+    # bracket (about 0.051 * 1.96 / sqrt(12) = 0.029 in log C; 0.1 is one bracket's half-width).
+    data = planted_dataset(POWER, grid={"V": [10, 30, 100, 300], "d": [4, 16, 64]}, constants={"C": 3.0},
+                           width=0.001, trials=8, seed=3, resource="N",
+                           multipliers=np.exp([-0.4, -0.2, -0.1, 0.1, 0.2, 0.4]))
+    fit = fit_law(POWER, data)
+    assert not fit.identified and fit.constants_from == "thresholds"
+    assert any("steps on this grid" in n for n in fit.notes)
+    lo, hi = fit.constants["C"].ci
+    assert lo <= 3.0 <= hi and math.log(hi / lo) / 2 < 0.1

@@ -96,3 +96,19 @@ def test_exponent_ci_coverage_on_planted_tables():
             covered[name] += check.ci[0] < check.predicted < check.ci[1]
     for name, k in covered.items():
         assert 0.91 <= k / n <= 0.99, (name, k)
+
+
+def test_constant_ci_is_student_t_when_the_cells_scatter_beyond_their_errors():
+    # Four cells reported with se 0.01 about N = C*V with C = 3, scattered by a factor
+    # e^(+-0.2): chi2/df >> 1, so the covariance is scaled by it and the interval is
+    # Student t on df = 4 - 1 = 3 (2.5x wider than a normal one at 95%), not normal.
+    from scipy.stats import t as student
+
+    from theorycheck.compare.table_fit import fit_law_table
+
+    rows = [{"V": v, "threshold": 3.0 * v * math.exp(j), "se": 0.01}
+            for v, j in zip((10, 100, 1000, 10000), (0.2, -0.2, 0.2, -0.2))]
+    fit = fit_law_table(Law.parse("N >= C*V"), ThresholdTable.from_rows(rows, resource="N", variables=["V"]))
+    c = fit.constants["C"]
+    assert math.isclose(math.log(c.ci[1] / c.estimate), student.ppf(0.975, 3) * c.log_se, rel_tol=1e-9)
+    assert any("Student t on 3 df" in n for n in fit.notes)

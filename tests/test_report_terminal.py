@@ -66,3 +66,14 @@ def test_render_verdict_keeps_lines_short_and_shows_windows_censored_cells_and_e
     assert "refuted          2  overall 64..4096 (thin)" in text
     assert "  V=4096: censored, no threshold found (censored), 96 trials" in text
     assert "  N >= C*V*log(V): ΔBIC 41.2  <- decisive" in text
+
+
+def test_constants_fitted_to_the_cells_thresholds_are_labelled_in_both_reports():
+    # fit_law's fallback when the cells' transitions do not line up (compare/law_fit.py)
+    from theorycheck.report.markdown import _quantity_rows
+
+    fallback = {**VERDICT, "fit": {"constants_from": "thresholds"}}
+    label = "weighted least squares on the cells' thresholds"
+    assert f"C = 3 [2.5, inf] ({label})" in render_verdict(fallback)
+    assert label not in render_verdict({**VERDICT, "fit": {"constants_from": "likelihood"}})
+    assert any(name == f"constant C (95% CI, {label})" for name, _ in _quantity_rows(fallback))

@@ -23,13 +23,16 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy.stats import norm
 
 from theorycheck.seeding import seed_sequence
 from theorycheck.validate import check_bool, check_int, check_open_unit, check_positive
+
+if TYPE_CHECKING:  # for the annotation only: planted_dataset imports it when called
+    from theorycheck.compare.data import Dataset
 
 ThresholdFunction = Callable[[Mapping[str, np.ndarray]], np.ndarray]
 

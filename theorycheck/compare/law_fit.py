@@ -19,11 +19,14 @@ the package's one probit likelihood (:mod:`theorycheck.threshold.likelihood`);
 covariance from the inverse expected information ``(J^T W J)^-1``, ``J = du/dparams``
 by central differences (statsmodels ``approx_fprime``), as for every other probit fit.
 
-When the cells' transitions do not line up on the law's scale (the joint width comes out
-more than 10x the widest cell's: the optimum flattens every transition to absorb a wrong
-law), the constants are fitted to the cells' log thresholds and their standard errors
-instead, as a thresholds table is (:func:`theorycheck.compare.table_fit.fit_law_table`),
-and the fit says so (``constants_from == "thresholds"``).
+When the joint likelihood does not identify the constants -- the cells' transitions do not
+line up on the law's scale (the joint width comes out more than 10x the widest cell's: the
+optimum flattens every transition to absorb a wrong law), they are steps on the grid, a
+constant runs to its bound, or the information matrix is singular -- the constants are
+fitted to the cells' log thresholds and their standard errors instead, as a thresholds
+table is (:func:`theorycheck.compare.table_fit.fit_law_table`), and the fit says so
+(``constants_from == "thresholds"``); their CIs are ``[0, inf]`` (``"none"``) only when
+that fit does not identify them either.
 """
 
 from __future__ import annotations
@@ -215,14 +218,9 @@ def fit_law(
                      f"{math.exp(-p[i_s]):.3g} in log {data.resource} against at most {max(cell_widths):.3g} "
                      "within a cell): joint likelihood not identified; constants fitted to the cells' "
                      "log thresholds and their errors by weighted least squares instead")
-        fallback = _fit_thresholds(law, data, ths, level)
-        if fallback is not None and (set(fallback.constants) != set(model.free)
-                                     or (fallback.scale is not None) != model.with_scale):
-            fallback = None  # the thresholds identify other constants than the rows do: CIs stay open
-        head = x0[:nc] if fallback is None else np.array(
-            [math.log(fallback.fitted_constants[n]) for n in model.free] + [fallback.log_scale] * model.with_scale)
+        fallback = _fit_thresholds(law, model, data, ths, level)
+        head = x0[:nc] if fallback is None else _head(fallback, model)
         p = np.concatenate([head, p[nc:i_s], x0[i_s:i_s + 1], p[i_s + 1:]])
-        notes += [n for n in (fallback.notes if fallback is not None else ()) if n.startswith("thresholds scatter")]
     at_bound = [i for i in range(nc) if min(abs(p[i] - bounds[i][0]), abs(p[i] - bounds[i][1])) < 1e-3]
     if at_bound:
         identified = False
@@ -236,6 +234,13 @@ def fit_law(
             identified = False
             notes.append("the Hessian of the likelihood is singular: parameters not identified")
             cov = np.full((len(p), len(p)), np.nan)
+    if not identified and fallback is None and nc:  # steps, a constant at its bound, a singular Hessian
+        fallback = _fit_thresholds(law, model, data, ths, level)
+        if fallback is not None:
+            notes.append("constants fitted to the cells' log thresholds and their errors by weighted "
+                         "least squares instead")
+            p = np.concatenate([_head(fallback, model), p[nc:]])
+    notes += [n for n in (fallback.notes if fallback is not None else ()) if n not in notes]
     z = float(norm.ppf(0.5 + level / 2.0))
 
     def est(i: int) -> Estimate:
@@ -270,10 +275,12 @@ def fit_law(
     )
 
 
-def _fit_thresholds(law: Any, data: Dataset, ths: Sequence[Threshold], level: float) -> LawFit | None:
+def _fit_thresholds(law: Any, model: _Model, data: Dataset, ths: Sequence[Threshold],
+                    level: float) -> LawFit | None:
     """The law fitted to the cells' log thresholds and their standard errors (weighted least
-    squares, :func:`theorycheck.compare.table_fit.fit_law_table`): the fallback when the
-    cells' transitions do not line up on the law's scale. ``None`` if that fit is not identified."""
+    squares, :func:`theorycheck.compare.table_fit.fit_law_table`): the fallback when the joint
+    likelihood does not identify the constants. ``None`` if that fit is not identified or
+    identifies other constants than the rows' model does (the CIs then stay open)."""
     from theorycheck.compare.table_fit import fit_law_table  # table_fit builds on this module
     from theorycheck.compare.threshold_table import TableCell, ThresholdTable
 
@@ -284,29 +291,11 @@ def _fit_thresholds(law: Any, data: Dataset, ths: Sequence[Threshold], level: fl
         fit = fit_law_table(law, table, level=level)
     except ValueError:  # no cell with a finite standard error
         return None
-    return fit if fit.identified else None
+    same = set(fit.constants) == set(model.free) and (fit.scale is not None) == model.with_scale
+    return fit if fit.identified and same else None
 
 
-def predicted_log_threshold(fit: LawFit, law: Any, data: Dataset) -> np.ndarray:
-    """``log K + log f(x; C)`` of a fit (no trends), one value per cell of ``data``."""
-    vals = {v: data.cell_values(v) for v in law.variables}
-    out = np.asarray(law.log_evaluate(vals, fit.fitted_constants), dtype=float) + fit.log_scale
-    return np.broadcast_to(out, (len(data.cells),)).copy()
-
-
-def constants_from_thresholds(law: Any, data: Dataset, cells: Sequence[int],
-                              theta: np.ndarray) -> dict[str, float]:
-    """Least-squares constants of ``law`` from log thresholds ``theta`` of ``cells``
-    (overall factor free): the fallback when the likelihood fit is not identified."""
-    if not law.constants:
-        return {}
-    values = {v: data.cell_values(v)[list(cells)] for v in law.variables}
-
-    def resid(log_c: np.ndarray) -> np.ndarray:
-        consts = {c: math.exp(x) for c, x in zip(law.constants, log_c)}
-        r = theta - np.asarray(law.log_evaluate(values, consts), dtype=float).reshape(-1)
-        return r - r.mean()
-
-    x0 = np.zeros(len(law.constants))
-    sol = least_squares(resid, x0, bounds=(x0 - 50, x0 + 50))
-    return {c: math.exp(x) for c, x in zip(law.constants, sol.x)}
+def _head(fallback: LawFit, model: _Model) -> np.ndarray:
+    """The log constants (and log overall factor) of a fallback fit, in the rows' model order."""
+    return np.array([math.log(fallback.fitted_constants[n]) for n in model.free]
+                    + [fallback.log_scale] * model.with_scale)

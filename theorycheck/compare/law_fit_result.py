@@ -44,8 +44,9 @@ class LawFit:
     fitted_constants: dict[str, float] = field(default_factory=dict)
     log_scale: float = 0.0
     centres: dict[str, float] = field(default_factory=dict)
-    #: where the constants come from: "likelihood" (the joint fit), "thresholds" (least
-    #: squares on the cells' log thresholds, when the transitions do not line up) or "none"
+    #: where the constants come from: "likelihood" (the joint fit), "thresholds" (weighted least
+    #: squares on the cells' log thresholds, fit_law_table, when the transitions do not line up)
+    #: or "none" (not identified: CIs [0, inf])
     constants_from: str = "likelihood"
 
     @property

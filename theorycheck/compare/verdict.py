@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from scipy.optimize import least_squares
 
 from theorycheck.compare.cell_model import fit_cells
 from theorycheck.compare.checks import CellResult, ExponentCheck, Verdict
@@ -58,12 +59,8 @@ from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Piec
 from theorycheck.compare.diagnostics import compare_alternatives, dataset_diagnostics, table_diagnostics
 from theorycheck.compare.evidence import Alternative, log_factor_alternatives
 from theorycheck.compare.headline import headline
-from theorycheck.compare.law_fit import (
-    cell_thresholds,
-    constants_from_thresholds,
-    fit_law,
-    predicted_log_threshold,
-)
+from theorycheck.compare.law_fit import cell_thresholds, fit_law
+from theorycheck.compare.law_fit_result import LawFit
 from theorycheck.compare.lower_bound import check_lower_bound
 from theorycheck.compare.table_fit import fit_law_table
 from theorycheck.compare.threshold_table import ThresholdTable
@@ -250,3 +247,28 @@ def _overall(checks: dict[str, ExponentCheck], varied: Sequence[str],
             "; ".join(c.reason for c in tested) + scope, suggestions
     open_ = [c for c in tested if c.status == "inconclusive"]
     return "inconclusive", "; ".join(c.reason for c in open_) + scope, suggestions
+
+
+def predicted_log_threshold(fit: LawFit, law: Any, data: Dataset) -> np.ndarray:
+    """``log K + log f(x; C)`` of a fit (no trends), one value per cell of ``data``."""
+    vals = {v: data.cell_values(v) for v in law.variables}
+    out = np.asarray(law.log_evaluate(vals, fit.fitted_constants), dtype=float) + fit.log_scale
+    return np.broadcast_to(out, (len(data.cells),)).copy()
+
+
+def constants_from_thresholds(law: Any, data: Dataset, cells: Sequence[int],
+                              theta: np.ndarray) -> dict[str, float]:
+    """Least-squares constants of ``law`` from log thresholds ``theta`` of ``cells``
+    (overall factor free): the fallback when the likelihood fit is not identified."""
+    if not law.constants:
+        return {}
+    values = {v: data.cell_values(v)[list(cells)] for v in law.variables}
+
+    def resid(log_c: np.ndarray) -> np.ndarray:
+        consts = {c: math.exp(x) for c, x in zip(law.constants, log_c)}
+        r = theta - np.asarray(law.log_evaluate(values, consts), dtype=float).reshape(-1)
+        return r - r.mean()
+
+    x0 = np.zeros(len(law.constants))
+    sol = least_squares(resid, x0, bounds=(x0 - 50, x0 + 50))
+    return {c: math.exp(x) for c, x in zip(law.constants, sol.x)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from theorycheck.report.terminal import format_number, window_text as _window
+from theorycheck.report.terminal import constants_source, format_number, window_text as _window
 
 __all__ = ["report_markdown", "reproduce_command"]
 
@@ -39,10 +39,9 @@ def _quantity_rows(v: dict[str, Any]) -> list[tuple[str, str]]:
     rows = []
     if "tolerance" in v:
         rows.append(("tolerance on exponents", f"±{format_number(v['tolerance'])}"))
+    source = constants_source(v)
     for name, e in (v.get("constant") or {}).items():
-        source = ", weighted least squares on the cells' thresholds" \
-            if (v.get("fit") or {}).get("constants_from") == "thresholds" else ""
-        rows.append((f"constant {name} (95% CI{source})", _estimate(e)))
+        rows.append((f"constant {name} (95% CI{', ' + source if source else ''})", _estimate(e)))
     spread = v.get("ratio_spread") or {}
     if spread.get("min") is not None:
         rows.append(("observed / predicted threshold", f"{format_number(spread['min'])} .. "

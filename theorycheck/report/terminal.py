@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 __all__ = ["EXIT_CODES", "BAD_INPUT", "INTERNAL", "INTERRUPTED", "BROKEN_PIPE", "MAX_LINE", "exit_code",
-           "format_number", "render_verdict", "shorten", "window_text"]
+           "constants_source", "format_number", "render_verdict", "shorten", "window_text"]
 
 EXIT_CODES = {"consistent": 0, "refuted": 1, "inconclusive": 3}
 BAD_INPUT = 2
@@ -35,6 +35,15 @@ BROKEN_PIPE = 141
 def exit_code(status: str) -> int:
     """Exit code of a verdict ``status`` (:data:`EXIT_CODES`; 3 for anything else)."""
     return EXIT_CODES.get(status, EXIT_CODES["inconclusive"])
+
+
+#: How a verdict's constants were fitted when not by the joint likelihood (``fit.constants_from``).
+CONSTANTS_SOURCES = {"thresholds": "weighted least squares on the cells' thresholds"}
+
+
+def constants_source(verdict: Mapping[str, Any]) -> str:
+    """The label of :data:`CONSTANTS_SOURCES` for a verdict dict's fit, ``""`` for the joint fit."""
+    return CONSTANTS_SOURCES.get((verdict.get("fit") or {}).get("constants_from"), "")
 
 
 def format_number(x: Any, digits: int = 3) -> str:
@@ -126,9 +135,8 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
     if "constant" in v:
         consts = [f"{k} = {f(e.get('estimate'))} {_interval(e.get('ci'), digits)}"
                   for k, e in (v.get("constant") or {}).items()]
-        source = " (weighted least squares on the cells' thresholds)" \
-            if (v.get("fit") or {}).get("constants_from") == "thresholds" and consts else ""
-        lines += ["", "constants: " + ("; ".join(consts) or "-") + source]
+        source = constants_source(v)
+        lines += ["", "constants: " + ("; ".join(consts) or "-") + (f" ({source})" if source and consts else "")]
     spread = v.get("ratio_spread")
     if spread:
         lines.append(f"observed/predicted thresholds: {f(spread.get('min'))} .. {f(spread.get('max'))} "
