@@ -3,7 +3,8 @@
     python bench/mlp_phase.py --png docs/img/mlp_phase.png --json /tmp/mlp_phase.json
     python bench/mlp_phase.py --ms 2048,1024 --centre false --marker-in-value false \
         --append /tmp/mlp_phase.json --json /tmp/mlp_phase.json
-    python bench/mlp_phase.py --from-json bench/data/mlp_phase.json --png docs/img/mlp_phase.png
+    python bench/mlp_phase.py --from-json bench/data/mlp_phase.json --png docs/img/mlp_phase.png \
+        --csv bench/data/mlp_phase      # + each arm's trials as binomial rows for `theorycheck fit`
 
 At one (V, d, L) inside the regime of the N-laws (V >= 4 d, L << V; docs/theory.md §7.5)
 and for a grid of MLP widths m, the threshold N*(m) of the early-phase limit
@@ -116,6 +117,24 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
+def write_csv(result: dict, prefix: str) -> list[str]:
+    """Each arm's trials as binomial rows (V, d, L, m, N, successes, trials), one file an arm,
+    ``{prefix}_{centred|uncentred}[_trigger_out|_trigger_in].csv``, for `theorycheck fit`."""
+    import csv
+
+    paths = []
+    for a in sorted({arm(r) for r in result["rows"]}):
+        centre, marker = a
+        path = f"{prefix}_{'centred' if centre else 'uncentred'}_trigger_{'in' if marker else 'out'}.csv"
+        with open(path, "w", newline="") as fh:
+            out = csv.writer(fh)
+            out.writerow(["V", "d", "L", "m", "N", "successes", "trials"])
+            for r in sorted((r for r in result["rows"] if arm(r) == a), key=lambda r: r["m"]):
+                out.writerows([result["V"], result["d"], result["L"], r["m"], int(n), k, t] for n, k, t in r["points"])
+        paths.append(path)
+    return paths
+
+
 def booleans(ap: argparse.ArgumentParser, flag: str, text: str) -> list[bool]:
     """``"true,false"`` -> ``[True, False]``; anything else is a one-line usage error (exit 2)."""
     words = [x.strip().lower() for x in text.split(",")]
@@ -143,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", help="write the measured rows here (re-plot with --from-json)")
     ap.add_argument("--from-json", help="plot a previous run's rows instead of measuring")
     ap.add_argument("--append", help="start from a previous run's rows (same V, d, L, seed, n_max)")
+    ap.add_argument("--csv", help="also write each arm's trials as binomial rows to CSV_<arm>.csv "
+                                  "(for `theorycheck fit`)")
     a = ap.parse_args(argv)
     if a.from_json:
         with open(a.from_json) as fh:
@@ -180,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                     with open(a.json, "w") as fh:
                         json.dump(result, fh)
     print(table(result))
+    for path in write_csv(result, a.csv) if a.csv else ():
+        print(f"binomial rows written to {path}")
     plot(result, a.png)
     print(f"figure written to {a.png}")
     return 0

@@ -153,3 +153,33 @@ def test_fit_law_constant_ci_from_the_cells_brackets_when_the_transitions_are_st
     assert any("steps on this grid" in n for n in fit.notes)
     lo, hi = fit.constants["C"].ci
     assert lo <= 3.0 <= hi and math.log(hi / lo) / 2 < 0.1
+
+
+def _sparse_misfit(seed):
+    # Three cells, 2 trials at each of 7 points 0.085..0.34 apart in log N, thresholds
+    # 3e6*m^-0.6 (N*m = 4.8e7, 6.3e7, 8.4e7) fitted by a law with m^-1: few trials, a wrong
+    # law, and cells whose probit fits give brackets only (no width of their own).
+    return planted_dataset(lambda v: 3e6 * np.ravel(v["m"]) ** -0.6, grid={"m": [1024, 2048, 4096]}, width=0.17,
+                           trials=2, seed=seed, resource="N",
+                           multipliers=np.exp(0.17 * np.array([-2, -1, -0.5, 0, 0.5, 1, 2])))
+
+
+def test_fit_law_drops_a_width_trend_that_runs_to_its_bound():
+    # seed 1: the width's trend in m runs to -10 (a width 1e6x wider at m = 4096 than at
+    # 1024); with it, the constant's CI spanned 1.2e6..9e8. Without it the fit is ordinary:
+    # a CI about the cells' N*m (a factor < 2 wide at this sparse design; 1.5 measured).
+    fit = fit_law(Law.parse("N*m >= C", resource="N"), _sparse_misfit(1), width_trends=("m",))
+    assert "m" not in fit.width_trends and "ran to its bound" in fit.notes[0]
+    lo, hi = fit.constants["C"].ci
+    assert 4.8e7 / 2 < lo < hi < 8.4e7 * 2 and hi / lo < 2
+
+
+def test_fit_law_flags_misaligned_cells_by_their_shared_width_when_they_have_only_brackets():
+    # seed 3: the joint law fit flattens the transitions to a width of ~1.5e3 in log N (C's
+    # CI 1e-35..1e48) while the cells' shared width is ~0.14 (compare/cell_model.py): the
+    # constant comes from the cells' thresholds instead, and its CI holds their geometric
+    # mean N*m = 6.4e7, a finite interval (a factor 4.4 wide, widened by the law's misfit).
+    fit = fit_law(Law.parse("N*m >= C", resource="N"), _sparse_misfit(3), width_trends=("m",))
+    assert fit.constants_from == "thresholds" and "do not line up" in fit.notes[0]
+    lo, hi = fit.constants["C"].ci
+    assert lo < 6.4e7 < hi and hi / lo < 10

@@ -20,8 +20,9 @@ covariance from the inverse expected information ``(J^T W J)^-1``, ``J = du/dpar
 by central differences (statsmodels ``approx_fprime``), as for every other probit fit.
 
 When the joint likelihood does not identify the constants -- the cells' transitions do not
-line up on the law's scale (the joint width comes out more than 10x the widest cell's: the
-optimum flattens every transition to absorb a wrong law), they are steps on the grid, a
+line up on the law's scale (the joint width comes out more than 10x the widest cell's, or
+than the cells' shared width, :mod:`theorycheck.compare.cell_model`, when no cell has a
+width of its own: the optimum flattens every transition to absorb a wrong law), they are steps on the grid, a
 constant runs to its bound, or the information matrix is singular -- the constants are
 fitted to the cells' log thresholds and their standard errors instead, as a thresholds
 table is (:func:`theorycheck.compare.table_fit.fit_law_table`), and the fit says so
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -40,6 +42,7 @@ from scipy.optimize import least_squares, minimize, minimize_scalar
 from scipy.stats import norm
 from statsmodels.tools.numdiff import approx_fprime
 
+from theorycheck.compare.cell_model import CellFit, fit_cells
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import Exponent
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
@@ -52,6 +55,7 @@ _MAX_LOG_SLOPE = math.log(1e4)  # probit slope per unit log R; beyond it a cell 
 #: the fit flattened every transition to absorb thresholds that the law does not order
 #: (seen: width 145 in log N against cells of width < 0.1, constant CI 1e-147..1e153).
 _MISALIGNED = 10.0
+_MAX_WIDTH_TREND = 10.0  # |d log width / d log x|; at it, the width's trend is not identified
 
 
 def cell_thresholds(data: Dataset, *, q: float = 0.5, level: float = 0.95) -> list[Threshold]:
@@ -201,10 +205,16 @@ def fit_law(
     nc = len(model.free) + int(model.with_scale)
     i_s = nc + len(model.trends)
     bounds = [(v - 50.0, v + 50.0) for v in x0[:nc]] + [(-20.0, 20.0)] * len(model.trends) \
-        + [(-10.0, _MAX_LOG_SLOPE)] + [(-10.0, 10.0)] * len(model.width_trends)
+        + [(-10.0, _MAX_LOG_SLOPE)] + [(-_MAX_WIDTH_TREND, _MAX_WIDTH_TREND)] * len(model.width_trends)
     res = minimize(model.negllf, x0, method="L-BFGS-B", bounds=bounds,
                    options={"maxiter": 2000, "ftol": 1e-12, "gtol": 1e-8})
     p = res.x
+    stuck = [v for j, v in enumerate(model.width_trends) if abs(p[i_s + 1 + j]) > _MAX_WIDTH_TREND - 1e-3]
+    if stuck:  # a nuisance parameter at its bound: no Wald CI holds; fit without it
+        fit = fit_law(law, data, q=q, level=level, trends=trends, thresholds=ths,
+                      width_trends=[v for v in width_trends if v not in stuck])
+        return replace(fit, notes=(f"the transition width's trend in {', '.join(stuck)} ran to its bound "
+                                   "(not identified by these cells): fitted without it", *fit.notes))
     identified = bool(res.success) or res.fun <= model.negllf(x0)
     fallback = None
     if p[i_s] >= _MAX_LOG_SLOPE - 1e-3:
@@ -212,13 +222,17 @@ def fit_law(
         notes.append("the transitions are steps on this grid (probit slope at its bound): "
                      "joint likelihood not identified")
     cell_widths = [1.0 / th.slope for th in ths if th.slope is not None and th.slope > 0]
+    shared = None
+    if identified and not cell_widths:  # brackets only: the cells' shared width is the yardstick
+        shared = fit_cells(data, ths, q=q)
+        cell_widths = [math.exp(-shared.log_slope)] if shared.identified else []
     if identified and cell_widths and math.exp(-p[i_s]) > _MISALIGNED * max(cell_widths):
         identified = False  # the joint optimum flattens every transition to absorb a wrong law
         notes.append(f"the cells' transitions do not line up on the law's scale (joint transition width "
                      f"{math.exp(-p[i_s]):.3g} in log {data.resource} against at most {max(cell_widths):.3g} "
                      "within a cell): joint likelihood not identified; constants fitted to the cells' "
                      "log thresholds and their errors by weighted least squares instead")
-        fallback = _fit_thresholds(law, model, data, ths, level)
+        fallback = _fit_thresholds(law, model, data, ths, level, shared)
         head = x0[:nc] if fallback is None else _head(fallback, model)
         p = np.concatenate([head, p[nc:i_s], x0[i_s:i_s + 1], p[i_s + 1:]])
     at_bound = [i for i in range(nc) if min(abs(p[i] - bounds[i][0]), abs(p[i] - bounds[i][1])) < 1e-3]
@@ -276,23 +290,21 @@ def fit_law(
 
 
 def _fit_thresholds(law: Any, model: _Model, data: Dataset, ths: Sequence[Threshold],
-                    level: float) -> LawFit | None:
-    """The law fitted to the cells' log thresholds and their standard errors (weighted least
-    squares, :func:`theorycheck.compare.table_fit.fit_law_table`): the fallback when the joint
-    likelihood does not identify the constants. ``None`` if that fit is not identified or
-    identifies other constants than the rows' model does (the CIs then stay open)."""
-    from theorycheck.compare.table_fit import fit_law_table  # table_fit builds on this module
-    from theorycheck.compare.threshold_table import TableCell, ThresholdTable
+                    level: float, shared: CellFit | None = None) -> LawFit | None:
+    """The law fitted to the cells' log thresholds and their standard errors by weighted least
+    squares (:func:`theorycheck.compare.table_fit.fit_law_cells`): the fallback when the joint
+    likelihood does not identify the constants. The thresholds are the cells' own, or those of
+    the ``shared``-width cell model when it is given and identified (cells with brackets only).
+    ``None`` if that fit is not identified or identifies other constants than the rows' model
+    does (the CIs then stay open)."""
+    from theorycheck.compare.table_fit import fit_law_cells  # table_fit builds on this module
 
-    cells = tuple(TableCell(c.params, math.log(th.estimate), th.log_se) if th.estimate is not None
-                  else TableCell(c.params, None, math.inf) for c, th in zip(data.cells, ths))
-    table = ThresholdTable(data.resource, tuple(data.variables), cells, data.increasing)
-    try:
-        fit = fit_law_table(law, table, level=level)
-    except ValueError:  # no cell with a finite standard error
-        return None
-    same = set(fit.constants) == set(model.free) and (fit.scale is not None) == model.with_scale
-    return fit if fit.identified and same else None
+    logs = {i: (math.log(th.estimate), th.log_se) for i, th in enumerate(ths) if th.estimate is not None}
+    if shared is not None and shared.identified:
+        logs = {i: (float(y), math.sqrt(shared.cov[j, j])) for j, (i, y) in enumerate(zip(shared.cells, shared.theta))}
+    fit = fit_law_cells(law, data, logs, level=level)
+    same = fit is not None and set(fit.constants) == set(model.free) and (fit.scale is not None) == model.with_scale
+    return fit if same and fit.identified else None
 
 
 def _head(fallback: LawFit, model: _Model) -> np.ndarray:

@@ -21,6 +21,7 @@ likelihood (as :func:`~theorycheck.compare.model_selection.compare_models` does 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -28,13 +29,14 @@ from scipy.optimize import least_squares, minimize_scalar
 from scipy.stats import chi2, norm
 from scipy.stats import t as student_t
 
+from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import LRTest
 from theorycheck.compare.law_fit import _identifiable
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.model_selection import ModelComparison, ModelScore
-from theorycheck.compare.threshold_table import ThresholdTable
+from theorycheck.compare.threshold_table import TableCell, ThresholdTable
 
-__all__ = ["fit_law_table", "table_goodness_of_fit", "compare_models_table"]
+__all__ = ["fit_law_table", "fit_law_cells", "table_goodness_of_fit", "compare_models_table"]
 
 
 class _TableModel:
@@ -114,6 +116,21 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
         fitted_constants={name: exp_or_inf(p[i]) for i, name in enumerate(model.free)},
         log_scale=float(p[nc]) if model.with_scale else 0.0,
     )
+
+
+def fit_law_cells(law: Any, data: Dataset, logs: Mapping[int, tuple[float, float]], *,
+                  level: float = 0.95) -> LawFit | None:
+    """:func:`fit_law_table` on the cells of binomial ``data`` with the log thresholds and
+    standard errors ``logs`` (cell index -> ``(log R*, se)``; other cells censored), as the
+    binomial fit's fallback uses it (:mod:`theorycheck.compare.law_fit`). ``None`` when no
+    cell has a finite standard error."""
+    cells = tuple(TableCell(c.params, *logs[i]) if i in logs else TableCell(c.params, None, math.inf)
+                  for i, c in enumerate(data.cells))
+    try:
+        return fit_law_table(law, ThresholdTable(data.resource, tuple(data.variables), cells, data.increasing),
+                             level=level)
+    except ValueError:  # no cell with a finite standard error
+        return None
 
 
 def table_goodness_of_fit(law: Any, table: ThresholdTable, fit: LawFit) -> LRTest:
