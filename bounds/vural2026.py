@@ -251,13 +251,20 @@ BOUNDS = [
            {"m": "helps", "d": "helps", "V": "hurts"},
            Regime({"V": 1, "d": "1/2"}, "small d: V = t, d = t^(1/2)"), "derived",
            "attention-MLP 'MLP noise' (random-feature cross-talk): m d >= C1 V log V", MLP, None,
-           "Derived, not simulated (docs/theory.md §7.5)."),
+           "Derived (docs/theory.md §7.5). Measured with center_features=True (docs/mlp_phase.md §3, §5): the "
+           "quick check refutes the d exponent, -1.56 [-1.61, -1.51] against -1, because the d-wall "
+           "(d^2 ~ 10 V log V) adds to it at d = 128; from d = 256 to 362 the local slope is -0.79. The "
+           "MLP-noise wall in m*d lies where the law puts it (C1 18-37). Without centring the width stops "
+           "buying accuracy near 0.97-0.99 (a probe), which this law does not describe."),
     _entry("mlp_gradient_noise", Law.parse("N*m*d >= C3*L*V**2*log(V)", resource="N"), "upper",
            {"N": "helps", "m": "helps", "d": "helps", "L": "hurts", "V": "hurts"},
            Regime({"V": 1, "d": "1/2", "m": "3/4", "L": "1/4"}, "V = t, d = t^(1/2), m = t^(3/4), L = t^(1/4)",
                   ("V >> d", "L << V")),
            "derived", "attention-MLP gradient noise: N m d >= C3 L V^2 log V", MLP, None,
-           "Derived, not simulated (docs/theory.md §7.5)."),
+           "Derived (docs/theory.md §7.5). Measured with center_features=True in regime (V/d = 4, V/L >= 44; "
+           "docs/mlp_phase.md §3): refuted in L, -0.005 [-0.037, 0.027] against 1 (N* ~ 2.9e4 from L = 4 "
+           "to 23), and in m, -0.53 [-0.57, -0.48] against -1 (961 trials: theorycheck fit "
+           "bench/data/mlp_gradient_noise_in_regime.csv --law vural2026.mlp_gradient_noise)."),
     _entry("mlp_mean_bias", Law.parse("N*d >= C4*V**2*log(V)", resource="N"), "upper",
            {"N": "helps", "d": "helps", "V": "hurts"},
            Regime({"V": 1, "d": "1/2"}, "V = t, d = t^(1/2)", ("V >> d",)), "derived",

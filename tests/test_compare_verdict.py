@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from theorycheck.compare import DEFAULT_TOLERANCE, Dataset, compare
@@ -162,3 +163,17 @@ def test_bad_data_and_law_types(mono_data):
     all_success = Dataset.from_rows([{"V": 2, "d": 1, "N": 10, "successes": 4, "trials": 4}])
     with pytest.raises(ValueError, match="extend the resource grid"):
         compare(Law.parse("N >= C*V/d"), all_success)
+
+
+def test_span_and_window_count_only_the_cells_with_a_threshold():
+    # N* = 3 V at V = 10, 100, 1000, 10000, with resources 4..40000 shared by every cell:
+    # the V = 10000 cell (N* = 30000) fails everywhere below 40000 except near its top,
+    # so take resources up to 8000 only: that cell never succeeds and is censored. The
+    # exponent is read from V = 10..1000, two decades; counting the censored cell would
+    # claim three (and "consistent" needs a span of at least 0.5, decide.py).
+    law = Law.parse("N >= C*V")
+    data = planted_dataset(law, grid={"V": [10, 100, 1000, 10000]}, constants={"C": 3.0}, width=0.1,
+                           resources=np.geomspace(4, 8000, 23), trials=8, seed=5, resource="N")
+    v = compare(law, data).exponents["V"]
+    assert v.values == (10.0, 100.0, 1000.0) and v.cells == 3
+    assert v.span_decades == pytest.approx(2.0)

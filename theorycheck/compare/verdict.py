@@ -154,7 +154,9 @@ def compare(
             checks[v] = ExponentCheck(v, "untested", None, values=values, reason=why)
             continue
         obs, tr = dt.observed[v], dt.trends[v]
-        span = data.span_decades(v)
+        # the range the exponent was read from: cells with a threshold, not censored ones
+        values = tuple(sorted(set(data.cell_values(v)[list(dt.cells)].tolist())))
+        span = math.log10(values[-1] / values[0])
         pieces = [Piece("overall", tr.estimate, tr.se)] + [
             Piece(f"{seg.lo:g}..{seg.hi:g}", seg.trend.estimate, seg.trend.se)
             for seg in dt.segments.get(v, ())]
@@ -162,9 +164,8 @@ def compare(
                      min_span=min_span, lo_value=values[0], hi_value=values[-1])
         el = elasticity.get(v)
         rng = (float(np.min(el)), float(np.max(el))) if el is not None else (0.0, 0.0)
-        n_values = len(set(data.cell_values(v)[list(dt.cells)].tolist()))
         checks[v] = ExponentCheck(v, dec.status, dt.predicted[v], obs.estimate, obs.ci, rng, dec, span,
-                                  values, dec.reason, n_values)
+                                  values, dec.reason, len(values))
     untested = tuple(v for v, c in checks.items() if c.status == "untested")
     status, reason, suggestions = _overall(checks, dt.variables, untested)
     pred_log = predicted_log_threshold(fit, shape, data)
