@@ -273,5 +273,9 @@ BOUNDS = [
            "By analogy with mean_bias: the ReLU mean (E[relu]^2/E[relu^2] = 1/pi) plays the role of zeta^2, "
            "so no m at this order; a conjecture (docs/theory.md §7.5). Vanishes with center_features=True. "
            "Its settings take the trigger out of the value path (marker_in_value=False), which isolates the "
-           "ReLU's mean from the attention-only mean bias (docs/mlp_phase.md §5)."),
+           "ReLU's mean from the attention-only mean bias (docs/mlp_phase.md §5). Measured in the phase diagram "
+           "(V, d, L) = (1024, 256, 8): N* falls with m from 1024 to 4096 and is flat from 4096 to 8192 (1.22e5, "
+           "1.17e5; C4 ~ 4.1 there); over m 1024..8192 inconclusive, m exponent -0.49 [-0.79, -0.19] against 0 "
+           "(theorycheck fit bench/data/mlp_phase_uncentred_trigger_out.csv --law vural2026.mlp_mean_bias "
+           "--params V,d,L,m). V and d untested."),
 ]
