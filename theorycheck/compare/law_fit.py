@@ -19,15 +19,17 @@ the package's one probit likelihood (:mod:`theorycheck.threshold.likelihood`);
 covariance from the inverse expected information ``(J^T W J)^-1``, ``J = du/dparams``
 by central differences (statsmodels ``approx_fprime``), as for every other probit fit.
 
-When the joint likelihood does not identify the constants -- the cells' transitions do not
-line up on the law's scale (the joint width comes out more than 10x the widest cell's, or
-than the cells' shared width, :mod:`theorycheck.compare.cell_model`, when no cell has a
-width of its own: the optimum flattens every transition to absorb a wrong law), they are steps on the grid, a
-constant runs to its bound, or the information matrix is singular -- the constants are
-fitted to the cells' log thresholds and their standard errors instead, as a thresholds
-table is (:func:`theorycheck.compare.table_fit.fit_law_table`), and the fit says so
-(``constants_from == "thresholds"``); their CIs are ``[0, inf]`` (``"none"``) only when
-that fit does not identify them either.
+The joint likelihood may leave the constants unidentified: the transitions are steps on the
+grid, a constant runs to its bound, the information matrix is singular, or the cells'
+transitions do not line up on the law's scale (the joint width comes out more than 10x the
+widest cell's -- or, when no cell has a width of its own, 10x the width the cells share in
+:mod:`theorycheck.compare.cell_model` -- because the optimum flattens every transition to
+absorb a wrong law). The constants are then fitted to the cells' log thresholds and their
+standard errors instead, as a thresholds table is
+(:func:`theorycheck.compare.table_fit.fit_law_table`), and the fit says so
+(``constants_from == "thresholds"``); their CIs are ``[0, inf]`` (``"none"``) only when that
+fit does not identify them either. A width trend that runs to its bound is dropped and the
+law refitted without it.
 """
 
 from __future__ import annotations
