@@ -165,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--csv", help="also write each arm's trials as binomial rows to CSV_<arm>.csv "
                                   "(for `theorycheck fit`)")
     a = ap.parse_args(argv)
+    for flag, path in (("--png", a.png), ("--json", a.json), ("--csv", a.csv)):
+        if path and not os.path.isdir(os.path.dirname(path) or "."):  # before any trial is run
+            ap.error(f"{flag} {path}: the folder {os.path.dirname(path)!r} does not exist; create it or "
+                     "give a path in an existing folder")
     if a.from_json:
         with open(a.from_json) as fh:
             result = json.load(fh)
