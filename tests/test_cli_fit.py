@@ -243,3 +243,67 @@ def test_no_law_on_binomial_rows(good_csv, capsys):
     assert any("--resource" in n for n in out["notes"])
     assert main(["fit", good_csv, "--assume", "d < V"]) == 2
     assert "need --law" in capsys.readouterr().err
+
+
+def _bias_table(path, d_column=True):
+    """Thresholds N* = 4 V^2 log V / d (no noise, 5% CIs) at V = 256, 1024, 4096 and d = 128:
+    V/d = 2 in the first cell, under the factor 4 that ``V >> d`` asks for (check/regime.py)."""
+    import math
+
+    rows = []
+    for v in (256, 1024, 4096):
+        t = 4 * v**2 * math.log(v) / 128
+        rows.append((v, 128, t, t / 1.05, t * 1.05) if d_column else (v, t, t / 1.05, t * 1.05))
+    header = ["V", "d", "threshold", "ci_low", "ci_high"]
+    return _rows_csv(path, header if d_column else [h for h in header if h != "d"], rows)
+
+
+def test_catalogue_law_says_where_it_was_measured(tmp_path, capsys):
+    path = _bias_table(tmp_path / "bias.csv")
+    main(["fit", path, "--law", "vural2026.mlp_mean_bias", "--json", "--no-diagnostics"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["outside_regime"].startswith("outside the law's regime in 1 of 3 cells: V >> d fails in 1/3")
+    assert [c["in_regime"] for c in out["cells"]] == [False, True, True]
+    assert out["regime"]["violations"] == {"V >> d": [0]}
+    assert [c["violated"] for c in out["cells"]] == [["V >> d"], [], []]
+    main(["fit", path, "--law", "vural2026.mlp_mean_bias", "--no-diagnostics"])
+    text = capsys.readouterr().out
+    assert text.startswith("verdict: consistent -- outside the law's regime in 1 of 3 cells")
+    # the cell itself says so, and a table's cells show no trial count (they have none)
+    cells = text[text.index("cells (3):"):].splitlines()[1:4]
+    assert cells[0].endswith("; outside the regime (V >> d)") and "trials" not in cells[0]
+    assert "outside" not in cells[1] + cells[2]
+
+
+def test_regime_judged_with_one_valued_columns_and_the_threshold(tmp_path, capsys):
+    # three_step_hard's regime names L, which its law does not: a one-valued L column judges
+    # "L << V"; "d**2 >> V*log(V)" holds only at d = 256, V = 1024 (65536 >= 4 * 7098)
+    import math
+
+    rows = [(v, d, 16, t, t / 1.05, t * 1.05) for v in (1024, 4096) for d in (128, 256)
+            for t in [200 * v**2 * math.log(v) / d**2]]
+    path = _rows_csv(tmp_path / "hard.csv", ["V", "d", "L", "threshold", "ci_low", "ci_high"], rows)
+    main(["fit", path, "--law", "vural2026.three_step_hard", "--json", "--no-diagnostics"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["regime"]["violations"] == {"V >> d": [], "L << V": [], "d**2 >> V*log(V)": [0, 2, 3]}
+    assert [c["in_regime"] for c in out["cells"]] == [False, True, False, False]
+    # without the L column "L << V" cannot be judged: not a failure, and said so per constraint
+    path = _rows_csv(tmp_path / "hard_no_l.csv", ["V", "d", "threshold", "ci_low", "ci_high"],
+                     [r[:2] + r[3:] for r in rows])
+    main(["fit", path, "--law", "vural2026.three_step_hard", "--json", "--no-diagnostics"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["regime"]["unjudged"]["L << V"] == [0, 1, 2, 3]
+    # the headline's "N << L*V" is read at each cell's threshold: N*/(L V) is 0.1 at d = 128, 1 at d = 256
+    rows = [(1024, d, el, t, t / 1.05, t * 1.05) for el in (16, 64) for d in (128, 256)
+            for t in [(0.1 if d == 128 else 1.0) * el * 1024]]
+    path = _rows_csv(tmp_path / "head.csv", ["V", "d", "L", "threshold", "ci_low", "ci_high"], rows)
+    main(["fit", path, "--law", "vural2026.headline", "--params", "V,d,L", "--json", "--no-diagnostics"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["regime"]["violations"]["N << L*V"] == [1, 3]
+
+
+def test_a_law_without_a_regime_has_no_regime_line(tmp_path, capsys):
+    path = _bias_table(tmp_path / "bias.csv")
+    main(["fit", path, "--law", "N >= C*V**2*log(V)/d", "--json", "--no-diagnostics"])
+    out = json.loads(capsys.readouterr().out)
+    assert "regime" not in out and "regime_summary" not in out and "in_regime" not in out["cells"][0]

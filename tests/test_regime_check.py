@@ -204,3 +204,30 @@ def test_a_verdict_measured_inside_the_regime_says_that_too():
     lines = render_verdict(result).splitlines()
     assert lines[0].startswith("verdict: refuted   law: N >= C*V")
     assert lines[1] == "regime: inside the law's regime (V >= 4) in the only cell"
+
+
+def test_the_check_report_marks_each_cell_outside_the_regime():
+    # CheckResult.to_dict() copies each cell's regime into the verdict's cells, matched by
+    # parameters (not by position), so the terminal report names the failed constraint
+    from theorycheck.check.runner import CheckResult
+    from theorycheck.report.terminal import render_verdict
+
+    class _Verdict:
+        status = "refuted"
+
+        def to_dict(self):  # the verdict lists its cells in another order than the check
+            return {"verdict": "refuted", "law": "N >= C*V", "reason": "V: off", "exponents": {},
+                    "resource": "N", "cells": [{"params": {"V": 256.0}, "threshold": 2e3, "ci": [1e3, 3e3]},
+                                               {"params": {"V": 32.0}, "threshold": 1e3, "ci": [5e2, 2e3]}]}
+
+    cells = [{"params": {"V": 32.0}, "threshold": {"estimate": 1e3}},
+             {"params": {"V": 256.0}, "threshold": {"estimate": 2e3}}]
+    regime = regime_for("vural2026.mean_bias", None, cells, "N", base={"d": 16.0, "zeta": 1.0})
+    result = CheckResult(target={}, design={}, cells=cells, verdict=_Verdict(), run={}, environment={},
+                         regime=regime).to_dict()
+    assert [c["in_regime"] for c in result["verdict"]["cells"]] == [True, False]
+    lines = render_verdict(result).splitlines()
+    assert lines[0].startswith("verdict: refuted -- outside the law's regime in 1 of 2 cells")
+    rows = [line for line in lines if line.startswith("  V=")]
+    assert rows[0].startswith("  V=256:") and "outside" not in rows[0]
+    assert rows[1].startswith("  V=32:") and rows[1].endswith("; outside the regime (V >> d)")

@@ -56,7 +56,7 @@ from theorycheck.law.regime import split_constraint
 from theorycheck.symbols import symbol
 
 __all__ = ["MUCH", "Constraint", "CellRegime", "RegimeReport", "parse_constraint",
-           "evaluate_regime", "cells_from_check", "law_constraints", "regime_for"]
+           "evaluate_regime", "cells_from_check", "law_constraints", "regime_for", "mark_verdict"]
 
 #: Ratio that ``>>`` and ``<<`` demand between their two sides (reason in the module docstring).
 MUCH = 4.0
@@ -318,3 +318,25 @@ def regime_for(target_id: str | None, law: Any, cells: list[dict[str, Any]], res
     for cell, flag in zip(cells, report.in_regime):
         cell["in_regime"] = flag
     return report.to_dict()
+
+
+def mark_verdict(verdict: dict[str, Any], regime: Mapping[str, Any]) -> dict[str, Any]:
+    """Put where a verdict was measured into its JSON form (``Verdict.to_dict()``), in place:
+    ``outside_regime`` (the report's first line) when some cell is out of the law's regime,
+    ``regime_summary`` when the law states a regime and no cell is out of it, nothing when it
+    states none; and on each of its cells that the regime judged (matched by parameters),
+    ``in_regime`` and the constraints it ``violated``. ``regime`` is :meth:`RegimeReport.to_dict`."""
+    if regime.get("outside"):
+        verdict["outside_regime"] = regime["summary"]
+    elif regime.get("constraints"):
+        verdict["regime_summary"] = regime["summary"]
+    judged = regime.get("cells") or []
+    for cell in verdict.get("cells") or []:
+        params = cell.get("params") or {}
+        for where in judged:
+            values = where["values"]
+            if all(values.get(k) is not None and math.isclose(float(values[k]), float(v), rel_tol=1e-9)
+                   for k, v in params.items()):
+                cell["in_regime"], cell["violated"] = where["in_regime"], list(where["violated"])
+                break
+    return verdict

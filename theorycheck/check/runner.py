@@ -24,7 +24,7 @@ from theorycheck.check.budget import Budget, get_budget
 from theorycheck.check.design import SweepDesign, design_sweep
 from theorycheck.check.given_cells import design_given_cells
 from theorycheck.check.per_seed import nested_for, quantile_table, trial_counts
-from theorycheck.check.regime import law_constraints, regime_for
+from theorycheck.check.regime import law_constraints, mark_verdict, regime_for
 from theorycheck.check.run_arguments import check_run_arguments
 from theorycheck.check.target import Target, resolve_target
 from theorycheck.registry import Task
@@ -53,11 +53,7 @@ class CheckResult:
         return self.verdict.status
 
     def to_dict(self) -> dict[str, Any]:
-        verdict = self.verdict.to_dict()
-        if self.regime.get("outside"):  # the verdict's first line says where it was measured
-            verdict["outside_regime"] = self.regime["summary"]
-        elif self.regime.get("constraints"):  # and a line says when every cell is inside
-            verdict["regime_summary"] = self.regime["summary"]
+        verdict = mark_verdict(self.verdict.to_dict(), self.regime)  # the first line says where it was measured
         return {
             "target": self.target, "design": self.design, "cells": self.cells,
             "verdict": verdict, "run": self.run, "regime": self.regime,

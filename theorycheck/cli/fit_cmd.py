@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import os
 import sys
 from typing import Any
@@ -103,8 +104,9 @@ def _choose_params(header: list[str], kind: str, law: Any, resource: str, params
     return params
 
 
-def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str]]:
-    """The Dataset or ThresholdTable of ``args.data`` and notes about unused columns."""
+def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[str, float]]:
+    """The Dataset or ThresholdTable of ``args.data``, notes about unused columns, and the
+    one value of each numeric column that is not a parameter (for the law's regime)."""
     from theorycheck.compare import Dataset
     from theorycheck.compare.threshold_table import ThresholdTable
 
@@ -123,12 +125,37 @@ def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str]]:
                          f"({', '.join(chosen) or 'none'}): rows of different cells would be merged; "
                          "add them to the law or --params, or drop them")
     notes = [f"column(s) {constant} (one value each) ignored"] if constant else []
+    fixed = {c: _number(next(iter(csvd.distinct[c]))) for c in constant if csvd.distinct.get(c)}
     if csvd.kind == "binomial":
         data = Dataset.from_rows(csvd.rows, resource=resource, variables=chosen, increasing=increasing)
     else:
         data = ThresholdTable.from_rows(csvd.rows, resource=resource, variables=chosen, increasing=increasing,
                                         ci_level=args.ci_level, column=csvd.column)
-    return data, notes
+    return data, notes, fixed
+
+
+def _number(text: Any) -> float | None:
+    """A one-valued column's entry as a positive number, or None (then it judges nothing)."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) and value > 0 else None
+
+
+def _mark_regime(out: dict[str, Any], args: argparse.Namespace, law: Any, fixed: dict[str, float]) -> None:
+    """Say where the verdict was measured, as ``check`` does (:mod:`theorycheck.check.regime`):
+    the regime of a catalogue bound and the law's ``--assume`` conditions at every cell, the
+    resource read at the cell's threshold; a name that neither the parameters nor a one-valued
+    column give leaves its constraints not judged."""
+    from theorycheck.check.regime import mark_verdict, regime_for
+
+    target_id = None if any(op in args.law for op in "<>=") else args.law.strip()
+    cells = [{"params": c["params"], "threshold": {"estimate": c.get("threshold")}} for c in out["cells"]]
+    regime = regime_for(target_id, law, cells, law.resource, fixed)
+    if regime["constraints"]:
+        out["regime"] = regime
+        mark_verdict(out, regime)
 
 
 def data_line(data: Any) -> str:
@@ -180,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
     if args.law is None:
         if args.assume or args.constants or args.lower_bound:
             raise ValueError("--assume, --constants and --lower-bound need --law")
-        data, notes = load_data(args, None)
+        data, notes, _ = load_data(args, None)
         if args.resource is None:
             notes.append("resource named N by default (candidate laws use that name); pass --resource to rename")
         fit = fit_exponents(data, log_powers=args.log_powers, step=args.step, level=args.level, q=args.q,
@@ -190,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
         _emit(dumps(fit.to_dict(), sort_keys=False) if args.json else render_free(fit))
         return 0
     law = load_law(args.law, resource=args.resource, constants=_names(args.constants), assume=args.assume)
-    data, notes = load_data(args, law)
+    data, notes, fixed = load_data(args, law)
     lower, lower_constants = None, None
     if args.lower_bound:
         lower = load_law(args.lower_bound, resource=law.resource)
@@ -211,5 +238,6 @@ def run(args: argparse.Namespace) -> int:
     out = verdict.to_dict()
     out["data"] = data_line(data)
     out["assume"] = list(getattr(law, "assumption_texts", ()))
+    _mark_regime(out, args, law, fixed)
     _emit(dumps(out, sort_keys=False) if args.json else render_verdict(out))
     return exit_code(verdict.status)

@@ -146,12 +146,13 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
     lines += ["", f"cells ({len(cells)}):"]
     for c in cells:
         label = ", ".join(f"{k}={format_number(val, 6)}" for k, val in c.get("params", {}).items())
-        trials = f", {c['trials']} trials" if c.get("trials") is not None else ""
+        trials = f", {c['trials']} trials" if c.get("trials") else ""  # a table's cells have none
+        outside = f"; outside the regime ({', '.join(c.get('violated') or ())})" if c.get("in_regime") is False else ""
         if c.get("threshold") is None and "threshold" in c:
-            lines.append(f"  {label}: censored, no threshold found ({c.get('method', '-')}){trials}")
+            lines.append(f"  {label}: censored, no threshold found ({c.get('method', '-')}){trials}{outside}")
             continue
         lines.append(f"  {label}: {resource}* = {f(c.get('threshold'))} {_interval(c.get('ci'), digits)} "
-                     f"({c.get('method', '-')}), predicted {f(c.get('predicted'))}{trials}")
+                     f"({c.get('method', '-')}), predicted {f(c.get('predicted'))}{trials}{outside}")
     alts = v.get("alternatives") or []
     if alts:
         lines += ["", "neighbouring forms (ΔBIC = BIC(law) - BIC(form); positive: the form fits better):"]
