@@ -125,3 +125,14 @@ def fit_cells(
           for j, v in enumerate(trends)}
     return CellFit(tuple(keep), p[:m].copy(), cov, float(p[m]), wt, -float(res.fun), bool(identified),
                    tuple(notes))
+
+
+def shared_width(data: Dataset, thresholds: Sequence[Threshold], *, q: float = 0.5) -> CellFit | None:
+    """:func:`fit_cells` without width trends when no cell has a transition width of its own
+    (every crossing a model-free bracket), else ``None``. It is the yardstick
+    :func:`theorycheck.compare.law_fit.fit_law` holds the joint width against, and it assumes no
+    law: a comparison of several laws on the same data computes it once and passes it to each."""
+    if any(th.slope is not None and th.slope > 0 for th in thresholds) or \
+            all(th.estimate is None for th in thresholds):
+        return None
+    return fit_cells(data, thresholds, q=q)

@@ -40,8 +40,7 @@ def dataset_diagnostics(data: Dataset, q: float, fit: LawFit) -> tuple[PowerLawF
         collapse = quasi_collapse_test(data, joint_llf=fit.llf, joint_params=fit.n_params)
         if collapse.df > 0 and collapse.p_value < 0.01:
             notes.append(f"cells do not collapse onto the fitted law beyond the within-cell dispersion "
-                         f"(LR {collapse.statistic:.1f} on {collapse.df} df, p={collapse.p_value:.2g}); "
-                         "exponent CIs assume they do")
+                         f"(LR {collapse.statistic:.1f} on {collapse.df} df, p={collapse.p_value:.2g})")
     return power, collapse, notes
 
 

@@ -29,7 +29,9 @@ standard errors instead, as a thresholds table is
 (:func:`theorycheck.compare.table_fit.fit_law_table`), and the fit says so
 (``constants_from == "thresholds"``); their CIs are ``[0, inf]`` (``"none"``) only when that
 fit does not identify them either. A width trend that runs to its bound is dropped and the
-law refitted without it.
+law refitted without it. Where the cells scatter around the law beyond their binomial errors,
+the covariance is scaled by that dispersion and the CIs are Student t
+(:mod:`theorycheck.compare.dispersion`).
 """
 
 from __future__ import annotations
@@ -41,12 +43,14 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import least_squares, minimize, minimize_scalar
-from scipy.stats import norm
+from scipy.stats import norm, t as student_t
 from statsmodels.tools.numdiff import approx_fprime
 
 from theorycheck.compare.cell_model import CellFit, fit_cells
 from theorycheck.compare.data import Dataset
+from theorycheck.compare.dispersion import between_cell_dispersion
 from theorycheck.compare.exponents import Exponent
+from theorycheck.compare.identifiable import identifiable
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.threshold.glm import fit_threshold
 from theorycheck.threshold.likelihood import binomial_constant, probit_covariance, probit_loglik
@@ -125,40 +129,6 @@ class _Model:
         return value if math.isfinite(value) else 1e300
 
 
-def _identifiable(model: _Model) -> list[str]:
-    """Decide which constants are free and whether an overall factor K is needed."""
-    notes: list[str] = []
-    if not model.names:
-        model.free, model.with_scale = [], True
-        return notes
-    h = 1e-3
-    cols = []
-    for i in range(len(model.names)):
-        e = np.zeros(len(model.names))
-        e[i] = h
-        cols.append((model.log_f(e) - model.log_f(-e)) / (2 * h))  # central: error ~ h^2
-    jac = np.column_stack(cols)
-    ones = np.ones((jac.shape[0], 1))
-
-    def rank(m: np.ndarray) -> int:
-        if m.shape[1] == 0:
-            return 0
-        sv = np.linalg.svd(m / np.sqrt(m.shape[0]), compute_uv=False)
-        return int(np.sum(sv > 1e-4 * max(1.0, sv[0])))
-
-    free: list[int] = []
-    for i in range(jac.shape[1]):
-        if rank(jac[:, free + [i]]) == len(free) + 1:
-            free.append(i)
-        else:
-            notes.append(f"constant {model.names[i]} is not identified by these cells (fixed at 1)")
-    sub = jac[:, free]
-    with_scale = rank(np.hstack([sub, ones])) > rank(sub)
-    model.free = [model.names[i] for i in free]
-    model.with_scale = bool(with_scale)
-    return notes
-
-
 def _start(model: _Model, ths: Sequence[Threshold]) -> np.ndarray:
     ok = [i for i, th in enumerate(ths) if th.estimate is not None]
     if not ok:
@@ -198,10 +168,13 @@ def fit_law(
     trends: Sequence[str] = (),
     width_trends: Sequence[str] = (),
     thresholds: Sequence[Threshold] | None = None,
+    shared: CellFit | None = None,
 ) -> LawFit:
-    """Maximum-likelihood fit of ``law`` to ``data`` (module docstring)."""
+    """Maximum-likelihood fit of ``law`` to ``data`` (module docstring). ``thresholds`` and
+    ``shared`` (:func:`~theorycheck.compare.cell_model.shared_width`) depend on the data only:
+    computed here when not given."""
     model = _Model(law, data, q, trends, width_trends)
-    notes = _identifiable(model)
+    notes = identifiable(model)
     ths = cell_thresholds(data, q=q, level=level) if thresholds is None else thresholds
     x0 = _start(model, ths)
     nc = len(model.free) + int(model.with_scale)
@@ -213,7 +186,7 @@ def fit_law(
     p = res.x
     stuck = [v for j, v in enumerate(model.width_trends) if abs(p[i_s + 1 + j]) > _MAX_WIDTH_TREND - 1e-3]
     if stuck:  # a nuisance parameter at its bound: no Wald CI holds; fit without it
-        fit = fit_law(law, data, q=q, level=level, trends=trends, thresholds=ths,
+        fit = fit_law(law, data, q=q, level=level, trends=trends, thresholds=ths, shared=shared,
                       width_trends=[v for v in width_trends if v not in stuck])
         return replace(fit, notes=(f"the transition width's trend in {', '.join(stuck)} ran to its bound "
                                    "(not identified by these cells): fitted without it", *fit.notes))
@@ -224,19 +197,16 @@ def fit_law(
         notes.append("the transitions are steps on this grid (probit slope at its bound): "
                      "joint likelihood not identified")
     cell_widths = [1.0 / th.slope for th in ths if th.slope is not None and th.slope > 0]
-    shared = None
+    yardstick = None
     if identified and not cell_widths:  # brackets only: the cells' shared width is the yardstick
-        shared = fit_cells(data, ths, q=q)
-        cell_widths = [math.exp(-shared.log_slope)] if shared.identified else []
+        yardstick = shared if shared is not None else fit_cells(data, ths, q=q)
+        cell_widths = [math.exp(-yardstick.log_slope)] if yardstick.identified else []
     if identified and cell_widths and math.exp(-p[i_s]) > _MISALIGNED * max(cell_widths):
         identified = False  # the joint optimum flattens every transition to absorb a wrong law
         notes.append(f"the cells' transitions do not line up on the law's scale (joint transition width "
                      f"{math.exp(-p[i_s]):.3g} in log {data.resource} against at most {max(cell_widths):.3g} "
-                     "within a cell): joint likelihood not identified; constants fitted to the cells' "
-                     "log thresholds and their errors by weighted least squares instead")
-        fallback = _fit_thresholds(law, model, data, ths, level, shared)
-        head = x0[:nc] if fallback is None else _head(fallback, model)
-        p = np.concatenate([head, p[nc:i_s], x0[i_s:i_s + 1], p[i_s + 1:]])
+                     "within a cell): joint likelihood not identified")
+        p = np.concatenate([x0[:nc], p[nc:i_s], x0[i_s:i_s + 1], p[i_s + 1:]])  # its constants and width mean nothing
     at_bound = [i for i in range(nc) if min(abs(p[i] - bounds[i][0]), abs(p[i] - bounds[i][1])) < 1e-3]
     if at_bound:
         identified = False
@@ -249,15 +219,21 @@ def fit_law(
         else:
             identified = False
             notes.append("the Hessian of the likelihood is singular: parameters not identified")
-            cov = np.full((len(p), len(p)), np.nan)
-    if not identified and fallback is None and nc:  # steps, a constant at its bound, a singular Hessian
-        fallback = _fit_thresholds(law, model, data, ths, level)
+    if not identified and nc:  # misaligned, steps, a constant at its bound, a singular Hessian
+        fallback = _fit_thresholds(law, model, data, ths, level, yardstick)
         if fallback is not None:
             notes.append("constants fitted to the cells' log thresholds and their errors by weighted "
                          "least squares instead")
             p = np.concatenate([_head(fallback, model), p[nc:]])
+        else:
+            notes.append("the cells' log thresholds do not identify the constants either: their CIs are open")
     notes += [n for n in (fallback.notes if fallback is not None else ()) if n not in notes]
     z = float(norm.ppf(0.5 + level / 2.0))
+    if identified:  # cells off the law beyond their errors widen every interval (compare/dispersion.py)
+        spread = between_cell_dispersion(data, ths, model.u(p), n_location=i_s, q=q, width_trends=model.width_trends)
+        if spread.widens:
+            cov, z = cov * spread.phi, float(student_t.ppf(0.5 + level / 2.0, spread.df))
+            notes.append(spread.note())
 
     def est(i: int) -> Estimate:
         if not identified and fallback is not None:
@@ -296,7 +272,8 @@ def _fit_thresholds(law: Any, model: _Model, data: Dataset, ths: Sequence[Thresh
     """The law fitted to the cells' log thresholds and their standard errors by weighted least
     squares (:func:`theorycheck.compare.table_fit.fit_law_cells`): the fallback when the joint
     likelihood does not identify the constants. The thresholds are the cells' own, or those of
-    the ``shared``-width cell model when it is given and identified (cells with brackets only).
+    the ``shared``-width cell model when it is given and identified (it was the yardstick of a
+    misaligned fit of cells with brackets only).
     ``None`` if that fit is not identified or identifies other constants than the rows' model
     does (the CIs then stay open)."""
     from theorycheck.compare.table_fit import fit_law_cells  # table_fit builds on this module

@@ -18,8 +18,9 @@ from typing import Any
 
 import sympy as sp
 
+from theorycheck.compare.cell_model import shared_width
 from theorycheck.compare.data import Dataset
-from theorycheck.compare.law_fit import fit_law
+from theorycheck.compare.law_fit import cell_thresholds, fit_law
 from theorycheck.symbols import symbol
 from theorycheck.threshold.result import Threshold
 
@@ -99,9 +100,11 @@ def compare_models(
     """Fit every law in ``laws`` (name -> Law) to ``data``; rank by AIC and BIC."""
     if not laws:
         raise ValueError("give at least one law to compare")
+    ths = cell_thresholds(data, q=q) if thresholds is None else thresholds
+    shared = shared_width(data, ths, q=q)  # law-independent: once for every law
     scores = []
     for name, law in laws.items():
-        fit = fit_law(law, data, q=q, width_trends=width_trends, thresholds=thresholds)
+        fit = fit_law(law, data, q=q, width_trends=width_trends, thresholds=ths, shared=shared)
         scores.append(ModelScore(name, fit.law, fit.n_params, fit.llf, fit.aic, fit.bic, fit.identified))
     scores.sort(key=lambda s: s.aic)
     best_bic = min(scores, key=lambda s: s.bic).name

@@ -8,7 +8,7 @@ are its log threshold ``y_c`` and standard error ``s_c``; the model is
 (the binomial likelihood of :mod:`theorycheck.compare.law_fit` integrated down to the
 cells' thresholds, docs/theory.md §4 and §6). ``K`` is added only when the constants
 cannot already scale ``f`` and constants the cells do not identify are fixed at 1 (the
-same rule as the binomial fit, :func:`theorycheck.compare.law_fit._identifiable`).
+same rule as the binomial fit, :func:`theorycheck.compare.identifiable.identifiable`).
 Weighted least squares (``scipy.optimize.least_squares``); the covariance is
 ``(J^T W J)^-1`` scaled by the residual chi-square per degree of freedom when that
 exceeds 1 (extra scatter between cells), the intervals then Student t on those degrees of
@@ -31,7 +31,7 @@ from scipy.stats import t as student_t
 
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import LRTest
-from theorycheck.compare.law_fit import _identifiable
+from theorycheck.compare.identifiable import identifiable
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.model_selection import ModelComparison, ModelScore
 from theorycheck.compare.threshold_table import TableCell, ThresholdTable
@@ -40,7 +40,7 @@ __all__ = ["fit_law_table", "fit_law_cells", "table_goodness_of_fit", "compare_m
 
 
 class _TableModel:
-    """What :func:`_identifiable` needs (``names``, ``log_f``; it sets ``free``, ``with_scale``)."""
+    """What :func:`identifiable` needs (``names``, ``log_f``; it sets ``free``, ``with_scale``)."""
 
     def __init__(self, law: Any, table: ThresholdTable, cells: list[int]) -> None:
         self.law, self.names = law, tuple(law.constants)
@@ -66,7 +66,7 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
     if not cells:
         raise ValueError("no cell of the thresholds table has a threshold with a finite uncertainty: nothing to fit")
     model = _TableModel(law, table, cells)
-    notes = list(_identifiable(model))
+    notes = list(identifiable(model))
     y = np.array([table.cells[i].log_threshold for i in cells])
     w = 1.0 / np.array([table.cells[i].log_se for i in cells])
     nc = len(model.free)

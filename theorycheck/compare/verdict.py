@@ -50,7 +50,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from scipy.optimize import least_squares
 
 from theorycheck.compare.cell_model import fit_cells
 from theorycheck.compare.checks import CellResult, ExponentCheck, Verdict
@@ -62,7 +61,7 @@ from theorycheck.compare.headline import headline
 from theorycheck.compare.law_fit import cell_thresholds, fit_law
 from theorycheck.compare.law_fit_result import LawFit
 from theorycheck.compare.lower_bound import check_lower_bound
-from theorycheck.compare.table_fit import fit_law_table
+from theorycheck.compare.table_fit import fit_law_cells, fit_law_table
 from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.compare.polylog import freeze_polylog
 from theorycheck.compare.trends import design_trends, inestimable_trends
@@ -136,7 +135,8 @@ def compare(
         fit_law(shape, data, q=q, level=level, width_trends=width_vars, thresholds=ths)
     notes += list(fit.notes)
     if len(cells) > len(varied):
-        const = fit.fitted_constants if fit.constants_from != "none" else constants_from_thresholds(shape, data, cells, theta)
+        const = fit.fitted_constants if fit.constants_from != "none" else \
+            constants_for_trends(shape, data, cells, theta, cov, fit)
         dt = design_trends(shape, const, data, theta, cov, cells, varied, level)
     else:
         const = fit.fitted_constants
@@ -257,19 +257,13 @@ def predicted_log_threshold(fit: LawFit, law: Any, data: Dataset) -> np.ndarray:
     return np.broadcast_to(out, (len(data.cells),)).copy()
 
 
-def constants_from_thresholds(law: Any, data: Dataset, cells: Sequence[int],
-                              theta: np.ndarray) -> dict[str, float]:
-    """Least-squares constants of ``law`` from log thresholds ``theta`` of ``cells``
-    (overall factor free): the fallback when the likelihood fit is not identified."""
-    if not law.constants:
-        return {}
-    values = {v: data.cell_values(v)[list(cells)] for v in law.variables}
-
-    def resid(log_c: np.ndarray) -> np.ndarray:
-        consts = {c: math.exp(x) for c, x in zip(law.constants, log_c)}
-        r = theta - np.asarray(law.log_evaluate(values, consts), dtype=float).reshape(-1)
-        return r - r.mean()
-
-    x0 = np.zeros(len(law.constants))
-    sol = least_squares(resid, x0, bounds=(x0 - 50, x0 + 50))
-    return {c: math.exp(x) for c, x in zip(law.constants, sol.x)}
+def constants_for_trends(law: Any, data: Dataset, cells: Sequence[int], theta: np.ndarray,
+                         cov: np.ndarray, fit: LawFit) -> dict[str, float]:
+    """Point constants at which the law's local exponents are read when no fit identified them
+    (``fit.constants_from == "none"``): the weighted least-squares fit of the law to the log
+    thresholds ``theta`` of ``cells`` that the exponents use, errors from ``cov``
+    (:func:`theorycheck.compare.table_fit.fit_law_cells`; its least-squares point exists
+    even where its CIs do not). The likelihood's own point when that fit has nothing to use."""
+    logs = {i: (float(y), math.sqrt(cov[j, j])) for j, (i, y) in enumerate(zip(cells, theta))}
+    found = fit_law_cells(law, data, logs)
+    return dict(fit.fitted_constants) if found is None else dict(found.fitted_constants)

@@ -1,0 +1,57 @@
+"""Which of a law's constants the cells can identify (docs/methods.md §4).
+
+One rule for both fits of a law to cells: the binomial likelihood
+(:mod:`theorycheck.compare.law_fit`) and weighted least squares on a thresholds table
+(:mod:`theorycheck.compare.table_fit`). Two constants that only ever appear as a product
+(``C1*C2*V``), or a constant whose term no cell reaches, cannot be told apart by any data
+on these cells: the first is kept, the others fixed at 1, and the fit says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["identifiable"]
+
+
+def identifiable(model: Any) -> list[str]:
+    """Decide which constants are free and whether an overall factor K is needed; set
+    ``model.free`` and ``model.with_scale``; return notes on the constants fixed at 1.
+
+    ``model`` gives ``names`` (the law's constants) and ``log_f(log_c)`` (the law's log
+    threshold at every cell for log constants ``log_c``). A constant is free when its column of
+    the Jacobian ``d log f / d log C`` (central differences, step 1e-3) adds to the rank of the
+    columns already free (singular values above 1e-4 of the largest); ``K`` is needed when the
+    free columns do not already span a constant shift of every cell."""
+    notes: list[str] = []
+    if not model.names:
+        model.free, model.with_scale = [], True
+        return notes
+    h = 1e-3
+    cols = []
+    for i in range(len(model.names)):
+        e = np.zeros(len(model.names))
+        e[i] = h
+        cols.append((model.log_f(e) - model.log_f(-e)) / (2 * h))  # central: error ~ h^2
+    jac = np.column_stack(cols)
+    ones = np.ones((jac.shape[0], 1))
+
+    def rank(m: np.ndarray) -> int:
+        if m.shape[1] == 0:
+            return 0
+        sv = np.linalg.svd(m / np.sqrt(m.shape[0]), compute_uv=False)
+        return int(np.sum(sv > 1e-4 * max(1.0, sv[0])))
+
+    free: list[int] = []
+    for i in range(jac.shape[1]):
+        if rank(jac[:, free + [i]]) == len(free) + 1:
+            free.append(i)
+        else:
+            notes.append(f"constant {model.names[i]} is not identified by these cells (fixed at 1)")
+    sub = jac[:, free]
+    with_scale = rank(np.hstack([sub, ones])) > rank(sub)
+    model.free = [model.names[i] for i in free]
+    model.with_scale = bool(with_scale)
+    return notes
