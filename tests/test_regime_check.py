@@ -10,15 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from theorycheck.catalogue import get
-from theorycheck.check.regime import (
-    MUCH,
-    SUMMARY_CHARS,
-    cells_from_check,
-    evaluate_regime,
-    law_constraints,
-    parse_constraint,
-    regime_for,
-)
+from theorycheck.check.regime import MUCH, SUMMARY_CHARS, evaluate_regime, parse_constraint
+from theorycheck.check.where_measured import cells_from_check, law_constraints, regime_for
 
 # Right-hand sides in the variables of the catalogue's regimes, with their value at a cell.
 RHS = {

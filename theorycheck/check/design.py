@@ -24,7 +24,7 @@ inside them when the base point is. A base point outside some of them is designe
 anyway, with a note, keeping the constraints it does satisfy (the verdict's first line then
 says the sweep left the regime). Constraints
 that name the resource (``N << L*V``) can only be judged at the measured threshold,
-after the sweep (:func:`theorycheck.check.regime.regime_for`).
+after the sweep (:func:`theorycheck.check.where_measured.regime_for`).
 
 The search of each cell starts at the law's threshold evaluated with the reference
 constants (1 where none is known).

@@ -29,9 +29,10 @@ no one gives; the only constant a computation can use without inventing one is 1
 the constant into the constraint (``"k <= 2*n"``) to mean another.
 
 A constraint that names the law's resource (``N << L*V``) can only be judged at the
-measured threshold: give the resource's value in each cell (:func:`cells_from_check`
-uses the threshold estimate). A value that is missing or ``None`` (a censored cell: no
-threshold) leaves the constraint *not judged* at that cell. A cell is in the regime
+measured threshold: give the resource's value in each cell
+(:func:`theorycheck.check.where_measured.cells_from_check` uses the threshold estimate). A
+value that is missing or ``None`` (a censored cell: no threshold) leaves the constraint *not
+judged* at that cell. A cell is in the regime
 (``in_regime``) when every constraint holds there, out of it when one fails, and
 ``None`` when none fails but some could not be judged.
 
@@ -55,8 +56,7 @@ import sympy as sp
 from theorycheck.law.regime import split_constraint
 from theorycheck.symbols import symbol
 
-__all__ = ["MUCH", "Constraint", "CellRegime", "RegimeReport", "parse_constraint",
-           "evaluate_regime", "cells_from_check", "law_constraints", "regime_for", "mark_verdict"]
+__all__ = ["MUCH", "Constraint", "CellRegime", "RegimeReport", "parse_constraint", "evaluate_regime"]
 
 #: Ratio that ``>>`` and ``<<`` demand between their two sides (reason in the module docstring).
 MUCH = 4.0
@@ -276,67 +276,3 @@ def evaluate_regime(constraints: Any, cells: Sequence[Mapping[str, Any]]) -> Reg
         values = {str(k): (None if v is None else float(v)) for k, v in raw.items()}
         out.append(CellRegime(values, in_regime, tuple(violated), tuple(unjudged), logs))
     return RegimeReport(parsed, tuple(out))
-
-
-def cells_from_check(result: Mapping[str, Any]) -> list[dict[str, float | None]]:
-    """The cells of a check (``CheckResult.to_dict()`` or its ``verdict.json``): the design's
-    base point, overridden by each cell's parameters, plus the resource at the cell's
-    threshold estimate (``None`` where censored)."""
-    resource = result["design"]["resource"]
-    base = {k: v for k, v in (result["design"].get("base") or {}).items() if isinstance(v, (int, float))}
-    return [{**base, **cell["params"], resource: (cell.get("threshold") or {}).get("estimate")}
-            for cell in result["cells"]]
-
-
-def law_constraints(target_id: str | None, law: Any = None) -> tuple[str, ...]:
-    """The constraints a check must respect: the regime constraints of the catalogue bound
-    ``target_id`` (none for an id the catalogue does not know, e.g. ``"user-law"``) plus the
-    assumptions a law declares (``Law.assumption_texts``, e.g. ``--assume "k < n"``)."""
-    from theorycheck import catalogue
-
-    texts: list[str] = []
-    if target_id is not None:
-        try:
-            texts.extend(catalogue.get(target_id).regime.constraints)
-        except ValueError:  # not a catalogue id
-            pass
-    texts.extend(t for t in getattr(law, "assumption_texts", ()) if t not in texts)
-    return tuple(texts)
-
-
-def regime_for(target_id: str | None, law: Any, cells: list[dict[str, Any]], resource: str,
-               base: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The check's hook: evaluate :func:`law_constraints` at ``cells`` (a check's cell dicts
-    with ``params`` and ``threshold``, on top of the design's ``base`` point; the resource
-    read at the threshold estimate), set ``cell["in_regime"]`` on each, and return
-    :meth:`RegimeReport.to_dict`. A name that neither the cells nor the base give leaves
-    its constraints not judged (it never fails a finished check)."""
-    constraints = _as_constraints(law_constraints(target_id, law))
-    names = {n for c in constraints for n in c.names}
-    values = cells_from_check({"design": {"resource": resource, "base": dict(base or {})}, "cells": cells})
-    report = evaluate_regime(constraints, [{**dict.fromkeys(names), **v} for v in values])
-    for cell, flag in zip(cells, report.in_regime):
-        cell["in_regime"] = flag
-    return report.to_dict()
-
-
-def mark_verdict(verdict: dict[str, Any], regime: Mapping[str, Any]) -> dict[str, Any]:
-    """Put where a verdict was measured into its JSON form (``Verdict.to_dict()``), in place:
-    ``outside_regime`` (the report's first line) when some cell is out of the law's regime,
-    ``regime_summary`` when the law states a regime and no cell is out of it, nothing when it
-    states none; and on each of its cells that the regime judged (matched by parameters),
-    ``in_regime`` and the constraints it ``violated``. ``regime`` is :meth:`RegimeReport.to_dict`."""
-    if regime.get("outside"):
-        verdict["outside_regime"] = regime["summary"]
-    elif regime.get("constraints"):
-        verdict["regime_summary"] = regime["summary"]
-    judged = regime.get("cells") or []
-    for cell in verdict.get("cells") or []:
-        params = cell.get("params") or {}
-        for where in judged:
-            values = where["values"]
-            if all(values.get(k) is not None and math.isclose(float(values[k]), float(v), rel_tol=1e-9)
-                   for k, v in params.items()):
-                cell["in_regime"], cell["violated"] = where["in_regime"], list(where["violated"])
-                break
-    return verdict

@@ -24,7 +24,7 @@ from theorycheck.check.budget import Budget, get_budget
 from theorycheck.check.design import SweepDesign, design_sweep
 from theorycheck.check.given_cells import design_given_cells
 from theorycheck.check.per_seed import nested_for, quantile_table, trial_counts
-from theorycheck.check.regime import law_constraints, mark_verdict, regime_for
+from theorycheck.check.where_measured import law_constraints, mark_verdict, regime_for
 from theorycheck.check.run_arguments import check_run_arguments
 from theorycheck.check.target import Target, resolve_target
 from theorycheck.registry import Task

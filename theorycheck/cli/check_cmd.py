@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     target = args.law if args.law is not None else (args.target or DEFAULT_TARGET)
     kw = resolve_common(args)
     from theorycheck.check import plan
-    from theorycheck.check.regime import regime_for
+    from theorycheck.check.where_measured import regime_for
 
     tgt, design = plan(target, **kw)  # every input check, before any work
     out_dir = Path(args.out) if args.out else default_out(tgt.id)

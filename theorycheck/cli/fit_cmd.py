@@ -148,7 +148,7 @@ def _mark_regime(out: dict[str, Any], args: argparse.Namespace, law: Any, fixed:
     the regime of a catalogue bound and the law's ``--assume`` conditions at every cell, the
     resource read at the cell's threshold; a name that neither the parameters nor a one-valued
     column give leaves its constraints not judged."""
-    from theorycheck.check.regime import mark_verdict, regime_for
+    from theorycheck.check.where_measured import mark_verdict, regime_for
 
     target_id = None if any(op in args.law for op in "<>=") else args.law.strip()
     cells = [{"params": c["params"], "threshold": {"estimate": c.get("threshold")}} for c in out["cells"]]
