@@ -29,7 +29,7 @@ from theorycheck.catalogue_entry import (
     json_number,
 )
 
-__all__ = ["Bound", "Expected", "get", "all_bounds", "validate", "KINDS", "PROVENANCES", "DIRECTIONS", "VERDICTS",
+__all__ = ["Bound", "Expected", "get", "is_id", "all_bounds", "validate", "KINDS", "PROVENANCES", "DIRECTIONS", "VERDICTS",
            "NO_SIMULATOR", "json_number"]
 
 
@@ -100,6 +100,12 @@ def _validate_names(bound: Bound, found: Mapping[str, Bound]) -> None:
 def all_bounds() -> list[Bound]:
     """Every entry of every module of the ``bounds`` package, sorted by module then order."""
     return list(_registry().values())
+
+
+def is_id(text: str) -> bool:
+    """Whether ``text`` names a catalogue entry rather than states a law: it has no comparison
+    (``<``, ``>``, ``=``), as every law does."""
+    return not any(op in text for op in "<>=")
 
 
 def get(id: str) -> Bound:  # noqa: A002 - the agreed name

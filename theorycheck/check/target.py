@@ -56,7 +56,7 @@ def resolve_target(target: Any, *, task: str | Task | None = None, settings: Map
     bound = None
     if isinstance(target, catalogue.Bound):
         bound = target
-    elif isinstance(target, str) and not any(op in target for op in ("<", ">", "=")):
+    elif isinstance(target, str) and catalogue.is_id(target):
         bound = catalogue.get(target)
     if bound is not None:
         if bound.kind == "assumption":

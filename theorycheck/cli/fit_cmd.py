@@ -71,6 +71,13 @@ def _names(text: str | None) -> list[str] | None:
     return None if text is None else [p.strip() for p in text.split(",") if p.strip()]
 
 
+def _catalogue_id(text: str) -> str | None:
+    """``text`` stripped when it names a catalogue bound (:func:`theorycheck.catalogue.is_id`), else ``None``."""
+    from theorycheck.catalogue import is_id
+
+    return text.strip() if is_id(text) else None
+
+
 def load_law(text: str, *, resource: str | None = None, constants: list[str] | None = None,
              assume: list[str] | None = None) -> Any:
     """A Law from a condition string or a catalogue id, with its declared constants and assumptions."""
@@ -78,10 +85,10 @@ def load_law(text: str, *, resource: str | None = None, constants: list[str] | N
 
     if not isinstance(text, str) or not text.strip():
         raise ValueError("--law is empty: give a condition such as 'N >= C*V*log(V)' or a catalogue id")
-    if not any(op in text for op in ("<", ">", "=")):
+    if _catalogue_id(text) is not None:
         from theorycheck import catalogue
 
-        law = catalogue.get(text.strip()).law
+        law = catalogue.get(_catalogue_id(text)).law
         if assume or constants:
             law = Law(law.statement, resource=law.resource, constants=constants or law.constants, assume=assume)
         return law
@@ -144,15 +151,14 @@ def _number(text: Any) -> float | None:
 
 
 def _mark_regime(out: dict[str, Any], args: argparse.Namespace, law: Any, fixed: dict[str, float]) -> None:
-    """Say where the verdict was measured, as ``check`` does (:mod:`theorycheck.check.regime`):
+    """Say where the verdict was measured, as ``check`` does (:mod:`theorycheck.check.where_measured`):
     the regime of a catalogue bound and the law's ``--assume`` conditions at every cell, the
     resource read at the cell's threshold; a name that neither the parameters nor a one-valued
     column give leaves its constraints not judged."""
     from theorycheck.check.where_measured import mark_verdict, regime_for
 
-    target_id = None if any(op in args.law for op in "<>=") else args.law.strip()
     cells = [{"params": c["params"], "threshold": {"estimate": c.get("threshold")}} for c in out["cells"]]
-    regime = regime_for(target_id, law, cells, law.resource, fixed)
+    regime = regime_for(_catalogue_id(args.law), law, cells, law.resource, fixed)
     if regime["constraints"]:
         out["regime"] = regime
         mark_verdict(out, regime)
@@ -221,10 +227,10 @@ def run(args: argparse.Namespace) -> int:
     lower, lower_constants = None, None
     if args.lower_bound:
         lower = load_law(args.lower_bound, resource=law.resource)
-        if not any(op in args.lower_bound for op in "<>="):  # a catalogue entry knows its constants
+        if _catalogue_id(args.lower_bound) is not None:  # a catalogue entry knows its constants
             from theorycheck import catalogue
 
-            known = catalogue.get(args.lower_bound.strip()).constants
+            known = catalogue.get(_catalogue_id(args.lower_bound)).constants
             lower_constants = {c: float(known[c]) for c in lower.constants if c in known}
     verdict = compare(
         law, data,
