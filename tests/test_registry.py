@@ -138,7 +138,8 @@ def test_builtins_are_discovered(clean_registry):
     assert registry.get_task("retrieval").nested == ("N",)
     dense = {a: registry.get_algorithm(a).is_dense("attention") for a in registry.algorithm_names()}
     assert dense == {"limit": False, "one-step": False, "three-step": True, "gd": True}
-    assert registry.get_algorithm("limit").is_dense("mlp")
+    assert not registry.get_algorithm("limit").is_dense("mlp")  # token tables (limit_mlp)
+    assert registry.get_algorithm("three-step").is_dense("mlp")
     assert "beta" in registry.get_algorithm("limit").options()
     with pytest.raises(ValueError, match="unknown task 'nope'; choose one of linear-am, retrieval"):
         registry.get_task("nope")
@@ -222,3 +223,19 @@ def _bool_trial(params, seed):
 
 def _none_trial(params, seed):
     return None
+
+
+def test_an_algorithm_may_declare_its_trial_work(clean_registry):
+    # The MLP limit declares its own cost model (theorycheck.algorithms.limit_mlp.trial_work);
+    # the retrieval task's cost uses it in place of the N*L term and adds the V^2 d products.
+    from theorycheck.algorithms.limit_mlp import trial_work
+
+    p = {"algorithm": "limit", "model": "mlp", "V": 1024, "d": 256, "L": 8, "m": 4096, "N": 60000}
+    cost = registry.get_task("retrieval").trial_cost(p)
+    assert cost == pytest.approx(trial_work(p) + 1024**2 * 256 / 80)
+    assert registry.get_algorithm("limit").trial_work("attention", p) is None
+    dense = registry.get_task("retrieval").trial_cost({**p, "algorithm": "three-step"})
+    assert dense == pytest.approx(60000 * 8 * 4096 + 1024**2 * 256 / 80)
+    with pytest.raises(ValueError, match=r"algorithm x: work of model 'mlp' must be a function or "
+                                         r"'module:function', got 3"):
+        Algorithm(name="x", runners={"mlp": "m:f"}, work={"mlp": 3})

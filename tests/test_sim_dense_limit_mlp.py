@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from theorycheck.algorithms.dense_reference import training_batch
+from theorycheck.algorithms import limit_mlp
 from theorycheck.algorithms.limit_mlp import run_limit_mlp
 from theorycheck.tasks.retrieval import RetrievalParams, keys_values, make_embeddings, test_batch
 
@@ -38,16 +39,21 @@ def _reference(params, emb, seed, beta):
     return G1, g, W.T @ phi2 / N, mu
 
 
+@pytest.mark.parametrize("route", ["table", "dense"])
 @pytest.mark.parametrize(("center", "beta", "miv"), [(False, math.inf, True), (True, 3.0, True),
                                                      (True, math.inf, False)])
-def test_streamed_limit_matches_whole_batch_reference(center, beta, miv):
+def test_streamed_limit_matches_whole_batch_reference(center, beta, miv, route, monkeypatch):
+    # Both routes of the position sums (limit_mlp._Tables): through the table P = A E, and
+    # through E with one product by A (what L > DENSE_ROUTE_RATIO * d picks).
+    monkeypatch.setattr(limit_mlp, "DENSE_ROUTE_RATIO", math.inf if route == "table" else 0.0)
     params = RetrievalParams(V=12, d=8, L=5, N=301, model="mlp", m=20, center_features=center,
                              marker_in_value=miv)
     emb = make_embeddings(params, np.random.default_rng(1))
     seed = np.random.SeedSequence(8)
     fit = run_limit_mlp(params, emb, seed, beta=beta, chunk=16)
     G1, g, G2, mu = _reference(params, emb, seed, beta)
-    # Same formulas, summed in chunks of 16 vs all at once: rounding only (1e-12 relative).
+    # Same formulas, summed per label and in chunks of 16 vs per sequence and all at once:
+    # rounding only (1e-12 relative).
     for got, want in ((fit.G1, G1), (fit.g, g), (fit.G2, G2)):
         assert np.abs(got - want).max() <= 1e-12 * np.abs(want).max()
     assert fit.diagnostics["feature_mean_norm"] == pytest.approx(np.linalg.norm(mu), rel=1e-12)

@@ -203,18 +203,29 @@ class Task:
         return float(self.cost(params)) if self.cost is not None else 0.0
 
 
+def _resolve(fn: str | Callable) -> Callable:
+    """A callable, or the function a ``"module:function"`` string names (imported now)."""
+    if callable(fn):
+        return fn
+    module, _, function = fn.partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
 @dataclass(frozen=True, eq=False)
 class Algorithm:
     """A training algorithm: ``runners`` maps each supported model to
     ``run(params, emb, train_seed, **options) -> Fitted`` (a callable or a
     ``"module:function"`` string, imported on first use); ``dense`` is True when every
-    model's trial touches all ``N*L*d`` numbers, or the tuple of models where it does."""
+    model's trial touches all ``N*L*d`` numbers, or the tuple of models where it does;
+    ``work`` maps a model to ``work(params) -> float``, the trial's own cost model in the
+    task's cost units, where neither the fast path's nor the dense one fits."""
 
     name: str
     runners: Mapping[str, str | Callable]
     dense: bool | tuple[str, ...] = False
     task: str = "retrieval"
     description: str = ""
+    work: Mapping[str, str | Callable] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -222,11 +233,13 @@ class Algorithm:
         if not isinstance(self.runners, Mapping) or not self.runners:
             raise ValueError(f"algorithm {self.name}: runners must map model -> 'module:function', "
                              f"got {self.runners!r}")
-        for model, runner in self.runners.items():
-            if not callable(runner) and not (isinstance(runner, str) and ":" in runner):
-                raise ValueError(f"algorithm {self.name}: runner of model {model!r} must be a function or "
-                                 f"'module:function', got {runner!r}")
+        for kind, table in (("runner", self.runners), ("work", self.work)):
+            for model, fn in table.items():
+                if not callable(fn) and not (isinstance(fn, str) and ":" in fn):
+                    raise ValueError(f"algorithm {self.name}: {kind} of model {model!r} must be a function or "
+                                     f"'module:function', got {fn!r}")
         object.__setattr__(self, "runners", MappingProxyType(dict(self.runners)))
+        object.__setattr__(self, "work", MappingProxyType(dict(self.work)))
         if not isinstance(self.dense, bool):
             object.__setattr__(self, "dense", tuple(self.dense))
 
@@ -237,16 +250,17 @@ class Algorithm:
     def is_dense(self, model: str) -> bool:
         return self.dense if isinstance(self.dense, bool) else model in self.dense
 
+    def trial_work(self, model: str, params: Mapping[str, Any]) -> float | None:
+        """The declared ``work`` of one trial of ``model`` at ``params`` (``None``: none declared)."""
+        fn = self.work.get(model)
+        return None if fn is None else float(_resolve(fn)(params))
+
     def runner(self, model: str = "attention") -> Callable:
         """The function that runs this algorithm for ``model`` (imported now)."""
         if model not in self.runners:
             raise ValueError(f"algorithm {self.name!r} supports model(s) {', '.join(self.models)}, "
                              f"got model={model!r}; choose another model or algorithm")
-        runner = self.runners[model]
-        if callable(runner):
-            return runner
-        module, _, function = runner.partition(":")
-        return getattr(importlib.import_module(module), function)
+        return _resolve(self.runners[model])
 
     def options(self, model: str = "attention") -> tuple[str, ...]:
         """The options of the runner of ``model``: its keyword arguments after

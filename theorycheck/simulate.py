@@ -68,14 +68,17 @@ def check_memory(params: RetrievalParams, dense: bool) -> None:
     the read-out, and for dense algorithms the ``N·L·d`` keys and values -- kept between
     passes only up to ``DEFAULT_DENSE_CACHE_BYTES``, streamed in sub-chunks of ~8 MiB per
     array otherwise (:class:`theorycheck.models.training.DenseTrainingData`) -- plus, for the
-    MLP, its ``m×d`` feature map and value direction (docs/theory.md §3).
+    MLP, its ``m×d`` feature map and value direction (docs/theory.md §3), and for the MLP
+    limit its four ``V×m`` tables (:mod:`theorycheck.algorithms.limit_mlp`).
     """
     import os
 
     from theorycheck.models.training import DEFAULT_DENSE_CACHE_BYTES
 
     dense_bytes = min(16.0 * params.N * params.L * params.d, DEFAULT_DENSE_CACHE_BYTES) + 64 * 2**20 if dense else 0.0
-    need = 8.0 * (4 * params.V * params.d + 2 * (params.m or 0) * params.d) + dense_bytes
+    m = params.m or 0
+    tables = 0.0 if dense else 4 * params.V * m  # the MLP limit's V×m tables (limit_mlp)
+    need = 8.0 * (4 * params.V * params.d + 2 * m * params.d + tables) + dense_bytes
     cap = float(os.environ.get("THEORYCHECK_MEMORY_GB", MEMORY_CAP_BYTES / 2**30)) * 2**30
     if need > cap:
         raise ValueError(f"this trial needs about {need / 2**30:.1f} GiB (V={params.V}, d={params.d}, N={params.N}, "

@@ -190,11 +190,12 @@ def limit_on_prefix(data: SortedTokens, N: int, *, beta: float = math.inf,
     return LimitFit(params=params, emb=emb, G1=G1, g=g, G2=G2, beta=beta, diagnostics=diagnostics)
 
 
-# Registry declaration (theorycheck.registry): the attention-only fast path, or the MLP limit.
+# Registry declaration (theorycheck.registry): the attention-only fast path, or the MLP limit
+# (its token-table passes, not dense either: theorycheck.algorithms.limit_mlp).
 ALGORITHM = Algorithm(
     name="limit",
     runners={"attention": "theorycheck.algorithms.limit:run_limit",
              "mlp": "theorycheck.algorithms.limit_mlp:run_limit_mlp"},
-    dense=("mlp",),
+    work={"mlp": "theorycheck.algorithms.limit_mlp:trial_work"},
     description="early-phase limit of the three-step algorithm (docs/theory.md §3 item 2)",
 )

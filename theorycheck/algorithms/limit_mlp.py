@@ -13,36 +13,84 @@ vectors replaced by their features ``φ(o) = relu(A o) − μ`` (``μ = 0``, or 
 * ``G₂ = (1/N) Σ_n w_{y_n} φ(o_n)ᵀ`` with the step-2 attention; prediction
   ``argmax_y u_yᵀ G₂ φ(o(X))``.
 
-The features are not linear in (label, token) counts, so this streams over dense
-chunks in three passes (the centring means come with the ``G`` sums: the centred
-``G = (1/N) Σ_n w_{y_n} φ_nᵀ − w̄ μᵀ``, ``w̄ = (1/N) Σ_n w_{y_n}``), time
-``O(N·L·d + N·m·d)``, memory ``O(chunk·(L·d + m) + d·m)``.
+**Token tables.** Every vector the features see is a combination of token embeddings,
+so the ``d``-dimensional work is done once per token, not once per sequence.  With the
+table ``P[x] = A e_x`` (``V×m``) and ``p_z = A z_trig``, and ``t = 1`` when the trigger
+enters the value path (``marker_in_value``), ``t = 0`` otherwise:
+
+* ``A ō_n = (1/L) (Σ_i P[x_i] + t·p_z)`` and ``A o_n = Σ_i σ_i P[x_i] + t·σ_ℓ p_z``;
+* ``(v_i − ō_n)ᵀ r_n = (P[x_i] + t·1{i=ℓ} p_z − A ō_n)ᵀ q_n`` with
+  ``q_n = 1{A ō_n > 0} ⊙ G₁ᵀ w_{y_n}``, so ``g = (1/(N L)) (Eᵀ c + s_ℓ z_trig)``, where
+  ``c_x`` sums those scalars over the positions holding token ``x`` and ``s_ℓ`` over
+  the informative positions;
+* the attention logits are ``(E g)[x_i] + 1{i=ℓ} z_trigᵀ g``;
+* the sums ``Σ_n w_{y_n} φ_nᵀ`` are taken per label first: ``Wᵀ Y``, ``Y[y] = Σ_{n: y_n = y} φ_n``.
+
+Time ``O(N·L·m + V·m·d)`` instead of the dense ``O(N·L·d + N·m·d)``; memory
+``O(V·m + chunk·m)``.  For long sequences (``L > DENSE_ROUTE_RATIO·d``) the ``L``-position
+sums of steps 1 and 2 are cheaper in ``d`` dimensions: ``Σ_i e_{x_i}`` then one product
+with ``A``, and ``e_{x_i}ᵀ (Aᵀ q_n)``; the same formulas, rounded differently.  The three passes walk the label-sorted training tokens of
+:class:`~theorycheck.tasks.training_passes.TrainingPasses` (the same data as every other
+algorithm); the centring means come with the ``G`` sums: the centred
+``G = (1/N) Σ_n w_{y_n} φ_nᵀ − w̄ μᵀ``, ``w̄ = (1/N) Σ_n w_{y_n}``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from theorycheck.algorithms.limit import centered_labels, check_beta, selection_diagnostics
-from theorycheck.models.attention import dense_model, softmax_rows
-from theorycheck.models.training import (
-    DEFAULT_DENSE_CACHE_BYTES,
-    DenseTrainingData,
-    dense_keys_values,
-)
+from theorycheck.models.attention import softmax_rows
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
+from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, TrainingPasses
+from theorycheck.validate import check_int
 
-__all__ = ["run_limit_mlp", "LimitMLPFit", "limit_attention"]
+__all__ = ["run_limit_mlp", "LimitMLPFit", "limit_attention", "default_rows", "uses_dense_route",
+           "trial_work", "DENSE_ROUTE_RATIO"]
 
 
-def limit_attention(keys: np.ndarray, g: np.ndarray, beta: float) -> np.ndarray:
-    """``(n, L)`` weights ``softmax_i(β·k_iᵀ g)``; one-hot argmax for ``β = ∞``.  Pass
-    ``g/|α|`` to get the limit's scale-free attention ``softmax_i(β·k_iᵀ g/|α|)``."""
-    logits = keys @ g
+DENSE_ROUTE_RATIO = 0.125
+"""Sum the ``L`` positions through ``E`` and one product with ``A`` when ``L > ratio·d``.
+Measured at m = 2048, N = 2e4 (one thread, CPU s, table against dense route): d = 256:
+1.3/2.2 at L = 8, 2.8/2.5 at L = 32, 4.6/2.9 at L = 64; d = 512: 3.3/6.6 at L = 32,
+5.2/6.3 at L = 64, 8.8/8.0 at L = 128.  So the break-even ``L/d`` is ~0.11 at d = 256 and
+~0.2 at d = 512; 0.125 errs by at most ~10% on these."""
+
+
+def uses_dense_route(L: int, d: int) -> bool:
+    """Whether the position sums go through ``E`` and ``A`` (``L > DENSE_ROUTE_RATIO·d``)."""
+    return L > DENSE_ROUTE_RATIO * d
+
+
+def trial_work(p: Mapping[str, Any]) -> float:
+    """Work of one trial in the retrieval task's cost units, one token visit of the fast
+    path (~16 ns; :func:`theorycheck.tasks.retrieval_task.retrieval_cost`, which adds
+    ``V²·d/80``).  The passes gather ``L·m`` table numbers a sequence (~2 ns each:
+    ``L·m/8``), or on the dense route ``L·d`` embedding numbers plus an ``m·d`` product
+    (``/80``, BLAS speed); the ``V×m`` tables and the test scores cost ``V²·m + 4·V·m·d``
+    products at ~0.08 ns (``/200``); drawing the tokens ``N·L``.  Against 10
+    single-thread trials measured 2026-11-24 (V 1024..2048, L 4..128, m 2048..8192,
+    N 1e3..3e5; 0.75-22 s) it predicts 0.66x..1.37x the time."""
+    N, L, V, d, m = p["N"], p["L"], p["V"], p["d"], p["m"]
+    per_sequence = L * d / 8 + m * d / 80 if uses_dense_route(L, d) else L * m / 8
+    return float(N * L + N * per_sequence + (V**2 * m + 4 * V * m * d) / 200)
+
+
+def default_rows(m: int) -> int:
+    """Sequences per sub-chunk: about ``2**18`` floats (2 MiB) per ``(rows, m)`` array.  The
+    passes are bound by memory traffic; at (V, d, L, m) = (1024, 256, 8, 2048) sub-chunks
+    of 2 MiB measured 1.7x faster than 8 MiB ones and 1.3x faster than 0.5 MiB ones."""
+    return max(1, (1 << 18) // m)
+
+
+def limit_attention(logits: np.ndarray, beta: float) -> np.ndarray:
+    """``(n, L)`` weights ``softmax_i(β·logits)``; one-hot argmax for ``β = ∞``.  Pass the
+    scale-free logits ``k_iᵀ g/|α|`` to get the limit's attention."""
     if math.isinf(beta):
         sigma = np.zeros_like(logits)
         sigma[np.arange(logits.shape[0]), logits.argmax(axis=1)] = 1.0
@@ -50,44 +98,149 @@ def limit_attention(keys: np.ndarray, g: np.ndarray, beta: float) -> np.ndarray:
     return softmax_rows(beta * logits)
 
 
-def _value_direction(model, data, W, sigma_of, centre: bool):
+@dataclass(frozen=True)
+class _Tables:
+    """The per-token quantities (module docstring): ``P[x] = A e_x`` (``V×m``),
+    ``p_z = A z_trig``, whether the trigger is in the value path, and the route of the
+    ``L``-position sums: through the table ``P`` (``L·m`` numbers a sequence) or, when
+    ``dense``, through the embeddings ``E`` and one product with ``A`` (``L·d + m·d``)."""
+
+    E: np.ndarray
+    A: np.ndarray
+    z: np.ndarray
+    P: np.ndarray
+    pz: np.ndarray
+    miv: bool
+    dense: bool
+
+    @classmethod
+    def of(cls, params: RetrievalParams, emb: Embeddings, dense: bool | None = None) -> "_Tables":
+        if dense is None:
+            dense = uses_dense_route(params.L, params.d)
+        return cls(E=emb.E, A=emb.A, z=emb.z_trig, P=emb.E @ emb.A.T, pz=emb.A @ emb.z_trig,
+                   miv=params.marker_in_value, dense=dense)
+
+    @property
+    def base(self) -> tuple[np.ndarray, np.ndarray]:
+        """The rows the position sums gather, and the trigger's row: ``(E, z)`` or ``(P, p_z)``."""
+        return (self.E, self.z) if self.dense else (self.P, self.pz)
+
+    def _pre(self, summed: np.ndarray) -> np.ndarray:
+        return summed @ self.A.T if self.dense else summed
+
+    def uniform_pre(self, tokens: np.ndarray) -> np.ndarray:
+        """``(n, m)`` pre-activations ``A ō_n`` at uniform attention."""
+        B, bz = self.base
+        total = B[tokens[:, 0]]
+        for i in range(1, tokens.shape[1]):
+            total += B[tokens[:, i]]
+        if self.miv:
+            total += bz
+        total /= tokens.shape[1]
+        return self._pre(total)
+
+    def attended_pre(self, tokens: np.ndarray, pos: np.ndarray, sigma: np.ndarray, hard: bool) -> np.ndarray:
+        """``(n, m)`` pre-activations ``A o_n``, ``o_n = Σ_i σ_i v_i`` (``hard``: ``σ`` is
+        one-hot, so one row of ``P`` per sequence)."""
+        rows = np.arange(tokens.shape[0])
+        if hard:
+            at = sigma.argmax(axis=1)
+            pre = self.P[tokens[rows, at]]
+            if self.miv:
+                pre[at == pos] += self.pz
+            return pre
+        B, bz = self.base
+        total = sigma[:, :1] * B[tokens[:, 0]]
+        for i in range(1, tokens.shape[1]):
+            total += sigma[:, i:i + 1] * B[tokens[:, i]]
+        if self.miv:
+            total += sigma[rows, pos][:, None] * bz
+        return self._pre(total)
+
+
+def _logits(emb: Embeddings, g_unit: np.ndarray, tokens: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """``(n, L)`` attention logits ``k_iᵀ g_unit = (E g_unit)[x_i] + 1{i=ℓ} z_trigᵀ g_unit``."""
+    logits = (emb.E @ g_unit)[tokens]
+    logits[np.arange(tokens.shape[0]), pos] += float(emb.z_trig @ g_unit)
+    return logits
+
+
+def _add_label_sums(Y: np.ndarray, labels: np.ndarray, phi: np.ndarray) -> None:
+    """``Y[y] += Σ_{n: y_n = y} φ_n`` (rows of equal label added first; the training
+    passes give label-sorted chunks, so a sub-chunk holds a few long runs)."""
+    if np.any(labels[1:] < labels[:-1]):
+        order = np.argsort(labels, kind="stable")
+        labels, phi = labels[order], phi[order]
+    starts = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1]])
+    if len(starts) > 64:
+        Y[labels[starts]] += np.add.reduceat(phi, starts, axis=0)
+        return
+    for lo, hi in zip(starts, np.r_[starts[1:], len(labels)]):  # ~10x faster than reduceat here
+        Y[labels[lo]] += phi[lo:hi].sum(axis=0)
+
+
+def _sub_chunks(passes: TrainingPasses, rows: int):
+    """``(tokens, pos, labels)`` of at most ``rows`` sequences, one pass in data order."""
+    for batch in passes.map(lambda b: b):
+        for lo in range(0, len(batch), rows):
+            yield batch.tokens[lo:lo + rows], batch.pos[lo:lo + rows], batch.labels[lo:lo + rows]
+
+
+def _value_direction(passes, rows, tables, W, centre: bool, attention=None):
     """``(G, μ, selected fraction)``: ``G = (1/N) Σ_n w_{y_n} φ(o_n)ᵀ`` (centred iff
-    ``centre``), ``μ = (1/N) Σ_n relu(A o_n)``, ``o_n = Σ_i σ_i v_i``,
-    ``σ = sigma_of(keys)``."""
-    S = np.zeros(model.value_shape)
-    phi_sum = np.zeros(model.value_shape[1])
+    ``centre``), ``μ = (1/N) Σ_n relu(A o_n)``.  ``attention``: ``(emb, g_unit, beta)`` of
+    the step-2 attention, ``None`` for uniform attention (step 1; its selected
+    fraction is then 0)."""
+    m = tables.P.shape[1]
+    Y = np.zeros((W.shape[0], m))  # per-label feature sums
+    phi_sum = np.zeros(m)
     w_sum = np.zeros(W.shape[1])
     selected = count = 0
-    for keys, values, labels, pos in data:
-        sigma = sigma_of(keys)
-        o = np.einsum("nl,nld->nd", sigma, values)
-        _, phi = model.features(o)
-        Wn = W[labels]
-        S += Wn.T @ phi
+    for tokens, pos, labels in _sub_chunks(passes, rows):
+        if attention is None:
+            pre = tables.uniform_pre(tokens)
+        else:
+            emb, g_unit, beta = attention
+            sigma = limit_attention(_logits(emb, g_unit, tokens, pos), beta)
+            pre = tables.attended_pre(tokens, pos, sigma, math.isinf(beta))
+            selected += int(np.sum(sigma.argmax(axis=1) == pos))
+        phi = np.maximum(pre, 0.0, out=pre)
+        _add_label_sums(Y, labels, phi)
         phi_sum += phi.sum(axis=0)
-        w_sum += Wn.sum(axis=0)
-        selected += int(np.sum(sigma.argmax(axis=1) == pos))
+        w_sum += W[labels].sum(axis=0)
         count += labels.shape[0]
     mu = phi_sum / count
-    G = S / count
+    G = W.T @ Y / count
     if centre:
         G -= np.outer(w_sum / count, mu)
     return G, mu, selected / count
 
 
-def _key_query_direction(model, data, W, G1, L: int) -> np.ndarray:
-    """``g = (1/(N L)) Σ_n Σ_i [(v_i − ō_n)ᵀ r_n] k_i``, ``r_n = Aᵀ[1{Aō_n>0} ⊙ G₁ᵀ w_{y_n}]``."""
-    total = np.zeros(G1.shape[0])
+def _key_query_direction(passes, rows, tables, emb, W, G1, L: int) -> np.ndarray:
+    """``g = (1/(N L)) Σ_n Σ_i [(v_i − ō_n)ᵀ r_n] k_i`` through the token tables (module
+    docstring).  Each sub-chunk gathers its ``(n, L, m)`` table rows once: they give both
+    ``A ō_n`` and the scalars ``P[x_i]ᵀ q_n``."""
+    H = W @ G1  # rows G₁ᵀ w_y
+    c = np.zeros(tables.P.shape[0])
+    s_trigger = 0.0
     count = 0
-    for keys, values, labels, _ in data:
-        o_bar = values.mean(axis=1)
-        pre, _ = model.features(o_bar)
-        r = ((W[labels] @ G1) * (pre > 0.0)) @ model.A
-        s = np.einsum("nld,nd->nl", values, r) - np.sum(o_bar * r, axis=1)[:, None]
-        total += np.einsum("nl,nld->d", s, keys)
+    B, bz = tables.base
+    for tokens, pos, labels in _sub_chunks(passes, rows if tables.dense else max(1, 2 * rows // L)):
+        gathered = B[tokens]  # (n, L, m), or (n, L, d) on the dense route
+        summed = gathered.sum(axis=1)
+        if tables.miv:
+            summed += bz
+        q = (tables._pre(summed) > 0.0) * H[labels]
+        w = q @ tables.A if tables.dense else q  # r_n = Aᵀ q_n on the dense route
+        s = np.matmul(gathered, w[:, :, None])[:, :, 0]  # P[x_i]ᵀ q_n = e_{x_i}ᵀ r_n
+        at = np.arange(tokens.shape[0])
+        trigger = w @ bz if tables.miv else 0.0
+        s -= ((s.sum(axis=1) + trigger) / L)[:, None]  # (A ō_n)ᵀ q_n
+        s[at, pos] += trigger
+        c += np.bincount(tokens.ravel(), weights=s.ravel(), minlength=c.shape[0])
+        s_trigger += float(s[at, pos].sum())
         count += labels.shape[0]
-    return total / (count * L)
-
+    return (emb.E.T @ c + s_trigger * emb.z_trig) / (count * L)
 
 @dataclass(frozen=True)
 class LimitMLPFit:
@@ -110,16 +263,16 @@ class LimitMLPFit:
 
     def scores(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
         """Scores ``u_yᵀ G₂ φ(o)`` ``(n, V)`` and attention weights ``(n, L)``."""
-        model = dense_model(self.params, self.emb)
+        tables = _Tables.of(self.params, self.emb)
         g_unit = self.g / self.diagnostics["logit_scale"]
         readout = self.emb.U @ self.G2  # rows u_yᵀ G₂
         logits, sigmas = [], []
         for lo in range(0, len(batch), self.chunk):
-            part = Batch(batch.tokens[lo:lo + self.chunk], batch.pos[lo:lo + self.chunk],
-                         batch.labels[lo:lo + self.chunk])
-            keys, values = dense_keys_values(self.params, self.emb, part)
-            sigma = limit_attention(keys, g_unit, self.beta)
-            _, phi = model.features(np.einsum("nl,nld->nd", sigma, values), self.feature_mean)
+            tokens, pos = batch.tokens[lo:lo + self.chunk], batch.pos[lo:lo + self.chunk]
+            sigma = limit_attention(_logits(self.emb, g_unit, tokens, pos), self.beta)
+            phi = np.maximum(tables.attended_pre(tokens, pos, sigma, math.isinf(self.beta)), 0.0)
+            if self.feature_mean is not None:
+                phi -= self.feature_mean
             logits.append(phi @ readout.T)
             sigmas.append(sigma)
         if not logits:
@@ -143,14 +296,14 @@ def run_limit_mlp(
     *,
     beta: float = math.inf,
     chunk: int | None = None,
-    dense_cache_bytes: int = DEFAULT_DENSE_CACHE_BYTES,
+    cache_bytes: int = DEFAULT_CACHE_BYTES,
 ) -> "LimitMLPFit":
     """Early-phase limit for ``model='mlp'`` (see the module docstring).
 
     ``beta``: scale-free inverse temperature of the step-2 attention (``inf``, default:
-    hard attention); ``chunk``: sequences per dense sub-chunk; ``dense_cache_bytes``:
-    keep the dense training arrays between passes up to this size.  Centring comes from
-    ``params.center_features``.  Diagnostics: as
+    hard attention); ``chunk``: sequences per sub-chunk (default :func:`default_rows`);
+    ``cache_bytes``: keep the compact training tokens between the three passes up to
+    this size.  Centring comes from ``params.center_features``.  Diagnostics: as
     :func:`~theorycheck.algorithms.limit.run_limit` plus ``feature_mean_norm``
     (``|mean_n relu(A o_n)|`` at the step-2 attention, before centring).
     """
@@ -159,19 +312,18 @@ def run_limit_mlp(
             f"run_limit_mlp needs model='mlp' (with width m), got model={params.model!r}; "
             "for the attention-only model use run_limit")
     beta = check_beta(beta)
-    model = dense_model(params, emb)
-    data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes)
+    rows = default_rows(params.m) if chunk is None else check_int("chunk", chunk, 1)
+    passes = TrainingPasses(params, emb, train_seed, cache_bytes=cache_bytes)
+    tables = _Tables.of(params, emb)
     centre = params.center_features
     W = centered_labels(emb.U)
-    uniform = lambda keys: np.full(keys.shape[:2], 1.0 / keys.shape[1])  # noqa: E731
-    G1, _, _ = _value_direction(model, data, W, uniform, centre)
-    g = _key_query_direction(model, data, W, G1, params.L)
+    G1, _, _ = _value_direction(passes, rows, tables, W, centre)
+    g = _key_query_direction(passes, rows, tables, emb, W, G1, params.L)
     diagnostics = selection_diagnostics(emb, g, params)
     g_unit = g / diagnostics["logit_scale"]
-    G2, mu2, selection = _value_direction(
-        model, data, W, lambda keys: limit_attention(keys, g_unit, beta), centre)
+    G2, mu2, selection = _value_direction(passes, rows, tables, W, centre, (emb, g_unit, beta))
     diagnostics.update({"train_selection_accuracy": selection, "beta": beta,
                         "feature_mean_norm": float(np.linalg.norm(mu2))})
     return LimitMLPFit(params=params, emb=emb, G1=G1, g=g, G2=G2, beta=beta,
                        feature_mean=mu2 if centre else None, diagnostics=diagnostics,
-                       chunk=data.chunk)
+                       chunk=rows)

@@ -65,11 +65,16 @@ def retrieval_cost(p: Mapping[str, Any]) -> float:
     (V^2*d negligible), 1.67 s for V^2*d = 8.6e9 at (V, d, L, N) = (4096, 512, 4, 2000)
     (tokens negligible): 16 ns a token, 0.19 ns a V^2*d term. Dense algorithms (declared
     ``dense`` for the model) touch N*L*d numbers (N*L*m for the MLP).
+
+    An algorithm may declare its own ``work`` for a model (the MLP limit does:
+    :func:`theorycheck.algorithms.limit_mlp.trial_work`); it replaces the ``N*L`` term.
     """
-    dense = get_algorithm(p.get("algorithm", "limit")).is_dense(p.get("model", "attention"))
-    width = p.get("m") or p["d"]
-    nl = p["N"] * p["L"] * (width if dense else 1.0)
-    return float(nl + p["V"] ** 2 * p["d"] / 80.0)
+    algorithm = get_algorithm(p.get("algorithm", "limit"))
+    model = p.get("model", "attention")
+    work = algorithm.trial_work(model, p)
+    if work is None:
+        work = p["N"] * p["L"] * ((p.get("m") or p["d"]) if algorithm.is_dense(model) else 1.0)
+    return float(work + p["V"] ** 2 * p["d"] / 80.0)
 
 
 TASK = Task(
