@@ -276,11 +276,11 @@ def _fit_thresholds(law: Any, model: _Model, data: Dataset, ths: Sequence[Thresh
     misaligned fit of cells with brackets only).
     ``None`` if that fit is not identified or identifies other constants than the rows' model
     does (the CIs then stay open)."""
-    from theorycheck.compare.table_fit import fit_law_cells  # table_fit builds on this module
+    from theorycheck.compare.table_fit import cell_logs, fit_law_cells  # table_fit builds on this module
 
     logs = {i: (math.log(th.estimate), th.log_se) for i, th in enumerate(ths) if th.estimate is not None}
     if shared is not None and shared.identified:
-        logs = {i: (float(y), math.sqrt(shared.cov[j, j])) for j, (i, y) in enumerate(zip(shared.cells, shared.theta))}
+        logs = cell_logs(shared.cells, shared.theta, shared.cov)
     fit = fit_law_cells(law, data, logs, level=level)
     same = fit is not None and set(fit.constants) == set(model.free) and (fit.scale is not None) == model.with_scale
     return fit if same and fit.identified else None

@@ -21,7 +21,7 @@ likelihood (as :func:`~theorycheck.compare.model_selection.compare_models` does 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -36,7 +36,7 @@ from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.model_selection import ModelComparison, ModelScore
 from theorycheck.compare.threshold_table import TableCell, ThresholdTable
 
-__all__ = ["fit_law_table", "fit_law_cells", "table_goodness_of_fit", "compare_models_table"]
+__all__ = ["fit_law_table", "fit_law_cells", "cell_logs", "table_goodness_of_fit", "compare_models_table"]
 
 
 class _TableModel:
@@ -116,6 +116,13 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
         fitted_constants={name: exp_or_inf(p[i]) for i, name in enumerate(model.free)},
         log_scale=float(p[nc]) if model.with_scale else 0.0,
     )
+
+
+def cell_logs(cells: Sequence[int], theta: Sequence[float], cov: np.ndarray) -> dict[int, tuple[float, float]]:
+    """``{cell index: (log R*, se)}`` for :func:`fit_law_cells` from a joint fit of the
+    cells' log thresholds ``theta`` with covariance ``cov`` (the diagonal: each cell's own
+    error)."""
+    return {i: (float(y), math.sqrt(cov[j, j])) for j, (i, y) in enumerate(zip(cells, theta))}
 
 
 def fit_law_cells(law: Any, data: Dataset, logs: Mapping[int, tuple[float, float]], *,

@@ -61,7 +61,7 @@ from theorycheck.compare.headline import headline
 from theorycheck.compare.law_fit import cell_thresholds, fit_law
 from theorycheck.compare.law_fit_result import LawFit
 from theorycheck.compare.lower_bound import check_lower_bound
-from theorycheck.compare.table_fit import fit_law_cells, fit_law_table
+from theorycheck.compare.table_fit import cell_logs, fit_law_cells, fit_law_table
 from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.compare.polylog import freeze_polylog
 from theorycheck.compare.trends import design_trends, inestimable_trends
@@ -264,6 +264,5 @@ def constants_for_trends(law: Any, data: Dataset, cells: Sequence[int], theta: n
     thresholds ``theta`` of ``cells`` that the exponents use, errors from ``cov``
     (:func:`theorycheck.compare.table_fit.fit_law_cells`; its least-squares point exists
     even where its CIs do not). The likelihood's own point when that fit has nothing to use."""
-    logs = {i: (float(y), math.sqrt(cov[j, j])) for j, (i, y) in enumerate(zip(cells, theta))}
-    found = fit_law_cells(law, data, logs)
+    found = fit_law_cells(law, data, cell_logs(cells, theta, cov))
     return dict(fit.fitted_constants) if found is None else dict(found.fitted_constants)
