@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from theorycheck.algorithms.dense_reference import training_batch
-from theorycheck.algorithms import limit_mlp
+from theorycheck.algorithms import mlp_tables
 from theorycheck.algorithms.limit_mlp import run_limit_mlp
 from theorycheck.tasks.retrieval import RetrievalParams, keys_values, make_embeddings, test_batch
 
@@ -43,9 +43,9 @@ def _reference(params, emb, seed, beta):
 @pytest.mark.parametrize(("center", "beta", "miv"), [(False, math.inf, True), (True, 3.0, True),
                                                      (True, math.inf, False)])
 def test_streamed_limit_matches_whole_batch_reference(center, beta, miv, route, monkeypatch):
-    # Both routes of the position sums (limit_mlp._Tables): through the table P = A E, and
+    # Both routes of the position sums (mlp_tables.TokenTables): through the table P = A E, and
     # through E with one product by A (what L > DENSE_ROUTE_RATIO * d picks).
-    monkeypatch.setattr(limit_mlp, "DENSE_ROUTE_RATIO", math.inf if route == "table" else 0.0)
+    monkeypatch.setattr(mlp_tables, "DENSE_ROUTE_RATIO", math.inf if route == "table" else 0.0)
     params = RetrievalParams(V=12, d=8, L=5, N=301, model="mlp", m=20, center_features=center,
                              marker_in_value=miv)
     emb = make_embeddings(params, np.random.default_rng(1))

@@ -13,58 +13,40 @@ vectors replaced by their features ``φ(o) = relu(A o) − μ`` (``μ = 0``, or 
 * ``G₂ = (1/N) Σ_n w_{y_n} φ(o_n)ᵀ`` with the step-2 attention; prediction
   ``argmax_y u_yᵀ G₂ φ(o(X))``.
 
-**Token tables.** Every vector the features see is a combination of token embeddings,
-so the ``d``-dimensional work is done once per token, not once per sequence.  With the
-table ``P[x] = A e_x`` (``V×m``) and ``p_z = A z_trig``, and ``t = 1`` when the trigger
-enters the value path (``marker_in_value``), ``t = 0`` otherwise:
-
-* ``A ō_n = (1/L) (Σ_i P[x_i] + t·p_z)`` and ``A o_n = Σ_i σ_i P[x_i] + t·σ_ℓ p_z``;
-* ``(v_i − ō_n)ᵀ r_n = (P[x_i] + t·1{i=ℓ} p_z − A ō_n)ᵀ q_n`` with
-  ``q_n = 1{A ō_n > 0} ⊙ G₁ᵀ w_{y_n}``, so ``g = (1/(N L)) (Eᵀ c + s_ℓ z_trig)``, where
-  ``c_x`` sums those scalars over the positions holding token ``x`` and ``s_ℓ`` over
-  the informative positions;
-* the attention logits are ``(E g)[x_i] + 1{i=ℓ} z_trigᵀ g``;
-* the sums ``Σ_n w_{y_n} φ_nᵀ`` are taken per label first: ``Wᵀ Y``, ``Y[y] = Σ_{n: y_n = y} φ_n``.
-
-Time ``O(N·L·m + V·m·d)`` instead of the dense ``O(N·L·d + N·m·d)``; memory
-``O(V·m + chunk·m)``.  For long sequences (``L > DENSE_ROUTE_RATIO·d``) the ``L``-position
-sums of steps 1 and 2 are cheaper in ``d`` dimensions: ``Σ_i e_{x_i}`` then one product
-with ``A``, and ``e_{x_i}ᵀ (Aᵀ q_n)``; the same formulas, rounded differently.  The three passes walk the label-sorted training tokens of
-:class:`~theorycheck.tasks.training_passes.TrainingPasses` (the same data as every other
-algorithm); the centring means come with the ``G`` sums: the centred
-``G = (1/N) Σ_n w_{y_n} φ_nᵀ − w̄ μᵀ``, ``w̄ = (1/N) Σ_n w_{y_n}``.
+The features are not linear in the counts, but every attended vector is a combination of
+token embeddings: the passes work from per-token tables (:mod:`theorycheck.algorithms.mlp_tables`)
+in time ``O(N·L·m + V·m·d)`` instead of the dense ``O(N·L·d + N·m·d)``, memory
+``O(V·m + chunk·m)``.  With ``q_n = 1{A ō_n > 0} ⊙ G₁ᵀ w_{y_n}``, the key-query scalars are
+``(v_i − ō_n)ᵀ r_n = (P[x_i] + t·1{i=ℓ} p_z − A ō_n)ᵀ q_n``, so
+``g = (1/(N L)) (Eᵀ c + s_ℓ z_trig)`` where ``c_x`` sums them over the positions holding
+token ``x`` and ``s_ℓ`` over the informative positions.  The three passes walk the
+label-sorted training tokens of :class:`~theorycheck.tasks.training_passes.TrainingPasses`
+(the same data as every other algorithm); the centring means come with the ``G`` sums: the
+centred ``G = (1/N) Σ_n w_{y_n} φ_nᵀ − w̄ μᵀ``, ``w̄ = (1/N) Σ_n w_{y_n}``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from theorycheck.algorithms.limit import centered_labels, check_beta, selection_diagnostics
-from theorycheck.models.attention import softmax_rows
+from theorycheck.algorithms.mlp_tables import (
+    TokenTables,
+    add_label_sums,
+    attention_logits,
+    limit_attention,
+    uses_dense_route,
+)
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, TrainingPasses
 from theorycheck.validate import check_int
 
-__all__ = ["run_limit_mlp", "LimitMLPFit", "limit_attention", "default_rows", "uses_dense_route",
-           "trial_work", "DENSE_ROUTE_RATIO"]
-
-
-DENSE_ROUTE_RATIO = 0.125
-"""Sum the ``L`` positions through ``E`` and one product with ``A`` when ``L > ratio·d``.
-Measured at m = 2048, N = 2e4 (one thread, CPU s, table against dense route): d = 256:
-1.3/2.2 at L = 8, 2.8/2.5 at L = 32, 4.6/2.9 at L = 64; d = 512: 3.3/6.6 at L = 32,
-5.2/6.3 at L = 64, 8.8/8.0 at L = 128.  So the break-even ``L/d`` is ~0.11 at d = 256 and
-~0.2 at d = 512; 0.125 errs by at most ~10% on these."""
-
-
-def uses_dense_route(L: int, d: int) -> bool:
-    """Whether the position sums go through ``E`` and ``A`` (``L > DENSE_ROUTE_RATIO·d``)."""
-    return L > DENSE_ROUTE_RATIO * d
+__all__ = ["run_limit_mlp", "LimitMLPFit", "default_rows", "trial_work"]
 
 
 def trial_work(p: Mapping[str, Any]) -> float:
@@ -86,97 +68,6 @@ def default_rows(m: int) -> int:
     passes are bound by memory traffic; at (V, d, L, m) = (1024, 256, 8, 2048) sub-chunks
     of 2 MiB measured 1.7x faster than 8 MiB ones and 1.3x faster than 0.5 MiB ones."""
     return max(1, (1 << 18) // m)
-
-
-def limit_attention(logits: np.ndarray, beta: float) -> np.ndarray:
-    """``(n, L)`` weights ``softmax_i(β·logits)``; one-hot argmax for ``β = ∞``.  Pass the
-    scale-free logits ``k_iᵀ g/|α|`` to get the limit's attention."""
-    if math.isinf(beta):
-        sigma = np.zeros_like(logits)
-        sigma[np.arange(logits.shape[0]), logits.argmax(axis=1)] = 1.0
-        return sigma
-    return softmax_rows(beta * logits)
-
-
-@dataclass(frozen=True)
-class _Tables:
-    """The per-token quantities (module docstring): ``P[x] = A e_x`` (``V×m``),
-    ``p_z = A z_trig``, whether the trigger is in the value path, and the route of the
-    ``L``-position sums: through the table ``P`` (``L·m`` numbers a sequence) or, when
-    ``dense``, through the embeddings ``E`` and one product with ``A`` (``L·d + m·d``)."""
-
-    E: np.ndarray
-    A: np.ndarray
-    z: np.ndarray
-    P: np.ndarray
-    pz: np.ndarray
-    miv: bool
-    dense: bool
-
-    @classmethod
-    def of(cls, params: RetrievalParams, emb: Embeddings, dense: bool | None = None) -> "_Tables":
-        if dense is None:
-            dense = uses_dense_route(params.L, params.d)
-        return cls(E=emb.E, A=emb.A, z=emb.z_trig, P=emb.E @ emb.A.T, pz=emb.A @ emb.z_trig,
-                   miv=params.marker_in_value, dense=dense)
-
-    @property
-    def base(self) -> tuple[np.ndarray, np.ndarray]:
-        """The rows the position sums gather, and the trigger's row: ``(E, z)`` or ``(P, p_z)``."""
-        return (self.E, self.z) if self.dense else (self.P, self.pz)
-
-    def _pre(self, summed: np.ndarray) -> np.ndarray:
-        return summed @ self.A.T if self.dense else summed
-
-    def uniform_pre(self, tokens: np.ndarray) -> np.ndarray:
-        """``(n, m)`` pre-activations ``A ō_n`` at uniform attention."""
-        B, bz = self.base
-        total = B[tokens[:, 0]]
-        for i in range(1, tokens.shape[1]):
-            total += B[tokens[:, i]]
-        if self.miv:
-            total += bz
-        total /= tokens.shape[1]
-        return self._pre(total)
-
-    def attended_pre(self, tokens: np.ndarray, pos: np.ndarray, sigma: np.ndarray, hard: bool) -> np.ndarray:
-        """``(n, m)`` pre-activations ``A o_n``, ``o_n = Σ_i σ_i v_i`` (``hard``: ``σ`` is
-        one-hot, so one row of ``P`` per sequence)."""
-        rows = np.arange(tokens.shape[0])
-        if hard:
-            at = sigma.argmax(axis=1)
-            pre = self.P[tokens[rows, at]]
-            if self.miv:
-                pre[at == pos] += self.pz
-            return pre
-        B, bz = self.base
-        total = sigma[:, :1] * B[tokens[:, 0]]
-        for i in range(1, tokens.shape[1]):
-            total += sigma[:, i:i + 1] * B[tokens[:, i]]
-        if self.miv:
-            total += sigma[rows, pos][:, None] * bz
-        return self._pre(total)
-
-
-def _logits(emb: Embeddings, g_unit: np.ndarray, tokens: np.ndarray, pos: np.ndarray) -> np.ndarray:
-    """``(n, L)`` attention logits ``k_iᵀ g_unit = (E g_unit)[x_i] + 1{i=ℓ} z_trigᵀ g_unit``."""
-    logits = (emb.E @ g_unit)[tokens]
-    logits[np.arange(tokens.shape[0]), pos] += float(emb.z_trig @ g_unit)
-    return logits
-
-
-def _add_label_sums(Y: np.ndarray, labels: np.ndarray, phi: np.ndarray) -> None:
-    """``Y[y] += Σ_{n: y_n = y} φ_n`` (rows of equal label added first; the training
-    passes give label-sorted chunks, so a sub-chunk holds a few long runs)."""
-    if np.any(labels[1:] < labels[:-1]):
-        order = np.argsort(labels, kind="stable")
-        labels, phi = labels[order], phi[order]
-    starts = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1]])
-    if len(starts) > 64:
-        Y[labels[starts]] += np.add.reduceat(phi, starts, axis=0)
-        return
-    for lo, hi in zip(starts, np.r_[starts[1:], len(labels)]):  # ~10x faster than reduceat here
-        Y[labels[lo]] += phi[lo:hi].sum(axis=0)
 
 
 def _sub_chunks(passes: TrainingPasses, rows: int):
@@ -201,11 +92,11 @@ def _value_direction(passes, rows, tables, W, centre: bool, attention=None):
             pre = tables.uniform_pre(tokens)
         else:
             emb, g_unit, beta = attention
-            sigma = limit_attention(_logits(emb, g_unit, tokens, pos), beta)
+            sigma = limit_attention(attention_logits(emb, g_unit, tokens, pos), beta)
             pre = tables.attended_pre(tokens, pos, sigma, math.isinf(beta))
             selected += int(np.sum(sigma.argmax(axis=1) == pos))
         phi = np.maximum(pre, 0.0, out=pre)
-        _add_label_sums(Y, labels, phi)
+        add_label_sums(Y, labels, phi)
         phi_sum += phi.sum(axis=0)
         w_sum += W[labels].sum(axis=0)
         count += labels.shape[0]
@@ -230,7 +121,7 @@ def _key_query_direction(passes, rows, tables, emb, W, G1, L: int) -> np.ndarray
         summed = gathered.sum(axis=1)
         if tables.miv:
             summed += bz
-        q = (tables._pre(summed) > 0.0) * H[labels]
+        q = (tables.pre(summed) > 0.0) * H[labels]
         w = q @ tables.A if tables.dense else q  # r_n = Aᵀ q_n on the dense route
         s = np.matmul(gathered, w[:, :, None])[:, :, 0]  # P[x_i]ᵀ q_n = e_{x_i}ᵀ r_n
         at = np.arange(tokens.shape[0])
@@ -263,13 +154,13 @@ class LimitMLPFit:
 
     def scores(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
         """Scores ``u_yᵀ G₂ φ(o)`` ``(n, V)`` and attention weights ``(n, L)``."""
-        tables = _Tables.of(self.params, self.emb)
+        tables = TokenTables.of(self.params, self.emb)
         g_unit = self.g / self.diagnostics["logit_scale"]
         readout = self.emb.U @ self.G2  # rows u_yᵀ G₂
         logits, sigmas = [], []
         for lo in range(0, len(batch), self.chunk):
             tokens, pos = batch.tokens[lo:lo + self.chunk], batch.pos[lo:lo + self.chunk]
-            sigma = limit_attention(_logits(self.emb, g_unit, tokens, pos), self.beta)
+            sigma = limit_attention(attention_logits(self.emb, g_unit, tokens, pos), self.beta)
             phi = np.maximum(tables.attended_pre(tokens, pos, sigma, math.isinf(self.beta)), 0.0)
             if self.feature_mean is not None:
                 phi -= self.feature_mean
@@ -314,7 +205,7 @@ def run_limit_mlp(
     beta = check_beta(beta)
     rows = default_rows(params.m) if chunk is None else check_int("chunk", chunk, 1)
     passes = TrainingPasses(params, emb, train_seed, cache_bytes=cache_bytes)
-    tables = _Tables.of(params, emb)
+    tables = TokenTables.of(params, emb)
     centre = params.center_features
     W = centered_labels(emb.U)
     G1, _, _ = _value_direction(passes, rows, tables, W, centre)
