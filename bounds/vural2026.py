@@ -277,5 +277,8 @@ BOUNDS = [
            "(V, d, L) = (1024, 256, 8): N* falls with m from 1024 to 4096 and is flat from 4096 to 8192 (1.22e5, "
            "1.17e5; C4 ~ 4.1 there); over m 1024..8192 inconclusive, m exponent -0.49 [-0.79, -0.19] against 0 "
            "(theorycheck fit bench/data/mlp_phase_uncentred_trigger_out.csv --law vural2026.mlp_mean_bias "
-           "--params V,d,L,m). V and d untested."),
+           "--params V,d,L,m). Refuted in d (2026-11-24, paper budget, V=2048, m=2048, L=4, d 362..512, "
+           "625 trials): d exponent -2.35 [-2.48, -2.21] against -1, as the attention-only mean bias falls "
+           "like d^-2 (theorycheck fit bench/data/mlp_mean_bias_d_line_paper.csv --law vural2026.mlp_mean_bias "
+           "--params V,d,L,m; docs/mlp_phase.md §3). V untested."),
 ]

@@ -1,0 +1,67 @@
+"""Timings of the attention-MLP limit (theorycheck.algorithms.limit_mlp) on in-regime cells.
+
+Prints one line per cell: wall seconds of one trial on each route of the position sums
+(through the token table ``P = A E``, ``L·m`` numbers a sequence; or through ``E`` and one
+product with ``A``, ``L·d + m·d``), which route the trial takes by default, the cost model's
+prediction (``limit_mlp.trial_work``) in seconds, and the recall accuracy (equal on both
+routes: same formulas, rounded differently).  No asserts: figures are read, not enforced.
+
+    OPENBLAS_NUM_THREADS=1 python bench/bench_mlp_limit.py           # 4 cells, ~3 min
+    OPENBLAS_NUM_THREADS=1 python bench/bench_mlp_limit.py --quick   # the first cell
+
+Before 2026-11-24 the MLP limit streamed dense ``(n, L, d)`` chunks and formed every
+sequence's features, ``O(N·L·d + N·m·d)``; on the four cells it took 64.9-66.3 s, 40.6 s,
+82.4 s and 8.9 s of one thread (commit 495c17d:
+``git worktree add /tmp/old 495c17d && PYTHONPATH=/tmp/old theorycheck simulate ...`` with the
+cell's flags, run outside the repository so that the old package is imported).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from theorycheck.algorithms import mlp_tables
+from theorycheck.algorithms.limit_mlp import trial_work
+from theorycheck.simulate import simulate
+from theorycheck.tasks.retrieval import RetrievalParams
+
+TOKEN_SECONDS = 16e-9  # one unit of the retrieval cost model (theorycheck.tasks.retrieval_task)
+
+CELLS = [
+    # (what, params); all with the trigger out of the value path, as the MLP laws' designs
+    ("centred, phase diagram", dict(V=1024, d=256, L=8, N=300000, m=2048, center_features=True)),
+    ("mlp_mean_bias base", dict(V=2048, d=512, L=4, N=100000, m=2048)),
+    ("uncentred, m = 8192", dict(V=1024, d=256, L=8, N=100000, m=8192)),
+    ("long sequences", dict(V=1024, d=256, L=64, N=20000, m=2048, center_features=True)),
+]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the first cell only")
+    args = parser.parse_args(argv)
+    print(f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '(unset)')}")
+    print(f"{'cell':24s} {'(V, d, L, N, m)':32s} {'table':>8s} {'dense':>8s}  default  predicted  accuracy")
+    default_ratio = mlp_tables.DENSE_ROUTE_RATIO
+    for what, kw in CELLS[:1] if args.quick else CELLS:
+        params = RetrievalParams(model="mlp", marker_in_value=False, **kw)
+        walls, accuracies = {}, set()
+        for route, ratio in (("table", float("inf")), ("dense", 0.0)):
+            mlp_tables.DENSE_ROUTE_RATIO = ratio
+            start = time.perf_counter()
+            out = simulate(params, "limit", seed=0)
+            walls[route] = time.perf_counter() - start
+            accuracies.add(round(out.accuracy, 6))
+        mlp_tables.DENSE_ROUTE_RATIO = default_ratio
+        default = "dense" if mlp_tables.uses_dense_route(params.L, params.d) else "table"
+        predicted = trial_work(kw) * TOKEN_SECONDS
+        size = f"({kw['V']}, {kw['d']}, {kw['L']}, {kw['N']}, {kw['m']})"
+        print(f"{what:24s} {size:32s} {walls['table']:7.2f}s {walls['dense']:7.2f}s  {default:7s} "
+              f"{predicted:8.2f}s  {'/'.join(str(a) for a in sorted(accuracies))}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
