@@ -39,6 +39,7 @@ from theorycheck.algorithms.mlp_tables import (
     TokenTables,
     add_label_sums,
     attention_logits,
+    key_scores,
     limit_attention,
     uses_dense_route,
 )
@@ -79,9 +80,9 @@ def _sub_chunks(passes: TrainingPasses, rows: int):
 
 def _value_direction(passes, rows, tables, W, centre: bool, attention=None):
     """``(G, μ, selected fraction)``: ``G = (1/N) Σ_n w_{y_n} φ(o_n)ᵀ`` (centred iff
-    ``centre``), ``μ = (1/N) Σ_n relu(A o_n)``.  ``attention``: ``(emb, g_unit, beta)`` of
-    the step-2 attention, ``None`` for uniform attention (step 1; its selected
-    fraction is then 0)."""
+    ``centre``), ``μ = (1/N) Σ_n relu(A o_n)``.  ``attention``: ``(key_scores, beta)`` of
+    the step-2 attention (:func:`~theorycheck.algorithms.mlp_tables.key_scores`), ``None``
+    for uniform attention (step 1; its selected fraction is then 0)."""
     m = tables.P.shape[1]
     Y = np.zeros((W.shape[0], m))  # per-label feature sums
     phi_sum = np.zeros(m)
@@ -91,8 +92,8 @@ def _value_direction(passes, rows, tables, W, centre: bool, attention=None):
         if attention is None:
             pre = tables.uniform_pre(tokens)
         else:
-            emb, g_unit, beta = attention
-            sigma = limit_attention(attention_logits(emb, g_unit, tokens, pos), beta)
+            scores, beta = attention
+            sigma = limit_attention(attention_logits(scores, tokens, pos), beta)
             pre = tables.attended_pre(tokens, pos, sigma, math.isinf(beta))
             selected += int(np.sum(sigma.argmax(axis=1) == pos))
         phi = np.maximum(pre, 0.0, out=pre)
@@ -133,6 +134,7 @@ def _key_query_direction(passes, rows, tables, emb, W, G1, L: int) -> np.ndarray
         count += labels.shape[0]
     return (emb.E.T @ c + s_trigger * emb.z_trig) / (count * L)
 
+
 @dataclass(frozen=True)
 class LimitMLPFit:
     """Result of :func:`run_limit_mlp`: ``G1``, ``G2`` (``d×m``), ``g`` (``d``), ``beta``,
@@ -147,6 +149,7 @@ class LimitMLPFit:
     feature_mean: np.ndarray | None = field(repr=False)
     diagnostics: Mapping[str, float]
     chunk: int = 4096
+    tables: TokenTables | None = field(default=None, repr=False, compare=False)  # the training's, reused
 
     @property
     def trigger_coef(self) -> float:
@@ -154,13 +157,13 @@ class LimitMLPFit:
 
     def scores(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
         """Scores ``u_yᵀ G₂ φ(o)`` ``(n, V)`` and attention weights ``(n, L)``."""
-        tables = TokenTables.of(self.params, self.emb)
-        g_unit = self.g / self.diagnostics["logit_scale"]
+        tables = self.tables if self.tables is not None else TokenTables.of(self.params, self.emb)
+        scores = key_scores(self.emb, self.g / self.diagnostics["logit_scale"])
         readout = self.emb.U @ self.G2  # rows u_yᵀ G₂
         logits, sigmas = [], []
         for lo in range(0, len(batch), self.chunk):
             tokens, pos = batch.tokens[lo:lo + self.chunk], batch.pos[lo:lo + self.chunk]
-            sigma = limit_attention(attention_logits(self.emb, g_unit, tokens, pos), self.beta)
+            sigma = limit_attention(attention_logits(scores, tokens, pos), self.beta)
             phi = np.maximum(tables.attended_pre(tokens, pos, sigma, math.isinf(self.beta)), 0.0)
             if self.feature_mean is not None:
                 phi -= self.feature_mean
@@ -212,9 +215,9 @@ def run_limit_mlp(
     g = _key_query_direction(passes, rows, tables, emb, W, G1, params.L)
     diagnostics = selection_diagnostics(emb, g, params)
     g_unit = g / diagnostics["logit_scale"]
-    G2, mu2, selection = _value_direction(passes, rows, tables, W, centre, (emb, g_unit, beta))
+    G2, mu2, selection = _value_direction(passes, rows, tables, W, centre, (key_scores(emb, g_unit), beta))
     diagnostics.update({"train_selection_accuracy": selection, "beta": beta,
                         "feature_mean_norm": float(np.linalg.norm(mu2))})
     return LimitMLPFit(params=params, emb=emb, G1=G1, g=g, G2=G2, beta=beta,
                        feature_mean=mu2 if centre else None, diagnostics=diagnostics,
-                       chunk=rows)
+                       chunk=rows, tables=tables)

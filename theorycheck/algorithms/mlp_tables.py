@@ -25,7 +25,7 @@ from theorycheck.models.attention import softmax_rows
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams
 
 __all__ = ["DENSE_ROUTE_RATIO", "uses_dense_route", "TokenTables", "limit_attention",
-           "attention_logits", "add_label_sums"]
+           "key_scores", "attention_logits", "add_label_sums"]
 
 DENSE_ROUTE_RATIO = 0.125
 """Sum the ``L`` positions through ``E`` and one product with ``A`` when ``L > ratio·d``.
@@ -111,10 +111,18 @@ class TokenTables:
         return self.pre(total)
 
 
-def attention_logits(emb: Embeddings, g_unit: np.ndarray, tokens: np.ndarray, pos: np.ndarray) -> np.ndarray:
-    """``(n, L)`` attention logits ``k_iᵀ g_unit = (E g_unit)[x_i] + 1{i=ℓ} z_trigᵀ g_unit``."""
-    logits = (emb.E @ g_unit)[tokens]
-    logits[np.arange(tokens.shape[0]), pos] += float(emb.z_trig @ g_unit)
+def key_scores(emb: Embeddings, g_unit: np.ndarray) -> tuple[np.ndarray, float]:
+    """The attention's per-token scores ``(E g_unit, z_trigᵀ g_unit)``, computed once a pass
+    for :func:`attention_logits`."""
+    return emb.E @ g_unit, float(emb.z_trig @ g_unit)
+
+
+def attention_logits(scores: tuple[np.ndarray, float], tokens: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """``(n, L)`` attention logits ``k_iᵀ g_unit = (E g_unit)[x_i] + 1{i=ℓ} z_trigᵀ g_unit``
+    from :func:`key_scores`."""
+    token_scores, trigger_score = scores
+    logits = token_scores[tokens]
+    logits[np.arange(tokens.shape[0]), pos] += trigger_score
     return logits
 
 

@@ -85,10 +85,11 @@ def load_law(text: str, *, resource: str | None = None, constants: list[str] | N
 
     if not isinstance(text, str) or not text.strip():
         raise ValueError("--law is empty: give a condition such as 'N >= C*V*log(V)' or a catalogue id")
-    if _catalogue_id(text) is not None:
+    ident = _catalogue_id(text)
+    if ident is not None:
         from theorycheck import catalogue
 
-        law = catalogue.get(_catalogue_id(text)).law
+        law = catalogue.get(ident).law
         if assume or constants:
             law = Law(law.statement, resource=law.resource, constants=constants or law.constants, assume=assume)
         return law
@@ -227,10 +228,11 @@ def run(args: argparse.Namespace) -> int:
     lower, lower_constants = None, None
     if args.lower_bound:
         lower = load_law(args.lower_bound, resource=law.resource)
-        if _catalogue_id(args.lower_bound) is not None:  # a catalogue entry knows its constants
+        ident = _catalogue_id(args.lower_bound)
+        if ident is not None:  # a catalogue entry knows its constants
             from theorycheck import catalogue
 
-            known = catalogue.get(_catalogue_id(args.lower_bound)).constants
+            known = catalogue.get(ident).constants
             lower_constants = {c: float(known[c]) for c in lower.constants if c in known}
     verdict = compare(
         law, data,
