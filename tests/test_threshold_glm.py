@@ -10,7 +10,8 @@ from scipy.stats import norm
 
 from theorycheck.threshold import fit_threshold
 from theorycheck.threshold import glm
-from theorycheck.threshold.glm import fieller_interval, fit_link, fit_probit, link_quantile
+from theorycheck.threshold.glm import fieller_interval, fit_link, fit_probit
+from theorycheck.threshold.links import link_quantile
 from theorycheck.threshold.points import pool_points
 
 POINTS = [(10, 0, 8), (14, 1, 8), (20, 3, 8), (28, 6, 8), (40, 8, 8)]

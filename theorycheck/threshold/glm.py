@@ -41,17 +41,9 @@ from theorycheck.threshold.isotonic import (
     monotonicity_violation,
 )
 from theorycheck.threshold.link_average import LinkAverage, average_links
+from theorycheck.threshold.links import LINKS, link_quantile, link_slope_at
 from theorycheck.threshold.points import PooledPoints, pool_points
 from theorycheck.threshold.result import Threshold
-
-
-#: statsmodels link of each supported name (``P = F(eta)``).
-LINKS = {
-    "probit": sm.families.links.Probit,
-    "logit": sm.families.links.Logit,
-    "cloglog": sm.families.links.CLogLog,
-    "loglog": sm.families.links.LogLog,
-}
 
 
 @dataclass(frozen=True)
@@ -68,7 +60,7 @@ class GLMFit:
 
 def binomial_glm(k: np.ndarray, n: np.ndarray, exog: np.ndarray, link: str = "probit") -> GLMFit:
     """The one binomial GLM wrapper: ``k`` successes of ``n`` on the columns of ``exog``
-    with ``link`` (a key of :data:`LINKS`); statsmodels errors propagate."""
+    with ``link`` (a key of :data:`theorycheck.threshold.links.LINKS`); statsmodels errors propagate."""
     endog = np.column_stack([k, np.asarray(n) - np.asarray(k)]).astype(float)
     family = sm.families.Binomial(link=LINKS[link]())
     # statsmodels computes llf and cov_params lazily: read them inside the block too (a
@@ -81,32 +73,6 @@ def binomial_glm(k: np.ndarray, n: np.ndarray, exog: np.ndarray, link: str = "pr
                      float(res.llf), False)
     separated = any("separation" in str(w.message).lower() for w in caught)
     return GLMFit(fit.params, fit.cov, fit.llf, separated)
-
-
-#: ``F^-1(q)`` of each link: the linear predictor at which ``P = q``.
-_LINK_QUANTILE = {
-    "probit": lambda q: float(norm.ppf(q)),
-    "logit": lambda q: math.log(q / (1.0 - q)),
-    "cloglog": lambda q: math.log(-math.log1p(-q)),
-    "loglog": lambda q: -math.log(-math.log(q)),
-}
-
-
-def link_quantile(link: str, q: float) -> float:
-    """``eta_q = F^-1(q)`` for ``link``."""
-    return _LINK_QUANTILE[link](q)
-
-
-def link_slope_at(link: str, q: float) -> float:
-    """``dP/deta`` at ``P = q``: probit ``phi(z_q)``, logit ``q(1-q)``, cloglog
-    ``-(1-q) log(1-q)``, loglog ``-q log q``."""
-    if link == "probit":
-        return float(norm.pdf(norm.ppf(q)))
-    if link == "logit":
-        return q * (1.0 - q)
-    if link == "cloglog":
-        return -(1.0 - q) * math.log1p(-q)
-    return -q * math.log(q)
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy.optimize import isotonic_regression
 
+from theorycheck.threshold.axis import ResourceAxis
 from theorycheck.threshold.glm import check_q_level, fit_threshold, glm_threshold_t, overlaps
 from theorycheck.threshold.points import PooledPoints, check_point, pool_points
 from theorycheck.threshold.result import Threshold
@@ -105,16 +106,10 @@ class ThresholdSearch:
     ) -> None:
         self.q, self.level = check_q_level(q, level)
         start_v = check_positive("start", start)
-        self.integer = bool(integer)
-        lo = None if lower is None else check_positive("lower", lower)
-        hi = None if upper is None else check_positive("upper", upper, allow_inf=True)
-        self.lower = (1.0 if self.integer else 0.0) if lo is None else lo
-        self.upper = math.inf if hi is None else hi
-        if self.lower >= self.upper:
-            raise ValueError(f"lower ({self.lower:g}) must be below upper ({self.upper:g})")
-        if not self.lower <= start_v <= self.upper:
+        self.axis = ResourceAxis.checked(lower=lower, upper=upper, integer=integer, increasing=increasing)
+        if not self.axis.contains(start_v):
             raise ValueError(
-                f"start={start_v:g} lies outside [lower, upper] = [{self.lower:g}, {self.upper:g}]"
+                f"start={start_v:g} lies outside [lower, upper] = [{self.axis.lower:g}, {self.axis.upper:g}]"
             )
         self.seeds_per_point = check_int("seeds_per_point", seeds_per_point, 1)
         self.max_trials = check_int("max_trials", max_trials, 1)
@@ -130,9 +125,9 @@ class ThresholdSearch:
         self.spread = check_positive("spread", spread)
         if not isinstance(resource, str) or not resource:
             raise ValueError(f"resource must be a variable name such as 'N', got {resource!r}")
-        self.increasing = bool(increasing)
+        self.increasing = self.axis.increasing
         self.resource = resource
-        self.start = self._snap(start_v)
+        self.start = self.axis.snap(start_v)
         self._points: dict[float, list[int]] = {}
         self._pending: list[tuple[float, int]] = []
         self._owed: dict[float, int] = {}
@@ -210,20 +205,6 @@ class ThresholdSearch:
     def _point_list(self) -> list[tuple[float, int, int]]:
         return [(r, k, n) for r, (k, n) in sorted(self._points.items())]
 
-    def _snap(self, r: float) -> float:
-        r = min(max(r, self.lower), self.upper)
-        if self.integer:
-            r = float(max(round(r), math.ceil(self.lower)))
-            if math.isfinite(self.upper):
-                r = min(r, float(math.floor(self.upper)))
-        return r
-
-    def _r(self, t: float) -> float:
-        return self._snap(math.exp(t) if self.increasing else math.exp(-t))
-
-    def _t(self, r: float) -> float:
-        return math.log(r) if self.increasing else -math.log(r)
-
     def _budgeted(self, wanted: list[float], per: int | None = None) -> list[tuple[float, int]]:
         left = self.max_trials - self.trials
         if left <= 0:
@@ -274,13 +255,13 @@ class ThresholdSearch:
         self._steps[side] += 0 if mixed else 1
         going_down_in_r = (side == "down") == self.increasing
         t_new = t_edge - step if side == "down" else t_edge + step
-        if self._r(t_new) == self._r(t_edge):
+        if self.axis.r(t_new) == self.axis.r(t_edge):
             limit = "lower" if going_down_in_r else "upper"
             self._notes.append(
                 f"stopped: the crossing lies beyond the {limit} limit of {self.resource}"
             )
             return None
-        return self._r(t_new)
+        return self.axis.r(t_new)
 
     def _refine(self, pts: PooledPoints, est: float, slope: float) -> list[float]:
         t = pts.t
@@ -289,7 +270,7 @@ class ThresholdSearch:
         centre = min(max(est, float(t.min())), float(t.max()))
         m = self.points_per_round
         offsets = [0.0] if m == 1 else list(np.linspace(-half, half, m))
-        return [self._r(centre + o) for o in offsets]
+        return [self.axis.r(centre + o) for o in offsets]
 
     def _narrow(self, pts: PooledPoints) -> list[tuple[float, int]]:
         """No usable GLM yet: sample inside the zone between pure failures and successes."""
@@ -303,8 +284,8 @@ class ThresholdSearch:
                 cands.append(float(pts.t.min()) - step)
             if not ((pts.k == pts.n) & (pts.t > zone.a)).any():
                 cands.append(float(pts.t.max()) + step)
-            return self._budgeted(sorted({self._r(c) for c in cands}), self.bracket_seeds)
-        fresh = sorted({self._r(c) for c in zone.candidates} - set(self._points))
+            return self._budgeted(sorted({self.axis.r(c) for c in cands}), self.bracket_seeds)
+        fresh = sorted({self.axis.r(c) for c in zone.candidates} - set(self._points))
         if fresh and zone.width > self.rel_width / 4.0:
             return self._budgeted(fresh, self.bracket_seeds)
         left = self.max_trials - self.trials
