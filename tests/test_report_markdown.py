@@ -2,6 +2,7 @@
 
 import json
 import shlex
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -98,6 +99,18 @@ def test_collapse_plot_band_and_labels(tmp_path):
     written = write_report(result, tmp_path)
     assert (tmp_path / "collapse.png").stat().st_size > 10_000
     assert json.loads(Path(written["verdict.json"]).read_text())["verdict"]["alternatives"][0]["decisive"]
+
+
+def test_a_report_without_thresholds_writes_its_plots_without_warnings(tmp_path):
+    # a sweep where no cell reaches q (every threshold censored, e.g. width that cannot buy
+    # success) still gets its plots, and matplotlib has no legend entries to complain about
+    result = _full_result()
+    for cell in result["cells"]:
+        cell["threshold"] = {**cell["threshold"], "estimate": None}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        write_report(result, tmp_path)
+    assert (tmp_path / "thresholds_V.png").stat().st_size > 1_000
 
 
 @pytest.mark.parametrize(("lo", "hi"), [(64, 91), (300, 9e4), (1e2, 1e9)])

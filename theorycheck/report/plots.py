@@ -119,7 +119,8 @@ def plot_thresholds(result: dict[str, Any], var: str, path: Path) -> Path:
     ax.set_xlabel(var)
     ax.set_ylabel(f"threshold {resource}*")
     ax.set_title(f"{resource}* against {var} (others at base)")
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:  # nothing to label when no cell varies var alone
+        ax.legend(fontsize=8)
     fig.savefig(path, dpi=110)
     return path
 
