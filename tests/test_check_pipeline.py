@@ -11,6 +11,7 @@ import pytest
 
 from theorycheck.check import Budget, check
 from theorycheck.report import write_report
+from theorycheck.report.terminal import format_number, render_verdict
 
 # A small budget for tests: 3 values of one variable over 4x, 4 trials a point, <= 60 trials a cell.
 TINY = Budget("tiny", 3, 4.0, 4, 60, 1e6, 0, 0.3, 1)
@@ -116,3 +117,12 @@ def test_a_cell_without_a_threshold_is_censored_not_searched_forever():
         assert cell["threshold"]["estimate"] is None  # d = 8 cannot store 64 facts
     assert d["verdict"]["verdict"] == "inconclusive"
     assert "no cell reached success" in d["verdict"]["reason"]
+    # the verdict still lists every cell, each with the value its threshold lies beyond
+    listed = d["verdict"]["cells"]
+    assert len(listed) == len(d["cells"]) and all(c["censored"] for c in listed)
+    for cell, shown in zip(d["cells"], listed, strict=True):
+        assert shown["censored_side"] == "above"
+        assert shown["censored_beyond"] == max(p[0] for p in cell["threshold"]["points"])
+    text = render_verdict(d["verdict"])
+    assert f"cells ({len(listed)}):" in text
+    assert f"censored, N* > {format_number(listed[0]['censored_beyond'])} (censored)" in text

@@ -62,7 +62,8 @@ def _cells():
     out = []
     for v, est in ((64, 200.0), (128, 420.0), (256, 800.0), (512, None)):
         th = {"estimate": est, "ci": None if est is None else [0.9 * est, 1.1 * est],
-              "points": [[100.0, 0, 8], [1000.0, 8 if est else 0, 8]]}
+              "points": [[100.0, 0, 8], [1000.0, 8 if est else 0, 8]], "resource": "N",
+              "censored": None if est else "above", "censored_beyond": None if est else 1000.0}
         out.append({"params": {"V": float(v)}, "threshold": th, "predicted": 3.0 * v})
     return out
 
@@ -84,7 +85,7 @@ def test_report_markdown_has_tables_not_dicts_and_a_reproduce_section():
     assert "| `N >= C*V*log(V)` | times log(V) | 41 | 41 | yes |" in md
     assert "| bound | `N >= V` |" in md
     assert "| V | 1 | 1.1 [1, 1.2] | consistent | 4 | all windows of 64..512 |" in md
-    assert "| V=512 | censored (no threshold found) | - |" in md
+    assert "| V=512 | censored, N* > 1000 | - |" in md
     assert "**Verdict: CONSISTENT.** consistent within ±0.25; but `N >= C*V*log(V)` fits decisively" in md
     assert "## Reproduce\n\n```sh\ntheorycheck check --law 'N >= C*V*d' --task retrieval --budget quick" in md
 

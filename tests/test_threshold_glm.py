@@ -102,8 +102,10 @@ def test_bracket_with_too_few_trials_is_unbounded():
 def test_censored_when_every_trial_succeeds():
     th = fit_threshold([(10, 4, 4), (20, 4, 4)])
     assert th.estimate is None and th.censored == "below" and th.method == "censored"
+    assert th.censored_beyond == 10.0 and th.to_dict()["censored_beyond"] == 10.0  # N* < 10
     th2 = fit_threshold([(10, 4, 4), (20, 4, 4)], increasing=False, resource="V")
-    assert th2.censored == "above"
+    assert th2.censored == "above" and th2.censored_beyond == 20.0  # success falls with V: V* > 20
+    assert fit_threshold([(10, 0, 4), (20, 2, 4), (40, 4, 4)]).censored_beyond is None
 
 
 def test_non_monotone_success_is_flagged():

@@ -192,6 +192,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     ``"per-seed"`` (nested data only; :mod:`theorycheck.threshold.per_seed_search`).
     """
     from theorycheck.compare import Dataset, compare
+    from theorycheck.compare.checks import CellResult
 
     # every argument the sweep would only use late, checked before any work
     vary = check_run_arguments(vary=vary, entropy=entropy, q=q, tolerance=tolerance, store=store,
@@ -212,7 +213,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
         Dataset.from_thresholds(measured)
     kwargs = {} if tolerance is None else {"tolerance": tolerance}
     if all(sweep.results[k].estimate is None for k in keys):
-        verdict = NoCrossing(tgt.law, design)
+        verdict = NoCrossing(tgt.law, design, tuple(CellResult(p, th, None) for p, th in measured))
     else:
         verdict = compare(tgt.law, data, q=q, lower_bound=tgt.lower_law, **kwargs)
         if thresholds == "per-seed":  # report each cell's quantile and CI, not the table's normal approximation
@@ -244,8 +245,8 @@ class NoCrossing:
 
     law: Any
     design: SweepDesign
+    cells: tuple = ()  # every cell (theorycheck.compare.checks.CellResult), all censored
     status: str = "inconclusive"
-    cells: tuple = ()
 
     @property
     def reason(self) -> str:
@@ -258,7 +259,7 @@ class NoCrossing:
     def to_dict(self) -> dict[str, Any]:
         return {"verdict": self.status, "reason": self.reason, "law": self.law.text,
                 "resource": self.design.resource, "tested": [], "untested": list(self.law.variables),
-                "exponents": {}, "cells": [], "notes": [self.reason]}
+                "exponents": {}, "cells": [c.to_dict() for c in self.cells], "notes": [self.reason]}
 
 
 def _cell_id(params: Mapping[str, float]) -> tuple:

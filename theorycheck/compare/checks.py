@@ -61,7 +61,7 @@ class CellResult:
 
     params: dict[str, float]
     threshold: Threshold
-    predicted: float
+    predicted: float | None  # None where no constant was fitted (no cell has a threshold)
 
     @property
     def ratio(self) -> float | None:
@@ -71,7 +71,8 @@ class CellResult:
         th = self.threshold.to_dict()
         return {"params": self.params, "threshold": th["estimate"], "ci": th["ci"],
                 "method": th["method"], "predicted": self.predicted, "ratio": self.ratio,
-                "trials": th["trials"], "warnings": th["warnings"], "censored": th["estimate"] is None}
+                "trials": th["trials"], "warnings": th["warnings"], "censored": th["estimate"] is None,
+                "censored_side": th["censored"], "censored_beyond": th["censored_beyond"]}
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,16 @@ def format_number(x: Any, digits: int = 3) -> str:
     return f"{v:.{digits}g}"
 
 
+def censored_text(cell: Mapping[str, Any], resource: str) -> str:
+    """``censored, m* > 4.51e+04`` for a cell whose threshold lies beyond the explored range
+    (``censored_side`` "above": past the largest value tried, "below": under the smallest);
+    ``censored, no threshold found`` where the cell does not say."""
+    side, beyond = cell.get("censored_side"), cell.get("censored_beyond")
+    if side not in ("above", "below") or beyond is None:
+        return "censored, no threshold found"
+    return f"censored, {resource}* {'>' if side == 'above' else '<'} {format_number(beyond)}"
+
+
 def _interval(ci: Any, digits: int) -> str:
     if not ci:
         return "-"
@@ -149,7 +159,7 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
         trials = f", {c['trials']} trials" if c.get("trials") else ""  # a table's cells have none
         outside = f"; outside the regime ({', '.join(c.get('violated') or ())})" if c.get("in_regime") is False else ""
         if c.get("threshold") is None and "threshold" in c:
-            lines.append(f"  {label}: censored, no threshold found ({c.get('method', '-')}){trials}{outside}")
+            lines.append(f"  {label}: {censored_text(c, resource)} ({c.get('method', '-')}){trials}{outside}")
             continue
         lines.append(f"  {label}: {resource}* = {f(c.get('threshold'))} {_interval(c.get('ci'), digits)} "
                      f"({c.get('method', '-')}), predicted {f(c.get('predicted'))}{trials}{outside}")

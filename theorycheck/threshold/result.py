@@ -89,6 +89,16 @@ class Threshold:
 
         return self.log_ci_width / (2.0 * float(norm.ppf(0.5 + self.level / 2.0)))
 
+    @property
+    def censored_beyond(self) -> float | None:
+        """The end of the explored range that a censored threshold lies beyond: the largest
+        resource tried when ``censored == "above"``, the smallest when ``"below"``;
+        ``None`` for a threshold that was found."""
+        if self.censored is None or not self.points:
+            return None
+        return float(max(r for r, _, _ in self.points) if self.censored == "above"
+                     else min(r for r, _, _ in self.points))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "resource": self.resource,
@@ -103,6 +113,7 @@ class Threshold:
             "isotonic_estimate": _num(self.isotonic_estimate),
             "monotone": self.monotone,
             "censored": self.censored,
+            "censored_beyond": _num(self.censored_beyond),
             "increasing": self.increasing,
             "trials": self.trials,
             "points": [[float(r), int(k), int(n)] for r, k, n in self.points],
