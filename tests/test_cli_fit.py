@@ -103,6 +103,19 @@ def test_bad_input_exit_2(tmp_path, capsys, content, law, fragment):
     assert "Traceback" not in err
 
 
+def test_rows_where_no_cell_crosses_are_inconclusive_not_bad_input(tmp_path, capsys):
+    # a stopped run where every cell failed everywhere (width that cannot buy success): the data
+    # are valid and say where the threshold is not, so the answer is inconclusive (exit 3), with
+    # every cell listed as censored beyond the largest value tried
+    path = tmp_path / "all_fail.csv"
+    path.write_text("d,N,successes,trials\n8,100,0,4\n8,400,0,4\n16,100,0,4\n16,800,0,4\n")
+    assert main(["fit", str(path), "--law", "N >= C*d"]) == 3
+    text = capsys.readouterr().out
+    assert text.startswith("verdict: inconclusive") and "no cell crosses success probability q" in text
+    assert "  d=8: censored, N* > 400 (censored), 8 trials" in text
+    assert "  d=16: censored, N* > 800 (censored), 8 trials" in text
+
+
 def test_unreadable_file_exit_2(tmp_path, capsys):
     assert main(["fit", str(tmp_path / "missing.csv"), "--law", "N >= C*d"]) == 2
     assert "cannot read" in capsys.readouterr().err

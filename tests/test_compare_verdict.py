@@ -160,9 +160,18 @@ def test_bad_data_and_law_types(mono_data):
         compare(MONO, [1, 2, 3])
     with pytest.raises(ValueError, match="law must be a theorycheck.law.Law"):
         compare("N >= C*V", mono_data)
-    all_success = Dataset.from_rows([{"V": 2, "d": 1, "N": 10, "successes": 4, "trials": 4}])
-    with pytest.raises(ValueError, match="extend the resource grid"):
-        compare(Law.parse("N >= C*V/d"), all_success)
+
+
+
+def test_data_where_no_cell_crosses_are_inconclusive_with_every_cell_censored():
+    # valid data that only say where the threshold is not: nothing to fit, no error either
+    all_success = Dataset.from_rows([{"V": 2, "d": 1, "N": 10, "successes": 4, "trials": 4},
+                                     {"V": 4, "d": 1, "N": 20, "successes": 4, "trials": 4}])
+    v = compare(Law.parse("N >= C*V/d"), all_success)
+    assert v.status == "inconclusive" and "no cell crosses success probability q" in v.reason
+    cells = v.to_dict()["cells"]
+    assert [(c["censored_side"], c["censored_beyond"]) for c in cells] == [("below", 10.0), ("below", 20.0)]
+    assert v.to_dict()["untested"] == ["V", "d"] and v.to_dict()["exponents"] == {}
 
 
 def test_span_and_window_count_only_the_cells_with_a_threshold():

@@ -192,7 +192,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     ``"per-seed"`` (nested data only; :mod:`theorycheck.threshold.per_seed_search`).
     """
     from theorycheck.compare import Dataset, compare
-    from theorycheck.compare.checks import CellResult
+    from theorycheck.compare.checks import CellResult, NoCrossing
 
     # every argument the sweep would only use late, checked before any work
     vary = check_run_arguments(vary=vary, entropy=entropy, q=q, tolerance=tolerance, store=store,
@@ -213,7 +213,8 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
         Dataset.from_thresholds(measured)
     kwargs = {} if tolerance is None else {"tolerance": tolerance}
     if all(sweep.results[k].estimate is None for k in keys):
-        verdict = NoCrossing(tgt.law, design, tuple(CellResult(p, th, None) for p, th in measured))
+        verdict = NoCrossing(tgt.law.text, design.resource, _ceiling_reason(design.resource),
+                             tuple(tgt.law.variables), tuple(CellResult(p, th, None) for p, th in measured))
     else:
         verdict = compare(tgt.law, data, q=q, lower_bound=tgt.lower_law, **kwargs)
         if thresholds == "per-seed":  # report each cell's quantile and CI, not the table's normal approximation
@@ -239,27 +240,12 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     )
 
 
-@dataclass(frozen=True)
-class NoCrossing:
-    """The verdict when no cell crossed success probability q below its search ceiling."""
-
-    law: Any
-    design: SweepDesign
-    cells: tuple = ()  # every cell (theorycheck.compare.checks.CellResult), all censored
-    status: str = "inconclusive"
-
-    @property
-    def reason(self) -> str:
-        return (f"no cell reached success probability q below its search ceiling ({MAX_OVERSHOOT:g}x the "
-                f"law's prediction, or {MAX_COST_FACTOR:g}x the budget's trial cost): the sweep sits where "
-                f"{self.design.resource} "
-                "cannot buy success (another condition binds, e.g. storage d^2 >~ V log V); "
-                "move the base point or check that condition instead")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"verdict": self.status, "reason": self.reason, "law": self.law.text,
-                "resource": self.design.resource, "tested": [], "untested": list(self.law.variables),
-                "exponents": {}, "cells": [c.to_dict() for c in self.cells], "notes": [self.reason]}
+def _ceiling_reason(resource: str) -> str:
+    """Why a check where no cell crossed q is inconclusive (its searches stop at a ceiling)."""
+    return (f"no cell reached success probability q below its search ceiling ({MAX_OVERSHOOT:g}x the "
+            f"law's prediction, or {MAX_COST_FACTOR:g}x the budget's trial cost): the sweep sits where {resource} "
+            "cannot buy success (another condition binds, e.g. storage d^2 >~ V log V); "
+            "move the base point or check that condition instead")
 
 
 def _cell_id(params: Mapping[str, float]) -> tuple:

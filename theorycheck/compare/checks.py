@@ -130,3 +130,27 @@ class Verdict:
             "lower_bound": None if self.lower_bound is None else self.lower_bound.to_dict(),
             "alternatives": [a.to_dict() for a in self.alternatives],
         })
+
+
+@dataclass(frozen=True)
+class NoCrossing:
+    """The answer when no cell's success probability crosses ``q`` inside the range
+    measured: every threshold is censored, there is nothing to fit, and the verdict is
+    inconclusive. ``cells`` lists each censored cell (``censored_beyond``: how far it was
+    explored); ``to_dict()`` has the keys of :meth:`Verdict.to_dict` that apply."""
+
+    law: str
+    resource: str
+    reason: str
+    variables: tuple[str, ...] = ()
+    cells: tuple[CellResult, ...] = ()
+    notes: tuple[str, ...] = ()
+    status: str = "inconclusive"
+
+    def to_dict(self) -> dict[str, Any]:
+        return jsonable({
+            "verdict": self.status, "headline": self.status, "reason": self.reason, "law": self.law,
+            "resource": self.resource, "tested": [], "untested": list(self.variables), "exponents": {},
+            "cells": [c.to_dict() for c in self.cells], "notes": [self.reason, *self.notes],
+        })
+

@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 
 from theorycheck.compare.cell_model import fit_cells
-from theorycheck.compare.checks import CellResult, ExponentCheck, Verdict
+from theorycheck.compare.checks import CellResult, ExponentCheck, NoCrossing, Verdict
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Piece, decide
 from theorycheck.compare.diagnostics import compare_alternatives, dataset_diagnostics, table_diagnostics
@@ -69,6 +69,10 @@ from theorycheck.threshold.glm import check_q_level
 from theorycheck.threshold.result import Threshold
 
 _UP_TO = ("constants", "polylog")
+#: The reason of a :class:`~theorycheck.compare.checks.NoCrossing` answer.
+NO_CROSSING = ("no cell crosses success probability q inside the range it was measured over (every threshold "
+               "is censored: the data say where the threshold is not); extend each cell's resource range, or "
+               "move the cells to where the resource can buy success")
 
 
 def _check_inputs(law: Any, data: Any, tolerance: Any, up_to: Any, min_span: Any) -> None:
@@ -105,8 +109,10 @@ def compare(
     lower_bound: Any | None = None,
     lower_bound_constants: dict[str, float] | None = None,
     diagnostics: bool = True,
-) -> Verdict:
-    """Three-valued verdict of ``data`` against ``law`` (module docstring).
+) -> Verdict | NoCrossing:
+    """Three-valued verdict of ``data`` against ``law`` (module docstring); a
+    :class:`~theorycheck.compare.checks.NoCrossing` (inconclusive, every cell listed as
+    censored) when no cell crosses ``q`` in the range it was measured over.
 
     ``tolerance``: equivalence margin on exponents (default and its reasons:
     :data:`theorycheck.compare.decide.DEFAULT_TOLERANCE`); ``level``: confidence;
@@ -128,6 +134,9 @@ def compare(
     if table:
         notes.append(data.describe())
     ths = data.thresholds(q) if table else cell_thresholds(data, q=q, level=level)
+    if all(th.estimate is None for th in ths):
+        return NoCrossing(law.text, data.resource, NO_CROSSING, tuple(law.variables),
+                          tuple(CellResult(c.values, th, None) for c, th in zip(data.cells, ths)), tuple(notes))
     width_vars = varied if width_trends and not table else ()
     method, cells, theta, cov, more = _log_thresholds(data, ths, q, width_vars)
     notes += more
