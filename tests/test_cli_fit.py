@@ -112,8 +112,8 @@ def test_rows_where_no_cell_crosses_are_inconclusive_not_bad_input(tmp_path, cap
     assert main(["fit", str(path), "--law", "N >= C*d"]) == 3
     text = capsys.readouterr().out
     assert text.startswith("verdict: inconclusive") and "no cell crosses success probability q" in text
-    assert "  d=8: censored, N* > 400 (censored), 8 trials" in text
-    assert "  d=16: censored, N* > 800 (censored), 8 trials" in text
+    assert "  d=8: censored, N* > 400, 8 trials" in text
+    assert "  d=16: censored, N* > 800, 8 trials" in text
 
 
 def test_unreadable_file_exit_2(tmp_path, capsys):

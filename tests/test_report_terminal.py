@@ -64,7 +64,7 @@ def test_render_verdict_keeps_lines_short_and_shows_windows_censored_cells_and_e
     assert lines[2].startswith("reason: V overall") and lines[2].endswith("(details: report.md / --json)")
     assert all(len(line) <= 200 for line in lines)
     assert "refuted          2  overall 64..4096 (thin)" in text
-    assert "  V=4096: censored, no threshold found (censored), 96 trials" in text
+    assert "  V=4096: censored, no threshold found, 96 trials" in text
     assert "  N >= C*V*log(V): ΔBIC 41.2  <- decisive" in text
 
 

@@ -159,7 +159,9 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
         trials = f", {c['trials']} trials" if c.get("trials") else ""  # a table's cells have none
         outside = f"; outside the regime ({', '.join(c.get('violated') or ())})" if c.get("in_regime") is False else ""
         if c.get("threshold") is None and "threshold" in c:
-            lines.append(f"  {label}: {censored_text(c, resource)} ({c.get('method', '-')}){trials}{outside}")
+            method = c.get("method", "-")
+            how = "" if method == "censored" else f" ({method})"
+            lines.append(f"  {label}: {censored_text(c, resource)}{how}{trials}{outside}")
             continue
         lines.append(f"  {label}: {resource}* = {f(c.get('threshold'))} {_interval(c.get('ci'), digits)} "
                      f"({c.get('method', '-')}), predicted {f(c.get('predicted'))}{trials}{outside}")
