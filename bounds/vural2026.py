@@ -254,8 +254,11 @@ BOUNDS = [
            "Derived (docs/theory.md §7.5). Measured with center_features=True (docs/mlp_phase.md §3, §5): the "
            "quick check refutes the d exponent, -1.56 [-1.61, -1.51] against -1, because the d-wall "
            "(d^2 ~ 10 V log V) adds to it at d = 128; from d = 256 to 362 the local slope is -0.79. The "
-           "MLP-noise wall in m*d lies where the law puts it (C1 18-37). Without centring the width stops "
-           "buying accuracy near 0.97-0.99 (a probe), which this law does not describe."),
+           "MLP-noise wall in m*d lies where the law puts it (C1 18-37). Without centring (2026-11-24, "
+           "docs/mlp_phase.md §3) no cell crosses: accuracy 0.35-0.98 at m up to 12288-45056, N = 30000 "
+           "(theorycheck fit bench/data/mlp_storage_uncentred_quick.csv --law vural2026.mlp_storage); with "
+           "the trigger also out of the value path refuted, four cells on the law (C1 ~ 37) and the one "
+           "next to the d-wall stalled at m* ~ 1.0e4 (bench/data/mlp_storage_uncentred_trigger_out_quick.csv)."),
     _entry("mlp_gradient_noise", Law.parse("N*m*d >= C3*L*V**2*log(V)", resource="N"), "upper",
            {"N": "helps", "m": "helps", "d": "helps", "L": "hurts", "V": "hurts"},
            Regime({"V": 1, "d": "1/2", "m": "3/4", "L": "1/4"}, "V = t, d = t^(1/2), m = t^(3/4), L = t^(1/4)",

@@ -320,3 +320,42 @@ def test_a_law_without_a_regime_has_no_regime_line(tmp_path, capsys):
     main(["fit", path, "--law", "N >= C*V**2*log(V)/d", "--json", "--no-diagnostics"])
     out = json.loads(capsys.readouterr().out)
     assert "regime" not in out and "regime_summary" not in out and "in_regime" not in out["cells"][0]
+
+
+def _line_with_width(tmp_path, widths):
+    """A V line planted from N >= 3 V log V, with a column m that the design set per cell."""
+    data = planted_dataset(Law.parse("N >= C*V*log(V)"), grid={"V": [64, 128, 256, 512]},
+                           constants={"C": 3.0}, width=0.1, trials=8, seed=5)
+    path = tmp_path / "line.csv"
+    with open(path, "w", newline="") as handle:
+        w = csv.writer(handle)
+        w.writerow(["V", "m", "N", "successes", "trials"])
+        for cell in data.cells:
+            for j, (r, k, n) in enumerate(cell.points):
+                w.writerow([f"{cell.values['V']:g}", widths(cell.values["V"], j), f"{r:.6g}", k, n])
+    return str(path)
+
+
+def test_ignore_a_column_that_moves_with_the_cells(tmp_path, capsys):
+    # m scaled with V by design: one value per cell. Without --ignore the rows are refused (a
+    # varying column could merge cells); with it the law's V exponent is fitted and a note says m moved
+    path = _line_with_width(tmp_path, lambda V, j: f"{4 * V:g}")
+    assert main(["fit", path, "--law", "N >= C*V*log(V)"]) == 2
+    assert "take several values but are not parameters" in capsys.readouterr().err
+    assert main(["fit", path, "--law", "N >= C*V*log(V)", "--ignore", "m", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "consistent" and set(out["exponents"]) == {"V"}
+    assert any("['m'] move with the cells but are not variables of the fit (--ignore)" in n for n in out["notes"])
+
+
+@pytest.mark.parametrize(("extra", "fragment"), [
+    (["--ignore", "m"], "--ignore m: it takes several values within a cell (V=64: 256 and 257)"),
+    (["--ignore", "k"], "--ignore names ['k'], which are not parameter columns of the data"),
+    (["--ignore", "V"], "--ignore ['V']: a variable of the law or of --params cannot be ignored"),
+])
+def test_ignore_refuses_what_would_merge_cells_or_is_not_a_column(tmp_path, capsys, extra, fragment):
+    # here m changes within a cell (one value per row): ignoring it would merge different runs
+    path = _line_with_width(tmp_path, lambda V, j: f"{4 * V + j:g}")
+    assert main(["fit", path, "--law", "N >= C*V*log(V)", *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("theorycheck: error:") and fragment in err and "Traceback" not in err

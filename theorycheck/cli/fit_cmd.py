@@ -45,6 +45,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                                            "without --law the resource column (default N)")
     parser.add_argument("--params", help="comma-separated parameter columns (default: the law's variables; "
                                          "without --law every non-reserved column)")
+    parser.add_argument("--ignore", help="comma-separated columns that move with the cells but are not "
+                                         "variables of the fit (e.g. a width scaled with V by design); each "
+                                         "must take one value per cell; the verdict notes them")
     parser.add_argument("--ci-level", type=float, default=0.95,
                         help="level of a thresholds table's ci_low/ci_high (default 0.95)")
     parser.add_argument("--decreasing", action="store_true",
@@ -96,10 +99,20 @@ def load_law(text: str, *, resource: str | None = None, constants: list[str] | N
     return Law.parse(text, resource=resource, constants=constants, assume=assume)
 
 
-def _choose_params(header: list[str], kind: str, law: Any, resource: str, params: list[str] | None) -> list[str]:
+def _choose_params(header: list[str], kind: str, law: Any, resource: str, params: list[str] | None,
+                   ignore: list[str]) -> list[str]:
     from theorycheck.law.names import require_known_names
 
     candidates = [h for h in header if h not in RESERVED and h != resource]
+    unknown = [c for c in ignore if c not in candidates]
+    if unknown:
+        raise ValueError(f"--ignore names {unknown}, which are not parameter columns of the data "
+                         f"(columns: {', '.join(candidates) or 'none'}); name columns of the CSV")
+    clash = [c for c in ignore if c in (params or ()) or (law is not None and c in law.variables)]
+    if clash:
+        raise ValueError(f"--ignore {clash}: a variable of the law or of --params cannot be ignored; "
+                         "remove it from one of them")
+    candidates = [h for h in candidates if h not in ignore]
     if law is None:
         return candidates if params is None else params
     require_known_names(law, [*candidates, resource] if kind == "thresholds" else
@@ -123,16 +136,19 @@ def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[
     chosen: list[str] = []
 
     def choose(header: list[str], kind: str) -> list[str]:
-        chosen[:] = _choose_params(header, kind, law, resource, _names(args.params))
+        chosen[:] = _choose_params(header, kind, law, resource, _names(args.params), ignore)
         return chosen
 
+    ignore = _names(args.ignore) or []
     csvd = read_data(args.data, resource=resource, params=choose)
     varying, constant = unused_columns(csvd, resource, chosen)
+    notes = _ignored_notes(csvd, [c for c in varying if c in ignore], chosen)
+    varying = [c for c in varying if c not in ignore]
     if varying:
         raise ValueError(f"column(s) {varying} take several values but are not parameters "
                          f"({', '.join(chosen) or 'none'}): rows of different cells would be merged; "
                          "add them to the law or --params, or drop them")
-    notes = [f"column(s) {constant} (one value each) ignored"] if constant else []
+    notes += [f"column(s) {constant} (one value each) ignored"] if constant else []
     fixed = {c: _number(next(iter(csvd.distinct[c]))) for c in constant if csvd.distinct.get(c)}
     if csvd.kind == "binomial":
         data = Dataset.from_rows(csvd.rows, resource=resource, variables=chosen, increasing=increasing)
@@ -140,6 +156,24 @@ def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[
         data = ThresholdTable.from_rows(csvd.rows, resource=resource, variables=chosen, increasing=increasing,
                                         ci_level=args.ci_level, column=csvd.column)
     return data, notes, fixed
+
+
+def _ignored_notes(csvd: Any, columns: list[str], params: list[str]) -> list[str]:
+    """The note for ``--ignore`` columns that vary, after checking that each takes one value
+    per cell of ``params`` (else rows of different runs would be merged: ValueError)."""
+    for col in columns:
+        seen: dict[tuple, str] = {}
+        for row, record in zip(csvd.rows, csvd.raw, strict=True):
+            cell, value = tuple(row[p] for p in params), str(record.get(col) or "").strip()
+            if seen.setdefault(cell, value) != value:
+                where = ", ".join(f"{p}={v:g}" for p, v in zip(params, cell)) or "the one cell"
+                raise ValueError(f"--ignore {col}: it takes several values within a cell ({where}: "
+                                 f"{seen[cell]} and {value}), so rows of different runs would be "
+                                 f"merged; add {col} to --params instead")
+    if not columns:
+        return []
+    return [f"column(s) {columns} move with the cells but are not variables of the fit (--ignore): "
+            f"any effect they have is read as an effect of {', '.join(params)}"]
 
 
 def _number(text: Any) -> float | None:

@@ -48,6 +48,7 @@ class CsvData:
     kind: str  # "binomial" or "thresholds"
     column: str  # the resource / threshold column
     distinct: dict  # column -> set of its distinct raw entries
+    raw: tuple[dict, ...] = ()  # the records as read (text), aligned with rows
 
     def candidates(self, resource: str) -> list[str]:
         """Non-reserved columns other than the resource: possible parameters."""
@@ -179,7 +180,7 @@ def read_data(path: str, *, resource: str, params: Callable[[list[str], str], li
             _check_counts(row, i)
         rows.append(row)
     distinct = {h: {str(rec.get(h) or "").strip() for rec in raw} for h in header}
-    return CsvData(path, tuple(header), tuple(rows), kind, column, distinct)
+    return CsvData(path, tuple(header), tuple(rows), kind, column, distinct, tuple(raw))
 
 
 def _check_counts(row: dict, line: int) -> None:
