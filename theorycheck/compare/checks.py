@@ -153,4 +153,3 @@ class NoCrossing:
             "resource": self.resource, "tested": [], "untested": list(self.variables), "exponents": {},
             "cells": [c.to_dict() for c in self.cells], "notes": [self.reason, *self.notes],
         })
-
