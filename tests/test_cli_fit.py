@@ -112,6 +112,8 @@ def test_rows_where_no_cell_crosses_are_inconclusive_not_bad_input(tmp_path, cap
     assert main(["fit", str(path), "--law", "N >= C*d"]) == 3
     text = capsys.readouterr().out
     assert text.startswith("verdict: inconclusive") and "no cell crosses success probability q" in text
+    reason = next(line for line in text.splitlines() if line.startswith("reason:"))
+    assert reason.endswith("(details: --json)")  # fit writes no report.md to point to
     assert "  d=8: censored, N* > 400, 8 trials" in text
     assert "  d=16: censored, N* > 800, 8 trials" in text
 

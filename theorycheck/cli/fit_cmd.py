@@ -281,5 +281,5 @@ def run(args: argparse.Namespace) -> int:
     out["data"] = data_line(data)
     out["assume"] = list(getattr(law, "assumption_texts", ()))
     _mark_regime(out, args, law, fixed)
-    _emit(dumps(out, sort_keys=False) if args.json else render_verdict(out))
+    _emit(dumps(out, sort_keys=False) if args.json else render_verdict(out, details="--json"))
     return exit_code(verdict.status)

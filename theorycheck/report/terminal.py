@@ -86,7 +86,7 @@ def _interval(ci: Any, digits: int) -> str:
 
 #: Longest reason / summary line the terminal prints (the full reason is in report.md and --json).
 MAX_LINE = 200
-_DETAILS = " (details: report.md / --json)"
+_DETAILS = "report.md / --json"
 
 
 def shorten(text: str, limit: int = MAX_LINE) -> str:
@@ -113,11 +113,12 @@ def window_text(check: Mapping[str, Any]) -> str:
     return ", ".join(f"overall {whole}".strip() if part == "overall" else part for part in w.split(", "))
 
 
-def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
+def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _DETAILS) -> str:
     """Plain-text report of a verdict's JSON form (or of a check result's, which holds
     it under ``"verdict"``): status, reason, exponents, constants,
     observed/predicted spread, cells, what would decide it and notes. Keys a verdict
-    does not have (e.g. a sweep where no cell crossed) are left out."""
+    does not have (e.g. a sweep where no cell crossed) are left out. ``details``: where a
+    shortened reason is given in full (``fit`` writes no report.md)."""
     v = verdict["verdict"] if isinstance(verdict.get("verdict"), Mapping) else verdict
     f = lambda x: format_number(x, digits)  # noqa: E731
     head = f"verdict: {v.get('verdict', '?')}   law: {v.get('law', '?')}"
@@ -132,7 +133,8 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4) -> str:
     summary = [f"summary: {shorten(str(v['headline']), MAX_LINE - 9)}"] if v.get("headline") else []
     reason = str(v.get("reason", ""))
     if len(reason) > MAX_LINE - 8:
-        reason = shorten(reason, MAX_LINE - 8 - len(_DETAILS)) + _DETAILS
+        more = f" (details: {details})"
+        reason = shorten(reason, MAX_LINE - 8 - len(more)) + more
     lines = [head, *summary, f"reason: {reason}", *data, "", "exponents:",
              f"  {'var':<6}{'observed':>10}  {'CI':<22}{'predicted':>10}  {'status':<13}{'cells':>5}  deciding window"]
     for name, c in (v.get("exponents") or {}).items():
