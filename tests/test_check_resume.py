@@ -3,11 +3,13 @@ and the verdict is identical to an uninterrupted run."""
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
-from sweep_script import kill_when_stored
+from sweep_script import kill_when_stored, stored_trials
 
 ARGS = ["check", "--law", "N >= C*L*V*log(V)", "--set", "algorithm=one-step", "--base", "V=48",
         "--base", "d=96", "--base", "L=4", "--vary", "L", "--seed", "11", "--quiet", "--json"]
@@ -53,3 +55,25 @@ def test_sigkill_then_rerun_recomputes_nothing_stored(tmp_path):
     assert data["run"]["reused"] == stored  # every stored trial was reused ...
     assert data["run"]["computed"] == total - stored  # ... and none recomputed
     assert numbers == ref_numbers  # the same verdict, thresholds and design
+
+
+def test_sigterm_stops_a_parallel_check_cleanly(tmp_path):
+    # timeout(1) and batch schedulers stop runs with SIGTERM: the check ends as after Ctrl-C
+    # (exit 130, one line, finished trials stored, workers shut down without leaking the
+    # pool's semaphores) instead of dying mid-write
+    out = tmp_path / "termed"
+    cmd = [sys.executable, "-c", "import sys; from theorycheck.cli.main import main; sys.exit(main())",
+           "check", "--workers", "2", "--quiet", "--json", "--out", str(out)]  # the in-regime main job
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    deadline = time.time() + 120
+    while stored_trials(out) < 4 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the check finished before it could be stopped"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    text = err.decode()
+    assert proc.returncode == 130, text
+    assert "theorycheck: interrupted (finished trials are kept in the store)" in text
+    assert "leaked semaphore" not in text and "Traceback" not in text
+    assert stored_trials(out) >= 4

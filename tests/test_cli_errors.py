@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -80,6 +82,19 @@ def test_interrupt_and_system_exit():
         EXIT_INTERRUPTED, "theorycheck: interrupted (finished trials are kept in the store)\n")
     with pytest.raises(SystemExit):
         _run(_raising(SystemExit(2)))
+
+
+def test_sigterm_interrupts_a_command_as_ctrl_c_does():
+    # timeout(1), kill and batch schedulers stop a run with SIGTERM: the command ends through
+    # KeyboardInterrupt (stores what finished, releases its lock) with the interrupted exit code
+    def command(args):
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler raises during this sleep
+        return 0
+
+    before = signal.getsignal(signal.SIGTERM)
+    assert _run(command) == (EXIT_INTERRUPTED, "theorycheck: interrupted (finished trials are kept in the store)\n")
+    assert signal.getsignal(signal.SIGTERM) is before  # the previous handler is back
 
 
 SCRIPT = textwrap.dedent("""

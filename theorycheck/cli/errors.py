@@ -9,7 +9,8 @@
 3     inconclusive
 4     the run failed: an internal error (a bug) or the machine refused
       (full disk, store not writable); one line on stderr, no verdict
-130   interrupted (Ctrl-C); finished trials are kept in the store
+130   interrupted (Ctrl-C, or SIGTERM: ``timeout``, ``kill``, a batch scheduler's
+      time limit); finished trials are kept in the store
 141   stdout closed early (``theorycheck ... | head``), as a process killed by
       SIGPIPE would report; nothing more is printed
 ====  =======================================================================
@@ -26,11 +27,14 @@ such as ENOSPC) get a line saying what to do instead of "a bug".
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sqlite3
 import sys
+import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_BROKEN_PIPE",
@@ -80,6 +84,26 @@ def _silence_stdout() -> None:
         pass
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops the command as Ctrl-C does (``KeyboardInterrupt``): the sweep stores the
+    trials that finished, shuts its workers down and releases its ``--out`` lock, instead of
+    dying where it stands. Only in the main thread (where Python delivers signals); the
+    previous handler comes back afterwards."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_command(func: Callable[[Any], int], args: Any, *, stderr: TextIO | None = None) -> int:
     """``func(args)``'s exit code, or the code of how it failed (table in the module docstring).
 
@@ -87,7 +111,8 @@ def run_command(func: Callable[[Any], int], args: Any, *, stderr: TextIO | None 
     taken during the command (:func:`theorycheck.sweep.lock.lock_out`) are released at its end."""
     err = stderr if stderr is not None else sys.stderr
     try:
-        return int(func(args))
+        with sigterm_as_interrupt():
+            return int(func(args))
     except ValueError as exc:
         print(f"theorycheck: error: {exc}", file=err)
         return EXIT_BAD_INPUT
