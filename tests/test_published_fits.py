@@ -1,0 +1,41 @@
+"""The verdicts docs/mlp_phase.md §3 publishes, refitted from the rows it publishes
+(bench/data). The fits are deterministic; the numbers are compared at the precision printed
+in the docs, so a change of the comparator that moves a published number fails here first."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from theorycheck.cli.main import main
+
+DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
+
+
+def _fit(capsys, name, *args):
+    code = main(["fit", str(DATA / name), *args, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_mean_bias_v_line(capsys):
+    code, out = _fit(capsys, "mlp_mean_bias_V_line_paper.csv", "--law", "vural2026.mlp_mean_bias", "--ignore", "m")
+    assert code == 3 and out["verdict"] == "inconclusive"
+    v = out["exponents"]["V"]
+    assert v["estimate"] == pytest.approx(2.03, abs=0.005)
+    assert v["ci"] == pytest.approx([1.91, 2.15], abs=0.005)
+    assert v["predicted"] == pytest.approx(2.13, abs=0.005)
+    assert v["status"] == "inconclusive"  # inside the tolerance, but V spans 0.15 decades (< 0.5)
+
+
+def test_uncentred_storage_has_no_threshold_in_m(capsys):
+    code, out = _fit(capsys, "mlp_storage_uncentred_quick.csv", "--law", "vural2026.mlp_storage")
+    assert code == 3 and out["verdict"] == "inconclusive" and len(out["cells"]) == 5
+    assert sorted(c["censored_beyond"] for c in out["cells"]) == [12288, 16384, 20480, 24576, 45056]
+
+
+def test_uncentred_storage_with_the_trigger_out_is_refuted(capsys):
+    code, out = _fit(capsys, "mlp_storage_uncentred_trigger_out_quick.csv", "--law", "vural2026.mlp_storage")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["constant"]["C1"]["estimate"] == pytest.approx(36.8, abs=0.05)
+    assert out["exponents"]["V"]["estimate"] == pytest.approx(4.03, abs=0.005)
+    assert out["exponents"]["d"]["estimate"] == pytest.approx(-4.09, abs=0.005)
