@@ -39,3 +39,19 @@ def test_uncentred_storage_with_the_trigger_out_is_refuted(capsys):
     assert out["constant"]["C1"]["estimate"] == pytest.approx(36.8, abs=0.05)
     assert out["exponents"]["V"]["estimate"] == pytest.approx(4.03, abs=0.005)
     assert out["exponents"]["d"]["estimate"] == pytest.approx(-4.09, abs=0.005)
+
+
+def test_mean_bias_d_line(capsys):
+    code, out = _fit(capsys, "mlp_mean_bias_d_line_paper.csv", "--law", "vural2026.mlp_mean_bias",
+                     "--params", "V,d,L,m")
+    assert code == 1 and out["exponents"]["d"]["status"] == "refuted"
+    assert out["exponents"]["d"]["estimate"] == pytest.approx(-2.35, abs=0.005)
+    assert out["exponents"]["d"]["ci"] == pytest.approx([-2.48, -2.21], abs=0.005)
+
+
+def test_quick_mlp_gradient_noise(capsys):
+    code, out = _fit(capsys, "mlp_gradient_noise_quick.csv", "--law", "vural2026.mlp_gradient_noise",
+                     "--params", "V,d,L,m")
+    assert code == 1
+    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.045, 0.026], abs=0.0005)
+    assert out["exponents"]["m"]["ci"] == pytest.approx([-0.63, -0.53], abs=0.005)
