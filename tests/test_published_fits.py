@@ -45,7 +45,7 @@ def test_mean_bias_d_line(capsys):
     code, out = _fit(capsys, "mlp_mean_bias_d_line_paper.csv", "--law", "vural2026.mlp_mean_bias",
                      "--params", "V,d,L,m")
     assert code == 1 and out["exponents"]["d"]["status"] == "refuted"
-    assert out["exponents"]["d"]["estimate"] == pytest.approx(-2.35, abs=0.005)
+    assert out["exponents"]["d"]["estimate"] == pytest.approx(-2.34, abs=0.005)  # -2.3449, once printed -2.35
     assert out["exponents"]["d"]["ci"] == pytest.approx([-2.48, -2.21], abs=0.005)
 
 
