@@ -283,7 +283,8 @@ BOUNDS = [
            "--params V,d,L,m). Refuted in d (2026-11-24, paper budget, V=2048, m=2048, L=4, d 362..512, "
            "625 trials): d exponent -2.34 [-2.48, -2.21] against -1, as the attention-only mean bias falls "
            "like d^-2 (theorycheck fit bench/data/mlp_mean_bias_d_line_paper.csv --law vural2026.mlp_mean_bias "
-           "--params V,d,L,m; docs/mlp_phase.md §5). In V (2026-11-24, V 2048..2896 at d=512, m scaled with "
+           "--params V,d,L,m; docs/mlp_phase.md §5); at fixed m*d = 67 V log V (m scaled as 1/d, 371 trials) "
+           "still -1.76 [-1.88, -1.65] (bench/data/mlp_mean_bias_d_line_fixed_md_paper.csv, --ignore m). In V (2026-11-24, V 2048..2896 at d=512, m scaled with "
            "V log V to hold m*d = 67-69 V log V, 298 trials) inconclusive: V exponent 2.03 [1.91, 2.15] against "
            "2.13 on a 1.4x line (theorycheck fit bench/data/mlp_mean_bias_V_line_paper.csv --law "
            "vural2026.mlp_mean_bias --ignore m)."),

@@ -257,6 +257,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # cost falls with `m` up to `m·d ≈ 150 V log V` and is flat beyond (1.22e5 at m = 4096, 1.17e5
 # at 8192), as `mlp_mean_bias` says there; over m = 1024..8192 its verdict is inconclusive.
 # In `d` (its own `paper` check, V = 2048, m = 2048) it is refuted: `N*` falls like `d^-2.34`
-# [-2.48, -2.21], not `1/d`, about as the attention-only mean bias falls (`d^-2`). In `V`, with `m`
+# [-2.48, -2.21], not `1/d`, about as the attention-only mean bias falls (`d^-2`); at a fixed
+# distance from the MLP-noise wall (`m ∝ 1/d`) still like `d^-1.76` [-1.88, -1.65]. In `V`, with `m`
 # scaled to keep the distance from the MLP-noise wall, its exponent is 2.03 [1.91, 2.15] against
 # 2.13: inconclusive only because the regime leaves a 1.4x line.

@@ -55,3 +55,11 @@ def test_quick_mlp_gradient_noise(capsys):
     assert code == 1
     assert out["exponents"]["L"]["ci"] == pytest.approx([-0.045, 0.026], abs=0.0005)
     assert out["exponents"]["m"]["ci"] == pytest.approx([-0.63, -0.53], abs=0.005)
+
+
+def test_mean_bias_d_line_at_fixed_distance_from_the_wall(capsys):
+    code, out = _fit(capsys, "mlp_mean_bias_d_line_fixed_md_paper.csv", "--law", "vural2026.mlp_mean_bias",
+                     "--ignore", "m")
+    assert code == 1 and out["exponents"]["d"]["status"] == "refuted"
+    assert out["exponents"]["d"]["estimate"] == pytest.approx(-1.76, abs=0.005)
+    assert out["exponents"]["d"]["ci"] == pytest.approx([-1.88, -1.65], abs=0.005)
