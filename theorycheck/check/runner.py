@@ -192,7 +192,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     ``"per-seed"`` (nested data only; :mod:`theorycheck.threshold.per_seed_search`).
     """
     from theorycheck.compare import Dataset, compare
-    from theorycheck.compare.checks import CellResult, NoCrossing
+    from theorycheck.compare.checks import NoCrossing
 
     # every argument the sweep would only use late, checked before any work
     vary = check_run_arguments(vary=vary, entropy=entropy, q=q, tolerance=tolerance, store=store,
@@ -212,15 +212,13 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     data = quantile_table(measured, design.resource) if thresholds == "per-seed" else \
         Dataset.from_thresholds(measured)
     kwargs = {} if tolerance is None else {"tolerance": tolerance}
-    if all(sweep.results[k].estimate is None for k in keys):
-        verdict = NoCrossing(tgt.law.text, design.resource, _ceiling_reason(design.resource),
-                             tuple(tgt.law.variables), tuple(CellResult(p, th, None) for p, th in measured))
-    else:
-        verdict = compare(tgt.law, data, q=q, lower_bound=tgt.lower_law, **kwargs)
-        if thresholds == "per-seed":  # report each cell's quantile and CI, not the table's normal approximation
-            by_id = {_cell_id(p): th for p, th in measured}
-            verdict = replace(verdict, cells=tuple(replace(c, threshold=by_id.get(_cell_id(c.params), c.threshold))
-                                                   for c in verdict.cells))
+    verdict = compare(tgt.law, data, q=q, lower_bound=tgt.lower_law, **kwargs)
+    if isinstance(verdict, NoCrossing):  # every search stopped at its ceiling: say so
+        verdict = replace(verdict, reason=_ceiling_reason(design.resource))
+    if thresholds == "per-seed":  # report each cell's quantile and CI, not the table's normal approximation
+        by_id = {_cell_id(p): th for p, th in measured}
+        verdict = replace(verdict, cells=tuple(replace(c, threshold=by_id.get(_cell_id(c.params), c.threshold))
+                                               for c in verdict.cells))
     predicted = {_cell_id(c.params): c.predicted for c in verdict.cells}
     cells = [{"key": k, "params": p, "threshold": sweep.results[k].to_dict(),
               "predicted": predicted.get(_cell_id(p))}

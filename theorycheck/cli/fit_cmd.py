@@ -134,12 +134,12 @@ def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[
     resource = law.resource if law is not None else (args.resource or "N")
     increasing = getattr(law, "sense", ">=") == ">=" if law is not None else not args.decreasing
     chosen: list[str] = []
+    ignore = _names(args.ignore) or []
 
     def choose(header: list[str], kind: str) -> list[str]:
         chosen[:] = _choose_params(header, kind, law, resource, _names(args.params), ignore)
         return chosen
 
-    ignore = _names(args.ignore) or []
     csvd = read_data(args.data, resource=resource, params=choose)
     varying, constant = unused_columns(csvd, resource, chosen)
     notes = _ignored_notes(csvd, [c for c in varying if c in ignore], chosen)

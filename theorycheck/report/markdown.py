@@ -164,8 +164,8 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
         censored = th.get("estimate") is None
         cell_rows.append((
             ", ".join(f"{k}={format_number(x)}" for k, x in c["params"].items()),
-            censored_text({"censored_side": th.get("censored"), "censored_beyond": th.get("censored_beyond")},
-                          th.get("resource", "")) if censored else format_number(th.get("estimate")),
+            censored_text(th.get("censored"), th.get("censored_beyond"), th.get("resource", ""))
+            if censored else format_number(th.get("estimate")),
             "-" if censored else f"[{format_number(ci[0])}, {format_number(ci[1])}]",
             format_number(c.get("predicted")),
             str(sum(p[2] for p in th.get("points", []))),

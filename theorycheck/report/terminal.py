@@ -68,11 +68,10 @@ def format_number(x: Any, digits: int = 3) -> str:
     return f"{v:.{digits}g}"
 
 
-def censored_text(cell: Mapping[str, Any], resource: str) -> str:
-    """``censored, m* > 4.51e+04`` for a cell whose threshold lies beyond the explored range
-    (``censored_side`` "above": past the largest value tried, "below": under the smallest);
-    ``censored, no threshold found`` where the cell does not say."""
-    side, beyond = cell.get("censored_side"), cell.get("censored_beyond")
+def censored_text(side: Any, beyond: Any, resource: str) -> str:
+    """``censored, m* > 4.51e+04`` for a threshold that lies beyond the explored range
+    (``side`` "above": past the largest value tried, ``beyond``; "below": under the
+    smallest); ``censored, no threshold found`` where the cell does not say."""
     if side not in ("above", "below") or beyond is None:
         return "censored, no threshold found"
     return f"censored, {resource}* {'>' if side == 'above' else '<'} {format_number(beyond)}"
@@ -163,7 +162,8 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _
         if c.get("threshold") is None and "threshold" in c:
             method = c.get("method", "-")
             how = "" if method == "censored" else f" ({method})"
-            lines.append(f"  {label}: {censored_text(c, resource)}{how}{trials}{outside}")
+            where = censored_text(c.get("censored_side"), c.get("censored_beyond"), resource)
+            lines.append(f"  {label}: {where}{how}{trials}{outside}")
             continue
         lines.append(f"  {label}: {resource}* = {f(c.get('threshold'))} {_interval(c.get('ci'), digits)} "
                      f"({c.get('method', '-')}), predicted {f(c.get('predicted'))}{trials}{outside}")

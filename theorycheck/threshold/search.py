@@ -125,7 +125,6 @@ class ThresholdSearch:
         self.spread = check_positive("spread", spread)
         if not isinstance(resource, str) or not resource:
             raise ValueError(f"resource must be a variable name such as 'N', got {resource!r}")
-        self.increasing = self.axis.increasing
         self.resource = resource
         self.start = self.axis.snap(start_v)
         self._points: dict[float, list[int]] = {}
@@ -188,7 +187,7 @@ class ThresholdSearch:
             raise ValueError("no trials told yet: call ask() and tell() before result()")
         notes = list(self._notes)
         th = fit_threshold(
-            self._point_list(), q=self.q, level=self.level, increasing=self.increasing,
+            self._point_list(), q=self.q, level=self.level, increasing=self.axis.increasing,
             resource=self.resource, notes=notes,
         )
         if th.log_ci_width > self.rel_width and th.method != "censored":
@@ -222,7 +221,7 @@ class ThresholdSearch:
     def _plan(self) -> list[tuple[float, int]]:
         if not self._points:
             return self._budgeted([self.start], self.bracket_seeds)
-        pts = pool_points(self._point_list(), increasing=self.increasing)
+        pts = pool_points(self._point_list(), increasing=self.axis.increasing)
         rate = pts.k / pts.n
         fit = isotonic_regression(rate, weights=pts.n.astype(float), increasing=True).x
         wanted: list[float] = []
@@ -253,7 +252,7 @@ class ThresholdSearch:
         except next to a point with mixed outcomes (the crossing is near: one step)."""
         step = math.log(self.growth) * (1 if mixed else 2 ** self._steps[side])
         self._steps[side] += 0 if mixed else 1
-        going_down_in_r = (side == "down") == self.increasing
+        going_down_in_r = (side == "down") == self.axis.increasing
         t_new = t_edge - step if side == "down" else t_edge + step
         if self.axis.r(t_new) == self.axis.r(t_edge):
             limit = "lower" if going_down_in_r else "upper"
