@@ -4,7 +4,7 @@ Prints one line per (algorithm, size): wall seconds, throughput in sequence-posi
 per second (``N·L·passes / s``) and the recall accuracy of the trial.  No asserts:
 targets are read, not enforced.
 
-    python bench/bench_dense.py            # default grid (~1 min on 2 cores)
+    python bench/bench_dense.py            # default grid (~2 min on 2 cores)
     python bench/bench_dense.py --quick    # one small size per algorithm
 
 Small dense matmuls are very slow when OpenBLAS spins threads on a loaded machine;
@@ -27,6 +27,8 @@ GRID = [
     ("limit (fast path)", dict(V=512, d=128, L=64, N=20000), "limit", {}, 3),
     ("gd 50 steps", dict(V=64, d=32, L=8, N=4000), "gd", {"steps": 50}, 51),
     ("adam 50 steps", dict(V=64, d=32, L=8, N=4000), "gd", {"steps": 50, "optimizer": "adam"}, 51),
+    ("adam 60 steps", dict(V=1024, d=256, L=64, N=8000, marker_in_value=False), "gd",
+     {"steps": 60, "optimizer": "adam"}, 61),
     ("mlp limit", dict(V=256, d=64, L=16, N=20000, model="mlp", m=256, center_features=True), "limit", {}, 3),
     ("mlp limit", dict(V=512, d=64, L=16, N=50000, model="mlp", m=512, center_features=True), "limit", {}, 3),
     ("mlp three-step", dict(V=256, d=64, L=16, N=20000, model="mlp", m=256, center_features=True),

@@ -234,8 +234,18 @@ def test_an_algorithm_may_declare_its_trial_work(clean_registry):
     cost = registry.get_task("retrieval").trial_cost(p)
     assert cost == pytest.approx(trial_work(p) + 1024**2 * 256 / 80)
     assert registry.get_algorithm("limit").trial_work("attention", p) is None
-    dense = registry.get_task("retrieval").trial_cost({**p, "algorithm": "three-step"})
-    assert dense == pytest.approx(60000 * 8 * 4096 + 1024**2 * 256 / 80)
+    # Dense algorithms declare theirs too (passes over the data in the token layout), and
+    # one that declares none is charged its N*L*w numbers (w = m for the MLP).
+    from theorycheck.algorithms import gd, three_step
+
+    three = registry.get_task("retrieval").trial_cost({**p, "algorithm": "three-step"})
+    assert three == pytest.approx(three_step.trial_work(p) + 1024**2 * 256 / 80)
+    steps = {**p, "algorithm": "gd", "steps": 60}
+    assert gd.trial_work({**p, "options": {"steps": 60}}) == gd.trial_work(steps)
+    assert gd.trial_work(steps) > 10 * three_step.trial_work(p)  # 61 passes against 3
+    registry.register_algorithm(Algorithm(name="plain-dense", runners={"mlp": "m:f"}, dense=True))
+    plain = registry.get_task("retrieval").trial_cost({**p, "algorithm": "plain-dense"})
+    assert plain == pytest.approx(60000 * 8 * 4096 + 1024**2 * 256 / 80)
     with pytest.raises(ValueError, match=r"algorithm x: work of model 'mlp' must be a function or "
                                          r"'module:function', got 3"):
         Algorithm(name="x", runners={"mlp": "m:f"}, work={"mlp": 3})

@@ -13,6 +13,7 @@ import pytest
 from theorycheck.algorithms.limit import run_limit
 from theorycheck.algorithms.three_step import full_gradient
 from theorycheck.models.attention import DenseModel, dense_model, softmax_rows
+from theorycheck.models.contexts import DenseContexts
 from theorycheck.models.training import DenseTrainingData, dense_keys_values
 from theorycheck.tasks.retrieval import RetrievalParams, keys_values, make_embeddings, sample_batch
 
@@ -55,13 +56,13 @@ def _finite_differences(loss, w):
 )
 def test_analytic_gradients_match_central_differences(model, marker_in_value, center):
     dm, keys, values, batch, w_v, w_kq, mu = _setup(model, marker_in_value, center, seed=11)
-    out = dm.loss_and_gradients(keys, values, batch.labels, w_v, w_kq, mu)
+    out = dm.loss_and_gradients(DenseContexts(keys, values), batch.labels, w_v, w_kq, mu)
 
     def loss_v(w):
-        return dm.loss_and_gradients(keys, values, batch.labels, w, w_kq, mu).loss
+        return dm.loss_and_gradients(DenseContexts(keys, values), batch.labels, w, w_kq, mu).loss
 
     def loss_kq(w):
-        return dm.loss_and_gradients(keys, values, batch.labels, w_v, w, mu).loss
+        return dm.loss_and_gradients(DenseContexts(keys, values), batch.labels, w_v, w, mu).loss
 
     fd_v = _finite_differences(loss_v, w_v)
     fd_kq = _finite_differences(loss_kq, w_kq)
@@ -72,7 +73,7 @@ def test_analytic_gradients_match_central_differences(model, marker_in_value, ce
 
 def test_loss_matches_direct_definition():
     dm, keys, values, batch, w_v, w_kq, mu = _setup("mlp", True, True, seed=3)
-    out = dm.loss_and_gradients(keys, values, batch.labels, w_v, w_kq, mu)
+    out = dm.loss_and_gradients(DenseContexts(keys, values), batch.labels, w_v, w_kq, mu)
     total = 0.0
     for n in range(len(batch)):  # one sequence at a time, straight from docs/theory.md §2
         s = keys[n] @ w_kq @ dm.z_eos
@@ -136,8 +137,8 @@ def test_dense_model_rejects_mlp_without_features():
     with pytest.raises(ValueError, match="A=None"):
         dense_model(params, bare)
     with pytest.raises(ValueError, match="attention-MLP"):
-        DenseModel(U=emb.U, z_eos=emb.z_eos).feature_sums(np.zeros((1, 2, 4)), np.zeros((1, 2, 4)),
-                                                          np.zeros((4, 4)))
+        ctx = DenseContexts(np.zeros((1, 2, 4)), np.zeros((1, 2, 4)))
+        DenseModel(U=emb.U, z_eos=emb.z_eos).feature_sums(ctx, np.zeros((4, 4)))
 
 
 @pytest.mark.parametrize("miv", [True, False])

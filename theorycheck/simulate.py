@@ -65,17 +65,15 @@ def check_memory(params: RetrievalParams, dense: bool) -> None:
     """ValueError before any work when the trial's arrays would exceed the memory cap.
 
     Estimate (float64): the token and label embeddings ``2·V·d``, the ``(V, d)`` products of
-    the read-out, and for dense algorithms the ``N·L·d`` keys and values -- kept between
-    passes only up to ``DEFAULT_DENSE_CACHE_BYTES``, streamed in sub-chunks of ~8 MiB per
-    array otherwise (:class:`theorycheck.models.training.DenseTrainingData`) -- plus, for the
-    MLP, its ``m×d`` feature map and value direction (docs/theory.md §3), and for the MLP
-    limit its four ``V×m`` tables (:mod:`theorycheck.algorithms.limit_mlp`).
+    the read-out, and for dense algorithms the sub-chunks' ``(n, V)`` logits and their
+    temporaries, ~16 MiB each (:class:`theorycheck.models.training.DenseTrainingData`; the
+    compact training tokens are cached by the fast path's rule for every algorithm), plus,
+    for the MLP, its ``m×d`` feature map and value direction (docs/theory.md §3), and for
+    the MLP limit its four ``V×m`` tables (:mod:`theorycheck.algorithms.limit_mlp`).
     """
     import os
 
-    from theorycheck.models.training import DEFAULT_DENSE_CACHE_BYTES
-
-    dense_bytes = min(16.0 * params.N * params.L * params.d, DEFAULT_DENSE_CACHE_BYTES) + 64 * 2**20 if dense else 0.0
+    dense_bytes = 64.0 * 2**20 if dense else 0.0
     m = params.m or 0
     tables = 0.0 if dense else 4 * params.V * m  # the MLP limit's V×m tables (limit_mlp)
     need = 8.0 * (4 * params.V * params.d + 2 * m * params.d + tables) + dense_bytes

@@ -2,7 +2,7 @@
 
 ``T`` steps on the empirical cross-entropy ``L̂`` of the same ``N`` training sequences,
 from ``W_V = 0, W_KQ = 0``, updating both matrices with the analytic gradients of
-:mod:`theorycheck.models.attention` (chunked sums, memory ``O(chunk·L·d)``):
+:mod:`theorycheck.models.attention` (sums over chunks of sequences):
 
 * ``optimizer="gd"``:   ``W ← W − lr·∇L̂``;
 * ``optimizer="adam"``: ``m ← b₁m + (1−b₁)∇``, ``v ← b₂v + (1−b₂)∇²``,
@@ -12,7 +12,8 @@ from ``W_V = 0, W_KQ = 0``, updating both matrices with the analytic gradients o
 
 Note that ``∇_{W_KQ} L̂ = 0`` at ``W_V = 0``: the first step moves ``W_V`` only.  With
 ``center_features`` (MLP) the features' mean is recomputed at every step (one more
-pass) and held constant in the gradient.
+pass) and held constant in the gradient.  The chunks are read through their token ids
+(:mod:`theorycheck.models.contexts`; ``layout="dense"`` is the ``(n, L, d)`` reference).
 
 Every ``record_every`` steps (and at the last) a record goes to ``history``: ``step``,
 ``loss``, ``train_accuracy``, ``train_selection_accuracy`` (on the training set, at the
@@ -34,6 +35,7 @@ from theorycheck.models.training import (
     DenseFit,
     DenseTrainingData,
     feature_mean,
+    pass_work,
 )
 from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams, test_batch
@@ -41,13 +43,31 @@ from theorycheck.optim import Adam
 from theorycheck.seeding import child_seed
 from theorycheck.validate import check_int, check_positive
 
-__all__ = ["run_gd", "OPTIMIZERS", "DEFAULT_LR", "EVAL_SPAWN_KEY"]
+__all__ = ["run_gd", "trial_work", "OPTIMIZERS", "DEFAULT_LR", "EVAL_SPAWN_KEY"]
 
 OPTIMIZERS = ("gd", "adam")
 DEFAULT_LR = {"gd": 10.0, "adam": 0.03}
 """Default learning rates (``lr=None``): gradients at initialisation are ``≈ 1/(L√V)``
 small, so plain GD needs a large step."""
 EVAL_SPAWN_KEY = 2**32
+
+
+def option(p, name: str, default):
+    """An algorithm option of a flat settings dict (given flat or under ``options``)."""
+    return p.get(name, (p.get("options") or {}).get(name, default))
+
+
+def trial_work(p) -> float:
+    """Work of one trial in the retrieval task's cost units: ``steps + 1`` passes over the
+    ``N`` training sequences (:func:`~theorycheck.models.training.pass_work`; half a pass
+    more each for the centring mean), a recall evaluation of ``V·contexts`` sequences at
+    every record (``max(1, steps // 20)`` apart), and drawing the ``N·L`` tokens."""
+    steps = int(option(p, "steps", 200))
+    every = option(p, "record_every", None) or max(1, steps // 20)
+    passes = (steps + 1) * (1.5 if p.get("center_features") else 1.0)
+    records = steps // every + 2
+    recall = p["V"] * int(p.get("contexts") or 1)
+    return passes * pass_work(p) + records * pass_work(p, recall) / 2 + p["N"] * p["L"]
 
 
 def run_gd(
@@ -61,12 +81,14 @@ def run_gd(
     record_every: int | None = None,
     chunk: int | None = None,
     dense_cache_bytes: int = DEFAULT_DENSE_CACHE_BYTES,
+    layout: str = "tokens",
 ) -> DenseFit:
     """``steps`` full-batch steps of GD or Adam from zero (see the module docstring).
 
     ``lr``: learning rate (default :data:`DEFAULT_LR` of the optimizer);
     ``record_every``: steps between history records (default ``max(1, steps // 20)``);
-    ``chunk``: sequences per dense sub-chunk.  Returns a
+    ``chunk``: sequences per sub-chunk; ``layout``: ``"tokens"`` or ``"dense"`` (the
+    reference; same numbers to rounding, :mod:`theorycheck.models.contexts`).  Returns a
     :class:`~theorycheck.models.training.DenseFit` with ``history`` and diagnostics
     ``loss``, ``train_accuracy``, ``train_selection_accuracy``, ``recall_accuracy``,
     ``recall_selection_accuracy`` (final weights), ``steps``, ``lr``, and the selection
@@ -80,7 +102,8 @@ def run_gd(
     record_every = check_int("record_every", max(1, steps // 20) if record_every is None
                                else record_every, 1, " (steps between history records)")
     model = dense_model(params, emb)
-    data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes)
+    data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes,
+                             layout=layout)
     recall = test_batch(params, emb, np.random.default_rng(child_seed(train_seed, EVAL_SPAWN_KEY)))
     centre = params.model == "mlp" and params.center_features
     w_v, w_kq = model.zeros()
@@ -92,7 +115,7 @@ def run_gd(
         loss, grad_v, grad_kq, acc, sel = full_gradient(model, data, w_v, w_kq, mu)
         if step % record_every == 0 or step == steps:
             fit = DenseFit(params=params, emb=emb, w_v=w_v, w_kq=w_kq, feature_mean=mu,
-                           diagnostics={}, chunk=data.chunk)
+                           diagnostics={}, chunk=data.chunk, layout=data.layout)
             labels, attended = fit.predict(recall)
             history.append({
                 "step": step, "loss": loss, "train_accuracy": acc, "train_selection_accuracy": sel,
@@ -116,7 +139,7 @@ def run_gd(
         "recall_selection_accuracy")})
     diagnostics.update({"steps": float(steps), "lr": lr})
     return DenseFit(params=params, emb=emb, w_v=w_v, w_kq=w_kq, feature_mean=mu,
-                    diagnostics=diagnostics, history=tuple(history), chunk=data.chunk)
+                    diagnostics=diagnostics, history=tuple(history), chunk=data.chunk, layout=data.layout)
 
 
 ALGORITHM = Algorithm(
@@ -124,4 +147,5 @@ ALGORITHM = Algorithm(
     runners={"attention": "theorycheck.algorithms.gd:run_gd", "mlp": "theorycheck.algorithms.gd:run_gd"},
     dense=True,
     description="full gradient descent or Adam from zero (docs/theory.md §3 item 4)",
+    work={"attention": "theorycheck.algorithms.gd:trial_work", "mlp": "theorycheck.algorithms.gd:trial_work"},
 )

@@ -2,7 +2,8 @@
 
 From ``W_V = 0, W_KQ = 0``, with real softmax attention and cross-entropy gradients of
 the empirical loss ``L̂`` on the ``N`` training sequences (chunked: every gradient is a
-sum of per-chunk gradients, memory ``O(chunk·L·d)``):
+sum of per-chunk gradients; the chunks are read through their token ids,
+:mod:`theorycheck.models.contexts`):
 
 * ``W_V¹  = −η ∇_{W_V} L̂(0, 0)``             (``= η G₁`` exactly: ``p`` and ``σ`` are uniform);
 * ``W_KQ¹ = −γ ∇_{W_KQ} L̂(W_V¹, 0)``          (``= γη g z_EOSᵀ + O(γη²)``);
@@ -31,12 +32,13 @@ from theorycheck.models.training import (
     DenseFit,
     DenseTrainingData,
     feature_mean,
+    pass_work,
 )
 from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams
 from theorycheck.validate import check_positive
 
-__all__ = ["run_three_step", "DEFAULT_BETA", "full_gradient"]
+__all__ = ["run_three_step", "DEFAULT_BETA", "full_gradient", "trial_work"]
 
 DEFAULT_BETA = 10.0
 """Default trigger logit advantage after step 2 (used when ``gamma`` is not given)."""
@@ -48,8 +50,8 @@ def full_gradient(model, data: DenseTrainingData, w_v, w_kq, mu, *, with_kq: boo
     loss, grad_v, grad_kq, correct, selected, count = 0.0, np.zeros_like(w_v), None, 0, 0, 0
     if with_kq:
         grad_kq = np.zeros_like(w_kq)
-    for keys, values, labels, pos in data:
-        part = model.loss_and_gradients(keys, values, labels, w_v, w_kq, mu, pos=pos, with_kq=with_kq)
+    for ctx, labels, pos in data:
+        part = model.loss_and_gradients(ctx, labels, w_v, w_kq, mu, pos=pos, with_kq=with_kq)
         loss += part.loss
         grad_v += part.grad_v
         if with_kq:
@@ -60,6 +62,16 @@ def full_gradient(model, data: DenseTrainingData, w_v, w_kq, mu, *, with_kq: boo
     if with_kq:
         grad_kq /= count
     return loss / count, grad_v / count, grad_kq, correct / count, selected / count
+
+
+def trial_work(p) -> float:
+    """Work of one trial in the retrieval task's cost units: three passes over the ``N``
+    training sequences (:func:`~theorycheck.models.training.pass_work`; one more for the
+    two centring means), the prediction of ``V·contexts`` test sequences, and drawing
+    the ``N·L`` tokens."""
+    passes = 4.0 if p.get("center_features") else 3.0
+    recall = p["V"] * int(p.get("contexts") or 1)
+    return passes * pass_work(p) + pass_work(p, recall) / 2 + p["N"] * p["L"]
 
 
 def run_three_step(
@@ -73,6 +85,7 @@ def run_three_step(
     gamma_prime: float = 1e4,
     chunk: int | None = None,
     dense_cache_bytes: int = DEFAULT_DENSE_CACHE_BYTES,
+    layout: str = "tokens",
 ) -> DenseFit:
     """Three finite gradient steps (docs/theory.md §3 item 1); see the module docstring.
 
@@ -80,7 +93,8 @@ def run_three_step(
     (logits ``≈ η/(L·V)``, so ``η = 1`` is already small).  ``gamma`` (``γ > 0``) or
     ``beta`` (``β > 0``, trigger logit advantage; default 10): key-query step.
     ``gamma_prime`` (``γ' > 0``): second value step (large).  ``chunk``: sequences per
-    dense sub-chunk.  Diagnostics: the losses at the three evaluation points,
+    sub-chunk; ``layout``: ``"tokens"`` or ``"dense"`` (the reference; same numbers to
+    rounding, :mod:`theorycheck.models.contexts`).  Diagnostics: the losses at the three evaluation points,
     ``gamma``, ``beta`` (the trigger logit advantage ``z_trigᵀ W_KQ¹ z_EOS``), the
     selection diagnostics of :func:`~theorycheck.algorithms.limit.selection_diagnostics`
     on ``ĝ = W_KQ¹ z_EOS/(γη|z_EOS|²)`` (→ the limit's ``g``), training selection accuracy.
@@ -95,7 +109,8 @@ def run_three_step(
                               " (trigger attention-logit advantage after step 2; use run_limit for beta=inf)")
     gamma_prime = check_positive("gamma_prime", gamma_prime, " (second value step size, large)")
     model = dense_model(params, emb)
-    data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes)
+    data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes,
+                             layout=layout)
     centre = params.model == "mlp" and params.center_features
     w_v0, w_kq0 = model.zeros()
 
@@ -124,7 +139,7 @@ def run_three_step(
         "train_selection_accuracy": selection,
     })
     return DenseFit(params=params, emb=emb, w_v=w_v2, w_kq=w_kq1, feature_mean=mu2,
-                    diagnostics=diagnostics, chunk=data.chunk)
+                    diagnostics=diagnostics, chunk=data.chunk, layout=data.layout)
 
 
 ALGORITHM = Algorithm(
@@ -133,4 +148,6 @@ ALGORITHM = Algorithm(
              "mlp": "theorycheck.algorithms.three_step:run_three_step"},
     dense=True,
     description="three finite gradient steps (docs/theory.md §3 item 1)",
+    work={"attention": "theorycheck.algorithms.three_step:trial_work",
+          "mlp": "theorycheck.algorithms.three_step:trial_work"},
 )

@@ -1,6 +1,6 @@
 """Dense forward pass, cross-entropy loss and analytic gradients (docs/theory.md §2-3).
 
-The two models of docs/theory.md §2 on explicit ``(n, L, d)`` keys ``k_i`` and values ``v_i``
+The two models of docs/theory.md §2 on keys ``k_i`` and values ``v_i``
 (arrays use ROWS: ``U[y] = u_y``):
 
 * attention-only: ``σ = softmax_i(k_iᵀ W_KQ z_EOS)``, ``o = Σ_i σ_i v_i``,
@@ -16,6 +16,9 @@ Per-sequence loss ``ℓ = −log softmax(f)_y`` with ``p = softmax(f)`` and grad
 * ``∇_{W_KQ} ℓ = Σ_i σ_i [(v_i − o)ᵀ J] k_i z_EOSᵀ`` with ``J = ∂ℓ/∂o``:
   ``J = W_Vᵀ U(p − e_y)`` (attention-only), ``J = Aᵀ[1{A o > 0} ⊙ W_Vᵀ U(p − e_y)]`` (MLP).
 
+A chunk of sequences enters only through the sums over positions of
+:mod:`theorycheck.models.contexts` (``ctx``): explicit ``(n, L, d)`` keys and values, or
+token ids read through the embedding rows (same numbers, no ``n·L·d`` arrays).
 Everything returns SUMS over the sequences of a chunk, so that an algorithm streaming
 over chunks adds them up and divides by ``N`` once. Float64 throughout.
 """
@@ -92,9 +95,9 @@ class DenseModel:
         d = self.U.shape[1]
         return np.zeros(self.value_shape), np.zeros((d, d))
 
-    def attention(self, keys: Array, w_kq: Array) -> Array:
+    def attention(self, ctx, w_kq: Array) -> Array:
         """``σ_n = softmax_i(k_iᵀ W_KQ z_EOS)``, shape ``(n, L)``."""
-        return softmax_rows(keys @ (w_kq @ self.z_eos))
+        return softmax_rows(ctx.scores(w_kq @ self.z_eos))
 
     def features(self, o: Array, feature_mean: Array | None = None) -> tuple[Array | None, Array]:
         """``(A o, relu(A o) − μ)`` for the MLP, ``(None, o)`` for attention-only."""
@@ -108,8 +111,7 @@ class DenseModel:
 
     def forward(
         self,
-        keys: Array,
-        values: Array,
+        ctx,
         w_v: Array,
         w_kq: Array,
         feature_mean: Array | None = None,
@@ -117,16 +119,15 @@ class DenseModel:
     ) -> Forward:
         """Forward pass; ``sigma`` overrides the attention (e.g. hard attention)."""
         if sigma is None:
-            sigma = self.attention(keys, w_kq)
-        o = np.einsum("nl,nld->nd", sigma, values)
+            sigma = self.attention(ctx, w_kq)
+        o = ctx.attend(sigma)
         pre, phi = self.features(o, feature_mean)
         logits = (phi @ w_v.T) @ self.U.T
         return Forward(sigma=sigma, o=o, pre=pre, phi=phi, logits=logits)
 
     def loss_and_gradients(
         self,
-        keys: Array,
-        values: Array,
+        ctx,
         labels: NDArray[np.integer],
         w_v: Array,
         w_kq: Array,
@@ -139,14 +140,15 @@ class DenseModel:
 
         ``pos`` (informative positions) only feeds the ``selected`` count; ``with_kq=False``
         skips the ``W_KQ`` gradient (returned as ``None``)."""
-        fwd = self.forward(keys, values, w_v, w_kq, feature_mean)
+        fwd = self.forward(ctx, w_v, w_kq, feature_mean)
         n = labels.shape[0]
         rows = np.arange(n)
         logits = fwd.logits
         top = logits.max(axis=1, keepdims=True)
-        log_norm = top[:, 0] + np.log(np.exp(logits - top).sum(axis=1))
-        loss = float(np.sum(log_norm - logits[rows, labels]))
-        delta = np.exp(logits - log_norm[:, None])  # p
+        delta = np.exp(logits - top)
+        norm = delta.sum(axis=1)
+        loss = float(np.sum(top[:, 0] + np.log(norm) - logits[rows, labels]))
+        delta /= norm[:, None]  # p
         delta[rows, labels] -= 1.0  # p − e_y
         back = delta @ self.U  # (n, d): U(p − e_y) per sequence
         grad_v = back.T @ fwd.phi
@@ -158,21 +160,20 @@ class DenseModel:
             else:
                 jac = (dphi * (fwd.pre > 0.0)) @ self.A  # ∂ℓ/∂o
             # ∂ℓ/∂s_i = σ_i (v_i − o)ᵀ J ; ∂ℓ/∂(W_KQ z_EOS) = Σ_i ∂ℓ/∂s_i k_i
-            inner = np.einsum("nld,nd->nl", values, jac) - np.sum(fwd.o * jac, axis=1)[:, None]
-            dquery = np.einsum("nl,nld->d", fwd.sigma * inner, keys)
+            o_dot_j = np.sum(fwd.o * jac, axis=1)
+            dquery = ctx.value_key_sum(fwd.sigma, jac) - ctx.key_sum(fwd.sigma * o_dot_j[:, None])
             grad_kq = np.outer(dquery, self.z_eos)
         correct = int(np.sum(np.argmax(logits, axis=1) == labels))
         selected = -1 if pos is None else int(np.sum(np.argmax(fwd.sigma, axis=1) == pos))
         return LossGradients(loss=loss, grad_v=grad_v, grad_kq=grad_kq, correct=correct,
                              selected=selected, count=n)
 
-    def feature_sums(self, keys: Array, values: Array, w_kq: Array) -> tuple[Array, int]:
+    def feature_sums(self, ctx, w_kq: Array) -> tuple[Array, int]:
         """``(Σ_n relu(A o_n), n)`` on a chunk: the pieces of the centring mean ``μ``."""
         if self.A is None:
             raise ValueError("feature_sums needs the attention-MLP model (A is None)")
-        sigma = self.attention(keys, w_kq)
-        o = np.einsum("nl,nld->nd", sigma, values)
-        return np.maximum(o @ self.A.T, 0.0).sum(axis=0), keys.shape[0]
+        o = ctx.attend(self.attention(ctx, w_kq))
+        return np.maximum(o @ self.A.T, 0.0).sum(axis=0), ctx.n
 
 
 def dense_model(params, emb) -> DenseModel:

@@ -1,10 +1,13 @@
 """Shared pieces of the dense training algorithms (three steps, GD, MLP limit).
 
-* :class:`DenseTrainingData`: the ``N`` training sequences of a seed as dense
-  ``(keys, values, labels, pos)`` sub-chunks of at most ``chunk`` sequences, so memory is
-  bounded by ``O(chunk·L·d)``; the same data as :func:`theorycheck.tasks.retrieval.iter_chunks`
-  (via :class:`~theorycheck.tasks.training_passes.TrainingPasses`), replayable for
-  every pass; the dense arrays are kept between passes when they fit in ``dense_cache_bytes``.
+* :class:`DenseTrainingData`: the ``N`` training sequences of a seed as
+  ``(contexts, labels, pos)`` sub-chunks of at most ``chunk`` sequences
+  (:mod:`theorycheck.models.contexts`); the same data as
+  :func:`theorycheck.tasks.retrieval.iter_chunks` (via
+  :class:`~theorycheck.tasks.training_passes.TrainingPasses`), replayable for every pass.
+  ``layout="tokens"`` (default) reads the embedding rows through the token ids, memory
+  ``O(chunk·(L + V))``; ``layout="dense"`` builds the ``(n, L, d)`` keys and values (the
+  reference), kept between passes when they fit in ``dense_cache_bytes``.
 * :class:`DenseFit`: a trained ``(W_V, W_KQ)`` pair with the Fitted protocol
   (``predict``, ``diagnostics``).
 """
@@ -18,6 +21,7 @@ import numpy as np
 
 from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, TrainingPasses
 from theorycheck.models.attention import DenseModel, dense_model
+from theorycheck.models.contexts import DenseContexts, TokenContexts
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 from theorycheck.validate import check_int
 
@@ -25,6 +29,9 @@ __all__ = [
     "DenseTrainingData",
     "DenseFit",
     "DEFAULT_DENSE_CACHE_BYTES",
+    "LAYOUTS",
+    "contexts",
+    "pass_work",
     "default_chunk",
     "feature_mean",
     "dense_keys_values",
@@ -34,9 +41,37 @@ DEFAULT_DENSE_CACHE_BYTES = 256 * 2**20
 """Keep the dense training keys and values between passes up to this many bytes."""
 
 
-def default_chunk(L: int, d: int) -> int:
-    """Sequences per dense sub-chunk: about ``2**20`` floats (8 MiB) per ``(n, L, d)`` array."""
-    return max(1, (1 << 20) // (L * d))
+LAYOUTS = ("tokens", "dense")
+
+
+def default_chunk(params: RetrievalParams, layout: str = "tokens") -> int:
+    """Sequences per sub-chunk: about ``2**20`` floats (8 MiB) per ``(n, L, d)`` array
+    (``dense``), or ``2**21`` floats (16 MiB) per ``(n, V)`` logit array (``tokens``)."""
+    if layout == "dense":
+        return max(1, (1 << 20) // (params.L * params.d))
+    return max(1, (1 << 21) // max(params.V, params.d, params.m or 0))
+
+
+def pass_work(p, sequences: float | None = None) -> float:
+    """Work of one pass (loss and both gradients) over ``sequences`` sequences (default
+    ``N``) in the token layout, in the retrieval task's cost units (one token visit of
+    the fast path, ~16 ns; :func:`theorycheck.tasks.retrieval_task.retrieval_cost`).
+
+    A sequence costs ``2·V·w + 2·d·w`` products at BLAS speed (logits and their
+    back-projection, ``∇W_V`` and ``J``; ``w = d``, or ``m`` for the MLP; ``/80``), two
+    sparse reads of ``L`` embedding rows (``2·L·d`` products at ~0.4 ns, ``/37``) and ``V``
+    exponentials (``/8``)."""
+    n = p["N"] if sequences is None else sequences
+    V, d, L = p["V"], p["d"], p["L"]
+    w = p.get("m") or d
+    return float(n * ((2 * V * w + 2 * d * w) / 80 + 2 * L * d / 37 + V / 8))
+
+
+def contexts(params: RetrievalParams, emb: Embeddings, batch: Batch, layout: str = "tokens"):
+    """The :mod:`~theorycheck.models.contexts` of ``batch`` in ``layout``."""
+    if layout == "dense":
+        return DenseContexts(*dense_keys_values(params, emb, batch))
+    return TokenContexts(batch.tokens, batch.pos, emb.E, emb.z_trig, params.marker_in_value)
 
 
 def dense_keys_values(params: RetrievalParams, emb: Embeddings,
@@ -55,31 +90,39 @@ def dense_keys_values(params: RetrievalParams, emb: Embeddings,
     return keys, values
 
 
-class DenseTrainingData:
-    """The ``params.N`` training sequences of ``train_seed`` as dense sub-chunks.
+def check_layout(layout: str) -> str:
+    """``layout`` if it is one of :data:`LAYOUTS`, else a ValueError naming them."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {', '.join(map(repr, LAYOUTS))}, got {layout!r}")
+    return layout
 
-    Iterating yields ``(keys, values, labels, pos)`` with ``keys``/``values`` of shape
-    ``(n, L, d)``, ``n <= chunk``, always in the same order (sums over chunks are
-    reproducible bit for bit).  ``chunk``: sequences per sub-chunk (default
-    :func:`default_chunk`); ``dense_cache_bytes``: keep the dense arrays between passes
-    when they fit (``N·L·d·8`` bytes, twice that without ``marker_in_value``; ``0`` never
-    keeps them).
+
+class DenseTrainingData:
+    """The ``params.N`` training sequences of ``train_seed`` as sub-chunks.
+
+    Iterating yields ``(ctx, labels, pos)`` with ``ctx`` the chunk's
+    :mod:`~theorycheck.models.contexts` in ``layout``, ``n <= chunk`` sequences, always
+    in the same order (sums over chunks are reproducible bit for bit).  ``chunk``:
+    sequences per sub-chunk (default :func:`default_chunk`); ``dense_cache_bytes``
+    (``layout="dense"``): keep the dense arrays between passes when they fit
+    (``N·L·d·8`` bytes, twice that without ``marker_in_value``; ``0`` never keeps them).
     """
 
     def __init__(self, params: RetrievalParams, emb: Embeddings, train_seed: np.random.SeedSequence,
-                 *, chunk: int | None = None, dense_cache_bytes: int = DEFAULT_DENSE_CACHE_BYTES):
+                 *, chunk: int | None = None, dense_cache_bytes: int = DEFAULT_DENSE_CACHE_BYTES,
+                 layout: str = "tokens"):
         if not isinstance(train_seed, np.random.SeedSequence):
             raise ValueError(
                 f"train_seed must be a numpy.random.SeedSequence, got {type(train_seed).__name__}")
-        self.params, self.emb = params, emb
-        self.chunk = default_chunk(params.L, params.d) if chunk is None else check_int("chunk", chunk, 1)
+        self.params, self.emb, self.layout = params, emb, check_layout(layout)
+        self.chunk = default_chunk(params, layout) if chunk is None else check_int("chunk", chunk, 1)
         cache = check_int("dense_cache_bytes", dense_cache_bytes, 0)
         self._passes = TrainingPasses(params, emb, train_seed, cache_bytes=DEFAULT_CACHE_BYTES)
         arrays = 1 if params.marker_in_value else 2
-        self._keep = arrays * params.N * params.L * params.d * 8 <= cache
-        self._kept: list[tuple[np.ndarray, ...]] | None = None
+        self._keep = layout == "dense" and arrays * params.N * params.L * params.d * 8 <= cache
+        self._kept: list[tuple] | None = None
 
-    def __iter__(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    def __iter__(self) -> Iterator[tuple]:
         if self._kept is not None:
             yield from self._kept
             return
@@ -88,8 +131,7 @@ class DenseTrainingData:
             for lo in range(0, len(batch), self.chunk):
                 part = Batch(batch.tokens[lo:lo + self.chunk], batch.pos[lo:lo + self.chunk],
                              batch.labels[lo:lo + self.chunk])
-                keys, values = dense_keys_values(self.params, self.emb, part)
-                item = (keys, values, part.labels, part.pos)
+                item = (contexts(self.params, self.emb, part, self.layout), part.labels, part.pos)
                 if self._keep:
                     kept.append(item)
                 yield item
@@ -102,8 +144,8 @@ def feature_mean(model: DenseModel, data: DenseTrainingData, w_kq: np.ndarray) -
     (the mean that ``center_features`` subtracts; one pass over the data)."""
     total = np.zeros(model.value_shape[1])
     count = 0
-    for keys, values, _, _ in data:
-        sums, n = model.feature_sums(keys, values, w_kq)
+    for ctx, _, _ in data:
+        sums, n = model.feature_sums(ctx, w_kq)
         total += sums
         count += n
     return total / count
@@ -126,6 +168,7 @@ class DenseFit:
     diagnostics: Mapping[str, float]
     history: tuple[Mapping[str, float], ...] = ()
     chunk: int = 4096
+    layout: str = "tokens"
 
     @property
     def model(self) -> DenseModel:
@@ -138,8 +181,8 @@ class DenseFit:
         for lo in range(0, len(batch), self.chunk):
             part = Batch(batch.tokens[lo:lo + self.chunk], batch.pos[lo:lo + self.chunk],
                          batch.labels[lo:lo + self.chunk])
-            keys, values = dense_keys_values(self.params, self.emb, part)
-            fwd = model.forward(keys, values, self.w_v, self.w_kq, self.feature_mean)
+            ctx = contexts(self.params, self.emb, part, self.layout)
+            fwd = model.forward(ctx, self.w_v, self.w_kq, self.feature_mean)
             logits.append(fwd.logits)
             sigmas.append(fwd.sigma)
         V, L = self.params.V, self.params.L
