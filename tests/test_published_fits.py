@@ -1,4 +1,4 @@
-"""The verdicts docs/mlp_phase.md §3 publishes, refitted from the rows it publishes
+"""The verdicts docs/mlp_phase.md §3 and docs/theory.md §7.8 publish, refitted from the rows they publish
 (bench/data). The fits are deterministic; the numbers are compared at the precision printed
 in the docs, so a change of the comparator that moves a published number fails here first."""
 
@@ -63,3 +63,12 @@ def test_mean_bias_d_line_at_fixed_distance_from_the_wall(capsys):
     assert code == 1 and out["exponents"]["d"]["status"] == "refuted"
     assert out["exponents"]["d"]["estimate"] == pytest.approx(-1.76, abs=0.005)
     assert out["exponents"]["d"]["ci"] == pytest.approx([-1.88, -1.65], abs=0.005)
+
+
+def test_full_training_l_line(capsys):
+    # docs/theory.md §7.8, the README and notebook 02: Adam, 60 steps, (V, d) = (1024, 256).
+    code, out = _fit(capsys, "gd_adam60_L_line.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.053, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([0.001, 0.105], abs=0.0005)
+    assert all(c["in_regime"] for c in out["cells"])

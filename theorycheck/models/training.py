@@ -57,14 +57,16 @@ def pass_work(p, sequences: float | None = None) -> float:
     ``N``) in the token layout, in the retrieval task's cost units (one token visit of
     the fast path, ~16 ns; :func:`theorycheck.tasks.retrieval_task.retrieval_cost`).
 
-    A sequence costs ``2·V·w + 2·d·w`` products at BLAS speed (logits and their
-    back-projection, ``∇W_V`` and ``J``; ``w = d``, or ``m`` for the MLP; ``/80``), two
-    sparse reads of ``L`` embedding rows (``2·L·d`` products at ~0.4 ns, ``/37``) and ``V``
-    exponentials (``/8``)."""
+    A sequence costs ``2·V·w + 2·d·w`` products in large matrix products (logits and
+    their back-projection, ``∇W_V`` and ``J``; ``w = d``, or ``m`` for the MLP; ~0.08 ns,
+    ``/200``), two sparse reads of ``L`` embedding rows (``2·L·d`` products at ~0.4 ns,
+    ``/37``) and ``V`` exponentials (``/8``).  Against single-thread Adam trials of 60 steps
+    in a check (2026-11-24, ``(V, d) = (1024, 256)``): 30.5 s at ``(L, N) = (64, 7098)`` and
+    ~200 s at ``(256, 28391)``, where ``gd.trial_work`` predicts 31 s and 193 s."""
     n = p["N"] if sequences is None else sequences
     V, d, L = p["V"], p["d"], p["L"]
     w = p.get("m") or d
-    return float(n * ((2 * V * w + 2 * d * w) / 80 + 2 * L * d / 37 + V / 8))
+    return float(n * ((2 * V * w + 2 * d * w) / 200 + 2 * L * d / 37 + V / 8))
 
 
 def contexts(params: RetrievalParams, emb: Embeddings, batch: Batch, layout: str = "tokens"):
