@@ -35,7 +35,7 @@ from theorycheck.models.training import (
     DenseFit,
     DenseTrainingData,
     feature_mean,
-    pass_work,
+    trial_work as dense_trial_work,
 )
 from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams, test_batch
@@ -43,31 +43,34 @@ from theorycheck.optim import Adam
 from theorycheck.seeding import child_seed
 from theorycheck.validate import check_int, check_positive
 
-__all__ = ["run_gd", "trial_work", "OPTIMIZERS", "DEFAULT_LR", "EVAL_SPAWN_KEY"]
+__all__ = ["run_gd", "trial_work", "OPTIMIZERS", "DEFAULT_LR", "DEFAULT_STEPS", "EVAL_SPAWN_KEY"]
 
 OPTIMIZERS = ("gd", "adam")
 DEFAULT_LR = {"gd": 10.0, "adam": 0.03}
 """Default learning rates (``lr=None``): gradients at initialisation are ``≈ 1/(L√V)``
 small, so plain GD needs a large step."""
 EVAL_SPAWN_KEY = 2**32
+DEFAULT_STEPS = 200
 
 
-def option(p, name: str, default):
-    """An algorithm option of a flat settings dict (given flat or under ``options``)."""
-    return p.get(name, (p.get("options") or {}).get(name, default))
+def record_spacing(steps: int, record_every: int | None) -> int:
+    """Steps between history records: ``record_every``, by default ``max(1, steps // 20)``."""
+    return max(1, steps // 20) if record_every is None else record_every
 
 
 def trial_work(p) -> float:
-    """Work of one trial in the retrieval task's cost units: ``steps + 1`` passes over the
-    ``N`` training sequences (:func:`~theorycheck.models.training.pass_work`; half a pass
-    more each for the centring mean), a recall evaluation of ``V·contexts`` sequences at
-    every record (``max(1, steps // 20)`` apart), and drawing the ``N·L`` tokens."""
-    steps = int(option(p, "steps", 200))
-    every = option(p, "record_every", None) or max(1, steps // 20)
+    """Work of one trial in the retrieval task's cost units
+    (:func:`theorycheck.models.training.trial_work`): ``steps + 1`` passes over the training
+    sequences (half a pass more each for the centring mean) and a recall evaluation at
+    every history record.  The options are read as the trial reads them
+    (:func:`theorycheck.tasks.retrieval_task.retrieval_params`)."""
+    from theorycheck.tasks.retrieval_task import retrieval_params
+
+    options = retrieval_params(p)[2]
+    steps = int(options.get("steps", DEFAULT_STEPS))
+    records = steps // record_spacing(steps, options.get("record_every")) + 2
     passes = (steps + 1) * (1.5 if p.get("center_features") else 1.0)
-    records = steps // every + 2
-    recall = p["V"] * int(p.get("contexts") or 1)
-    return passes * pass_work(p) + records * pass_work(p, recall) / 2 + p["N"] * p["L"]
+    return dense_trial_work(p, passes, records)
 
 
 def run_gd(
@@ -75,7 +78,7 @@ def run_gd(
     emb: Embeddings,
     train_seed: np.random.SeedSequence,
     *,
-    steps: int = 200,
+    steps: int = DEFAULT_STEPS,
     lr: float | None = None,
     optimizer: str = "gd",
     record_every: int | None = None,
@@ -99,8 +102,8 @@ def run_gd(
     if optimizer not in OPTIMIZERS:
         raise ValueError(f"optimizer must be one of {', '.join(map(repr, OPTIMIZERS))}, got {optimizer!r}")
     lr = check_positive("lr", DEFAULT_LR[optimizer] if lr is None else lr, " (learning rate)")
-    record_every = check_int("record_every", max(1, steps // 20) if record_every is None
-                               else record_every, 1, " (steps between history records)")
+    record_every = check_int("record_every", record_spacing(steps, record_every), 1,
+                             " (steps between history records)")
     model = dense_model(params, emb)
     data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes,
                              layout=layout)

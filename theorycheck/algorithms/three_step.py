@@ -32,7 +32,7 @@ from theorycheck.models.training import (
     DenseFit,
     DenseTrainingData,
     feature_mean,
-    pass_work,
+    trial_work as dense_trial_work,
 )
 from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams
@@ -65,13 +65,10 @@ def full_gradient(model, data: DenseTrainingData, w_v, w_kq, mu, *, with_kq: boo
 
 
 def trial_work(p) -> float:
-    """Work of one trial in the retrieval task's cost units: three passes over the ``N``
-    training sequences (:func:`~theorycheck.models.training.pass_work`; one more for the
-    two centring means), the prediction of ``V·contexts`` test sequences, and drawing
-    the ``N·L`` tokens."""
-    passes = 4.0 if p.get("center_features") else 3.0
-    recall = p["V"] * int(p.get("contexts") or 1)
-    return passes * pass_work(p) + pass_work(p, recall) / 2 + p["N"] * p["L"]
+    """Work of one trial in the retrieval task's cost units
+    (:func:`theorycheck.models.training.trial_work`): three passes over the training
+    sequences (one more for the two centring means) and one prediction of the test set."""
+    return dense_trial_work(p, 4.0 if p.get("center_features") else 3.0, 1)
 
 
 def run_three_step(

@@ -58,7 +58,9 @@ class DenseContexts:
 class TokenContexts:
     """Token ids ``(n, L)`` and informative positions ``(n,)`` of a chunk, with the
     embeddings ``E`` (``(V, d)``), the trigger ``z_trig`` and whether it enters the
-    values (``marker``).  Nothing here keeps the token array past a call."""
+    values (``marker``).  ``tokens`` may be a view of a buffer that the next chunk
+    overwrites (:class:`~theorycheck.tasks.training_passes.TrainingPasses`): use the
+    object while its chunk is current, never keep it."""
 
     tokens: np.ndarray
     pos: np.ndarray

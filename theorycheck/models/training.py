@@ -32,6 +32,7 @@ __all__ = [
     "LAYOUTS",
     "contexts",
     "pass_work",
+    "trial_work",
     "default_chunk",
     "feature_mean",
     "dense_keys_values",
@@ -67,6 +68,15 @@ def pass_work(p, sequences: float | None = None) -> float:
     V, d, L = p["V"], p["d"], p["L"]
     w = p.get("m") or d
     return float(n * ((2 * V * w + 2 * d * w) / 200 + 2 * L * d / 37 + V / 8))
+
+
+def trial_work(p, passes: float, evaluations: int) -> float:
+    """Work of one trial of a dense algorithm in the retrieval task's cost units: ``passes``
+    passes over the ``N`` training sequences (:func:`pass_work`), ``evaluations`` forward
+    passes (half a pass each) over the ``V·contexts`` test sequences, and drawing the
+    ``N·L`` training tokens."""
+    recall = p["V"] * int(p.get("contexts") or 1)
+    return passes * pass_work(p) + evaluations * pass_work(p, recall) / 2 + p["N"] * p["L"]
 
 
 def contexts(params: RetrievalParams, emb: Embeddings, batch: Batch, layout: str = "tokens"):
