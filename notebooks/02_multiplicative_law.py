@@ -210,9 +210,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # | trigger in the value path, `ζ = 1` (`N* ≈ 1.6·10⁶` at every `L`) | `theorycheck check vural2026.headline --set marker_in_value=true` | 0.008 [-0.17, 0.19]: refuted (`N ≪ L V` fails in all cells) |
 # | one-step read-out, `L` 23..181 | `theorycheck check vural2026.lower` | 0.770 [0.752, 0.788] (`N ≪ L V` fails) |
 # | full training: Adam, 60 steps from zero, `(V, d) = (1024, 256)`, `L` 64..256 (measured 2026-11-24; `N* ≈ 1.0·10⁴`, 3.5x below the three-step limit's at the same cells) | `theorycheck fit bench/data/gd_adam60_L_line.csv --law vural2026.headline` (rows of a stopped `--budget full` check, docs/theory.md §7.8) | 0.053 [0.001, 0.105]: refuted, every cell in the regime |
+# | full training with the trigger in the value path (`ζ = 1`), `L` 64..128 (`N*` = 9876, 9715: as with the trigger out) | `theorycheck fit bench/data/gd_adam60_trigger_in_L_line.csv --law vural2026.headline` (rows of a stopped `--budget standard` check, docs/theory.md §7.8) | -0.024 [-0.111, 0.064]: refuted, both cells in the regime |
 #
 # Full training also removes the mean bias: with the trigger in the value path (`ζ = 1`) at
-# `(1024, 256, L = 64)` Adam succeeds at `N = 1.6·10⁴` (accuracy 0.998, 0.997), where the three-step limit
+# `(1024, 256)` Adam's threshold is the same as with the trigger out, where the three-step limit
 # stays below `τ = 0.99` up to `N = 1.45·10⁷` (accuracy 0.94).
 #
 # With the trigger in the value path the mean bias takes over, but not as the derived law

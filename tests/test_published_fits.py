@@ -72,3 +72,13 @@ def test_full_training_l_line(capsys):
     assert out["exponents"]["L"]["estimate"] == pytest.approx(0.053, abs=0.0005)
     assert out["exponents"]["L"]["ci"] == pytest.approx([0.001, 0.105], abs=0.0005)
     assert all(c["in_regime"] for c in out["cells"])
+
+
+def test_full_training_trigger_in_value_l_line(capsys):
+    # docs/theory.md §7.8, the README and notebook 02: Adam, 60 steps, (V, d) = (1024, 256),
+    # marker_in_value=True, zeta = 1: the same thresholds as with the trigger out.
+    code, out = _fit(capsys, "gd_adam60_trigger_in_L_line.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(-0.024, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.111, 0.064], abs=0.0005)
+    assert all(c["in_regime"] for c in out["cells"])
