@@ -82,3 +82,14 @@ def test_full_training_trigger_in_value_l_line(capsys):
     assert out["exponents"]["L"]["estimate"] == pytest.approx(-0.024, abs=0.0005)
     assert out["exponents"]["L"]["ci"] == pytest.approx([-0.111, 0.064], abs=0.0005)
     assert all(c["in_regime"] for c in out["cells"])
+
+
+def test_full_training_trigger_in_value_half_zeta_l_line(capsys):
+    # docs/theory.md §7.8, the README and notebook 02: as above at zeta = 1/2 (a complete
+    # standard-budget check): the thresholds again match those with the trigger out.
+    code, out = _fit(capsys, "gd_adam60_trigger_in_zeta05_L_line.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.008, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.072, 0.088], abs=0.0005)
+    assert [c["threshold"] for c in out["cells"]] == pytest.approx([9670, 9725], abs=1)
+    assert all(c["in_regime"] for c in out["cells"])
