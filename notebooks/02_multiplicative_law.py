@@ -212,6 +212,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # | full training: Adam, 60 steps from zero, `(V, d) = (1024, 256)`, `L` 64..256 (measured 2026-11-24; `N* ≈ 1.0·10⁴`, 3.5x below the three-step limit's at the same cells) | `theorycheck fit bench/data/gd_adam60_L_line.csv --law vural2026.headline` (rows of a stopped `--budget full` check, docs/theory.md §7.8) | 0.053 [0.001, 0.105]: refuted, every cell in the regime |
 # | full training with the trigger in the value path (`ζ = 1`), `L` 64..128 (`N*` = 9876, 9715: as with the trigger out) | `theorycheck fit bench/data/gd_adam60_trigger_in_L_line.csv --law vural2026.headline` (rows of a stopped `--budget standard` check, docs/theory.md §7.8) | -0.024 [-0.111, 0.064]: refuted, both cells in the regime |
 # | same, `ζ = 1/2` (`N*` = 9670, 9725) | `theorycheck fit bench/data/gd_adam60_trigger_in_zeta05_L_line.csv --law vural2026.headline` (rows of a complete `--budget standard` check, docs/theory.md §7.8) | 0.008 [-0.072, 0.088]: refuted, both cells in the regime |
+# | full training, 120 steps, trigger out, `L` 64..128 (`N*` = 4569, 4674; at 30 steps no success up to 28392, docs/theory.md §7.8) | `theorycheck fit bench/data/gd_adam120_L_line.csv --law vural2026.headline` (rows of a complete `--budget standard` check) | 0.033 [-0.037, 0.103]: refuted, both cells in the regime |
 #
 # Full training also removes the mean bias: with the trigger in the value path (`ζ = 1` or 1/2) at
 # `(1024, 256)` Adam's threshold is the same as with the trigger out, where the three-step limit

@@ -93,3 +93,22 @@ def test_full_training_trigger_in_value_half_zeta_l_line(capsys):
     assert out["exponents"]["L"]["ci"] == pytest.approx([-0.072, 0.088], abs=0.0005)
     assert [c["threshold"] for c in out["cells"]] == pytest.approx([9670, 9725], abs=1)
     assert all(c["in_regime"] for c in out["cells"])
+
+
+def test_full_training_more_steps_l_line(capsys):
+    # docs/theory.md §7.8, the README and notebook 02: Adam at 120 steps, trigger out, halves
+    # the 60-step thresholds (9544, 9807) and still shows no L coupling.
+    code, out = _fit(capsys, "gd_adam120_L_line.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.033, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.037, 0.103], abs=0.0005)
+    assert [c["threshold"] for c in out["cells"]] == pytest.approx([4569, 4674], abs=1)
+    assert all(c["in_regime"] for c in out["cells"])
+
+
+def test_full_training_few_steps_is_censored(capsys):
+    # docs/theory.md §7.8: at 30 steps the check stopped at its cost ceiling with no success
+    # up to N = 28392 in either cell; fit reports both cells censored there, not a threshold.
+    code, out = _fit(capsys, "gd_adam30_L_line.csv", "--law", "vural2026.headline")
+    assert code == 3 and out["verdict"] == "inconclusive"
+    assert [c["censored_beyond"] for c in out["cells"]] == pytest.approx([28392, 28392])
