@@ -17,6 +17,18 @@ from theorycheck.cli.main import main
         (["check", "--base", "V=-3"], "positive number"),
         (["check", "--set", "algorithm"], "KEY=VALUE"),
         (["check", "--set", "algorithm=magic"], "magic"),
+        # an algorithm's option values are checked before the design (a bad one used to
+        # stop the first trial: exit 4, "a bug"), by the rules the algorithm declares
+        (["check", "--set", "algorithm=gd", "--set", "steps=abc"],
+         "algorithm gd: steps must be an integer >= 1, got 'abc'"),
+        (["check", "--set", "algorithm=gd", "--set", "steps=-3"], "steps must be an integer >= 1, got -3"),
+        (["check", "--set", "algorithm=gd", "--set", "lr=abc"], "lr must be a positive finite number"),
+        (["check", "--set", "algorithm=gd", "--set", "optimizer=sgd"], "optimizer must be one of 'gd', 'adam'"),
+        (["check", "--set", "beta=-1"], "algorithm limit: beta must be a positive number or inf"),
+        (["check", "--set", "threads=0"], "threads must be an integer >= 1, got 0"),
+        (["check", "--set", "backend=jax"], "unknown backend 'jax'"),
+        (["check", "--set", "algorithm=three-step", "--set", "layout=sparse"], "layout must be one of"),
+        (["check", "--cells", "V=1024,d=256,L=64"], "give two or more cells that differ"),
         (["check", "--q", "1.5"], "--q"),
         (["check", "--workers", "0"], "workers"),
         (["compare-embeddings", "--V", "2"], "V must be an integer >= 4"),

@@ -34,7 +34,7 @@ SEED = np.random.SeedSequence(0)
         ({"eta": "1"}, r"eta must be a positive finite number, got '1'"),
         ({"gamma": -2.0}, r"gamma must be a positive finite number, got -2\.0"),
         ({"beta": 0}, r"beta must be a positive finite number, got 0"),
-        ({"beta": math.inf}, r"beta must be a positive finite number, got inf.*run_limit"),
+        ({"beta": math.inf}, r"beta must be a positive finite number, got inf.*use the limit algorithm for beta=inf"),
         ({"gamma": 1.0, "beta": 1.0}, r"give gamma or beta, not both; got gamma=1\.0, beta=1\.0"),
         ({"gamma_prime": 0.0}, r"gamma_prime must be a positive finite number, got 0\.0"),
         ({"chunk": 0}, r"chunk must be an integer >= 1, got 0"),

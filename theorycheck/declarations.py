@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from theorycheck.validate import check_options
+
 __all__ = ["Variable", "Task", "Algorithm", "KINDS"]
 
 KINDS = ("integer", "real")
@@ -218,7 +220,10 @@ class Algorithm:
     ``"module:function"`` string, imported on first use); ``dense`` is True when every
     model's trial touches all ``N*L*d`` numbers, or the tuple of models where it does;
     ``work`` maps a model to ``work(params) -> float``, the trial's own cost model in the
-    task's cost units, where neither the fast path's nor the dense one fits."""
+    task's cost units, where neither the fast path's nor the dense one fits;
+    ``option_rules`` maps an option to the rule that checks its value
+    (:func:`theorycheck.validate.check_options`), so that a bad ``--set`` value is refused
+    before any trial runs."""
 
     name: str
     runners: Mapping[str, str | Callable]
@@ -226,6 +231,7 @@ class Algorithm:
     task: str = "retrieval"
     description: str = ""
     work: Mapping[str, str | Callable] = field(default_factory=dict)
+    option_rules: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -240,6 +246,7 @@ class Algorithm:
                                      f"'module:function', got {fn!r}")
         object.__setattr__(self, "runners", MappingProxyType(dict(self.runners)))
         object.__setattr__(self, "work", MappingProxyType(dict(self.work)))
+        object.__setattr__(self, "option_rules", MappingProxyType(dict(self.option_rules)))
         if not isinstance(self.dense, bool):
             object.__setattr__(self, "dense", tuple(self.dense))
 
@@ -267,3 +274,14 @@ class Algorithm:
         ``(params, emb, train_seed)``."""
         params = list(inspect.signature(self.runner(model)).parameters.values())[3:]
         return tuple(p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+    def check_options(self, model: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` checked for the runner of ``model``: every name must be one of its
+        :meth:`options`, every value pass its rule (``option_rules``); the checked values.
+        ValueError (one line, naming the option, the value and what is accepted) otherwise."""
+        known = self.options(model)
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(f"algorithm {self.name} (model {model}) has no option(s) {unknown}; "
+                             f"its options: {', '.join(known) or 'none'}")
+        return check_options(self.option_rules, options, f"algorithm {self.name}")

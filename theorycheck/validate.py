@@ -16,6 +16,11 @@ Rules (one per kind):
 * **bool** (:func:`check_bool`): ``True``/``False`` (NumPy bools too), nothing else.
 * **choice** (:func:`check_choice`): one of the listed strings.
 
+An algorithm's options (``--set steps=60``) are checked by a table of rules, one callable
+per option name (:func:`check_options`); a rule is one of the checks above with its name
+bound (``functools.partial``), wrapped in :func:`optional` where ``None`` means "default".
+The code that uses an option applies the same rule, so each rule is written once.
+
 >>> check_int("V", 3.0, 2)
 3
 >>> check_int("V", 1, 2)
@@ -29,7 +34,8 @@ from __future__ import annotations
 import math
 import numbers
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 __all__ = [
     "check_int",
@@ -38,6 +44,8 @@ __all__ = [
     "check_open_unit",
     "check_bool",
     "check_choice",
+    "check_options",
+    "optional",
 ]
 
 
@@ -106,3 +114,25 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
     return value
+
+
+def optional(rule: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``rule`` that lets ``None`` (the caller's default) through unchanged."""
+    return lambda value: None if value is None else rule(value)
+
+
+def check_options(rules: Mapping[str, Callable[[Any], Any]], options: Mapping[str, Any],
+                  owner: str = "") -> dict[str, Any]:
+    """``options`` with each value passed through its rule (names without a rule unchanged;
+    refusing unknown names is the caller's part). ValueError: the rule's line, prefixed by
+    ``owner`` (e.g. ``"algorithm gd"``) when given."""
+    out = dict(options)
+    for name, value in options.items():
+        rule = rules.get(name)
+        if rule is None:
+            continue
+        try:
+            out[name] = rule(value)
+        except ValueError as exc:
+            raise ValueError(f"{owner}: {exc}" if owner else str(exc)) from None
+    return out

@@ -17,10 +17,11 @@ ties.  All arithmetic is float64 on every backend.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 import numpy as np
 
-__all__ = ["Backend", "get_backend", "BACKENDS"]
+__all__ = ["Backend", "get_backend", "check_backend", "BACKENDS"]
 
 BACKENDS = ("numpy", "torch", "cupy", "array_api_strict")
 
@@ -39,10 +40,7 @@ class Backend:
             module = importlib.import_module(name)
             from array_api_compat import array_namespace
         except ImportError as exc:
-            raise ValueError(
-                f"backend {name!r} needs the packages {name!r} and 'array-api-compat' "
-                f"installed (pip install {name.replace('_', '-')} array-api-compat), got: {exc}"
-            ) from None
+            raise ValueError(_not_installed(name, exc)) from None
         if name == "torch":
             self.device = "cuda" if module.cuda.is_available() else "cpu"
             probe = module.zeros(1, dtype=module.float64, device=self.device)
@@ -101,12 +99,27 @@ class Backend:
 _CACHE: dict[str, Backend] = {}
 
 
+def check_backend(name: object) -> str:
+    """``name`` if it names one of :data:`BACKENDS` (nothing is imported: the rule of the
+    ``backend`` option, checked before any work); ValueError otherwise."""
+    if not isinstance(name, str) or name not in BACKENDS:
+        raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    missing = [m for m in (name, "array_api_compat") if name != "numpy" and importlib.util.find_spec(m) is None]
+    if missing:
+        raise ValueError(_not_installed(name, f"no module named {missing[0]!r}"))
+    return name
+
+
+def _not_installed(name: str, why: object) -> str:
+    return (f"backend {name!r} needs the packages {name!r} and 'array-api-compat' "
+            f"installed (pip install {name.replace('_', '-')} array-api-compat), got: {why}")
+
+
 def get_backend(name: str | Backend = "numpy") -> Backend:
     """The backend called ``name`` (one of :data:`BACKENDS`); ValueError otherwise."""
     if isinstance(name, Backend):
         return name
-    if name not in BACKENDS:
-        raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    check_backend(name)
     if name not in _CACHE:
         _CACHE[name] = Backend(name)
     return _CACHE[name]

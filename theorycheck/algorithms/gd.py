@@ -25,6 +25,8 @@ drawn from ``SeedSequence(train_seed.entropy, spawn_key=train_seed.spawn_key + (
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from theorycheck.algorithms.limit import selection_diagnostics
@@ -32,6 +34,7 @@ from theorycheck.algorithms.three_step import full_gradient
 from theorycheck.models.attention import dense_model
 from theorycheck.models.training import (
     DEFAULT_DENSE_CACHE_BYTES,
+    DENSE_OPTIONS,
     DenseFit,
     DenseTrainingData,
     feature_mean,
@@ -41,7 +44,7 @@ from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams, test_batch
 from theorycheck.optim import Adam
 from theorycheck.seeding import child_seed
-from theorycheck.validate import check_int, check_positive
+from theorycheck.validate import check_choice, check_int, check_options, check_positive, optional
 
 __all__ = ["run_gd", "trial_work", "OPTIMIZERS", "DEFAULT_LR", "DEFAULT_STEPS", "EVAL_SPAWN_KEY"]
 
@@ -51,6 +54,16 @@ DEFAULT_LR = {"gd": 10.0, "adam": 0.03}
 small, so plain GD needs a large step."""
 EVAL_SPAWN_KEY = 2**32
 DEFAULT_STEPS = 200
+
+
+#: The rules (theorycheck.validate) of :func:`run_gd`'s options; None: the default.
+OPTION_RULES = {
+    "steps": partial(check_int, "steps", minimum=1, hint=" (number of gradient steps)"),
+    "lr": optional(partial(check_positive, "lr", hint=" (learning rate)")),
+    "optimizer": partial(check_choice, "optimizer", choices=OPTIMIZERS),
+    "record_every": optional(partial(check_int, "record_every", minimum=1, hint=" (steps between history records)")),
+    **DENSE_OPTIONS,
+}
 
 
 def record_spacing(steps: int, record_every: int | None) -> int:
@@ -98,12 +111,10 @@ def run_gd(
     diagnostics of ``q = W_KQ z_EOS`` (``trigger_coef = z_trigᵀ q`` is the trigger's
     attention-logit advantage; ``selection_margin`` is scale-free).
     """
-    steps = check_int("steps", steps, 1, " (number of gradient steps)")
-    if optimizer not in OPTIMIZERS:
-        raise ValueError(f"optimizer must be one of {', '.join(map(repr, OPTIMIZERS))}, got {optimizer!r}")
-    lr = check_positive("lr", DEFAULT_LR[optimizer] if lr is None else lr, " (learning rate)")
-    record_every = check_int("record_every", record_spacing(steps, record_every), 1,
-                             " (steps between history records)")
+    steps, lr, optimizer, record_every = check_options(OPTION_RULES, {
+        "steps": steps, "lr": lr, "optimizer": optimizer, "record_every": record_every}).values()
+    lr = DEFAULT_LR[optimizer] if lr is None else lr
+    record_every = record_spacing(steps, record_every)
     model = dense_model(params, emb)
     data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes,
                              layout=layout)
@@ -149,6 +160,7 @@ ALGORITHM = Algorithm(
     name="gd",
     runners={"attention": "theorycheck.algorithms.gd:run_gd", "mlp": "theorycheck.algorithms.gd:run_gd"},
     dense=True,
+    option_rules=OPTION_RULES,
     description="full gradient descent or Adam from zero (docs/theory.md §3 item 4)",
     work={"attention": "theorycheck.algorithms.gd:trial_work", "mlp": "theorycheck.algorithms.gd:trial_work"},
 )

@@ -52,11 +52,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from theorycheck.algorithms.attention_readout import predict_labels
-from theorycheck.algorithms.backend import Backend, get_backend
+from theorycheck.algorithms.backend import Backend, check_backend, get_backend
 from theorycheck.algorithms.count_passes import first_gradient, key_query_direction, second_value
 from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens
+from theorycheck.models.training import DENSE_OPTIONS
 from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
+from theorycheck.tasks.training_passes import PASS_OPTIONS
 
 __all__ = [
     "LimitFit",
@@ -197,5 +199,6 @@ ALGORITHM = Algorithm(
     runners={"attention": "theorycheck.algorithms.limit:run_limit",
              "mlp": "theorycheck.algorithms.limit_mlp:run_limit_mlp"},
     work={"mlp": "theorycheck.algorithms.limit_mlp:trial_work"},
+    option_rules={"beta": check_beta, "backend": check_backend, **PASS_OPTIONS, "chunk": DENSE_OPTIONS["chunk"]},
     description="early-phase limit of the three-step algorithm (docs/theory.md §3 item 2)",
 )

@@ -43,9 +43,9 @@ from theorycheck.algorithms.mlp_tables import (
     limit_attention,
     uses_dense_route,
 )
+from theorycheck.models.training import DENSE_OPTIONS
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, TrainingPasses
-from theorycheck.validate import check_int
 
 __all__ = ["run_limit_mlp", "LimitMLPFit", "default_rows", "trial_work"]
 
@@ -206,7 +206,7 @@ def run_limit_mlp(
             f"run_limit_mlp needs model='mlp' (with width m), got model={params.model!r}; "
             "for the attention-only model use run_limit")
     beta = check_beta(beta)
-    rows = default_rows(params.m) if chunk is None else check_int("chunk", chunk, 1)
+    rows = DENSE_OPTIONS["chunk"](chunk) or default_rows(params.m)
     passes = TrainingPasses(params, emb, train_seed, cache_bytes=cache_bytes)
     tables = TokenTables.of(params, emb)
     centre = params.center_features

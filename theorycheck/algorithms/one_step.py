@@ -25,6 +25,7 @@ from theorycheck.algorithms.count_passes import first_gradient
 from theorycheck.algorithms.limit import centered_labels
 from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
+from theorycheck.tasks.training_passes import PASS_OPTIONS
 
 __all__ = ["OneStepFit", "run_one_step", "one_step_on_prefix", "NO_ATTENTION"]
 
@@ -84,5 +85,6 @@ def one_step_on_prefix(data: SortedTokens, N: int) -> OneStepFit:
 ALGORITHM = Algorithm(
     name="one-step",
     runners={"attention": "theorycheck.algorithms.one_step:run_one_step"},
+    option_rules={k: PASS_OPTIONS[k] for k in ("chunk_tokens", "threads")},
     description="one-step readout of the first gradient (docs/theory.md §3 item 3)",
 )

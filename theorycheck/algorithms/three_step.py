@@ -23,12 +23,15 @@ attention ``β·k_iᵀg/|α|`` this reproduces as ``η → 0`` (there ``γη|z_E
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from theorycheck.algorithms.limit import selection_diagnostics
 from theorycheck.models.attention import dense_model
 from theorycheck.models.training import (
     DEFAULT_DENSE_CACHE_BYTES,
+    DENSE_OPTIONS,
     DenseFit,
     DenseTrainingData,
     feature_mean,
@@ -36,7 +39,7 @@ from theorycheck.models.training import (
 )
 from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams
-from theorycheck.validate import check_positive
+from theorycheck.validate import check_options, check_positive, optional
 
 __all__ = ["run_three_step", "DEFAULT_BETA", "full_gradient", "trial_work"]
 
@@ -71,6 +74,17 @@ def trial_work(p) -> float:
     return dense_trial_work(p, 4.0 if p.get("center_features") else 3.0, 1)
 
 
+#: The rules (theorycheck.validate) of :func:`run_three_step`'s options; None: the default.
+OPTION_RULES = {
+    "eta": partial(check_positive, "eta", hint=" (first value step size; the early-phase limit is eta -> 0)"),
+    "gamma": optional(partial(check_positive, "gamma", hint=" (key-query step size)")),
+    "beta": optional(partial(check_positive, "beta", hint=" (trigger attention-logit advantage after step 2; "
+                                                          "use the limit algorithm for beta=inf)")),
+    "gamma_prime": partial(check_positive, "gamma_prime", hint=" (second value step size, large)"),
+    **DENSE_OPTIONS,
+}
+
+
 def run_three_step(
     params: RetrievalParams,
     emb: Embeddings,
@@ -96,15 +110,12 @@ def run_three_step(
     selection diagnostics of :func:`~theorycheck.algorithms.limit.selection_diagnostics`
     on ``ĝ = W_KQ¹ z_EOS/(γη|z_EOS|²)`` (→ the limit's ``g``), training selection accuracy.
     """
-    eta = check_positive("eta", eta, " (first value step size; the early-phase limit is eta -> 0)")
+    eta, gamma, beta, gamma_prime = check_options(OPTION_RULES, {
+        "eta": eta, "gamma": gamma, "beta": beta, "gamma_prime": gamma_prime}).values()
     if gamma is not None and beta is not None:
         raise ValueError(f"give gamma or beta, not both; got gamma={gamma!r}, beta={beta!r}")
-    if gamma is not None:
-        gamma = check_positive("gamma", gamma, " (key-query step size)")
-    else:
-        beta = check_positive("beta", DEFAULT_BETA if beta is None else beta,
-                              " (trigger attention-logit advantage after step 2; use run_limit for beta=inf)")
-    gamma_prime = check_positive("gamma_prime", gamma_prime, " (second value step size, large)")
+    if gamma is None and beta is None:
+        beta = DEFAULT_BETA
     model = dense_model(params, emb)
     data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes,
                              layout=layout)
@@ -144,6 +155,7 @@ ALGORITHM = Algorithm(
     runners={"attention": "theorycheck.algorithms.three_step:run_three_step",
              "mlp": "theorycheck.algorithms.three_step:run_three_step"},
     dense=True,
+    option_rules=OPTION_RULES,
     description="three finite gradient steps (docs/theory.md §3 item 1)",
     work={"attention": "theorycheck.algorithms.three_step:trial_work",
           "mlp": "theorycheck.algorithms.three_step:trial_work"},

@@ -42,7 +42,9 @@ def design_given_cells(law, task: Task, cells: Any, *, settings: Mapping[str, An
     arguments of :func:`~theorycheck.check.design.design_sweep`; ValueError (one line,
     naming the cell) on anything the task or the law cannot run."""
     if isinstance(cells, (str, Mapping)) or not isinstance(cells, Sequence) or len(cells) < 2:
-        raise ValueError(f"cells must be a list of at least 2 mappings {{variable: value}}, got {cells!r}")
+        raise ValueError(f"cells must be a list of at least 2 mappings {{variable: value}}, got {cells!r}; "
+                         "give two or more cells that differ in a variable of the law (an exponent "
+                         "needs two values)")
     check_law_on_task(law, task)
     resource = law.resource
     constants = {c: float((constants or {}).get(c, 1.0)) for c in law.constants}

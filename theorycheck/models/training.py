@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -23,12 +24,13 @@ from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, TrainingPasse
 from theorycheck.models.attention import DenseModel, dense_model
 from theorycheck.models.contexts import DenseContexts, TokenContexts
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
-from theorycheck.validate import check_int
+from theorycheck.validate import check_int, optional
 
 __all__ = [
     "DenseTrainingData",
     "DenseFit",
     "DEFAULT_DENSE_CACHE_BYTES",
+    "DENSE_OPTIONS",
     "LAYOUTS",
     "contexts",
     "pass_work",
@@ -109,6 +111,15 @@ def check_layout(layout: str) -> str:
     return layout
 
 
+#: The rules (theorycheck.validate) of :class:`DenseTrainingData`'s options, which the dense
+#: algorithms declare as their own (``--set layout=dense``): None is the default.
+DENSE_OPTIONS = {
+    "chunk": optional(partial(check_int, "chunk", minimum=1, hint=" (sequences per sub-chunk)")),
+    "dense_cache_bytes": partial(check_int, "dense_cache_bytes", minimum=0, hint=" (bytes; 0: keep nothing)"),
+    "layout": check_layout,
+}
+
+
 class DenseTrainingData:
     """The ``params.N`` training sequences of ``train_seed`` as sub-chunks.
 
@@ -127,8 +138,8 @@ class DenseTrainingData:
             raise ValueError(
                 f"train_seed must be a numpy.random.SeedSequence, got {type(train_seed).__name__}")
         self.params, self.emb, self.layout = params, emb, check_layout(layout)
-        self.chunk = default_chunk(params, layout) if chunk is None else check_int("chunk", chunk, 1)
-        cache = check_int("dense_cache_bytes", dense_cache_bytes, 0)
+        self.chunk = DENSE_OPTIONS["chunk"](chunk) or default_chunk(params, layout)
+        cache = DENSE_OPTIONS["dense_cache_bytes"](dense_cache_bytes)
         self._passes = TrainingPasses(params, emb, train_seed, cache_bytes=DEFAULT_CACHE_BYTES)
         arrays = 1 if params.marker_in_value else 2
         self._keep = layout == "dense" and arrays * params.N * params.L * params.d * 8 <= cache

@@ -23,7 +23,9 @@ def retrieval_params(params: Mapping[str, Any]) -> tuple[RetrievalParams, str, d
     """Split a flat settings dict into (RetrievalParams, algorithm, algorithm options).
 
     An algorithm's option may be given flat (``beta=4``, as ``--set beta=4``) or inside
-    ``options``; the flat one wins where both are given."""
+    ``options``; the flat one wins where both are given. The options are checked against
+    the algorithm's declaration (names and values, :meth:`theorycheck.registry.Algorithm.check_options`),
+    so that a bad value is refused before any trial runs."""
     settings = TASK.coerce(params)
     algorithm = settings.pop("algorithm", "limit")
     options = dict(settings.pop("options", {}) or {})
@@ -40,7 +42,7 @@ def retrieval_params(params: Mapping[str, Any]) -> tuple[RetrievalParams, str, d
         )
     p = RetrievalParams(**settings)
     get_algorithm(algorithm).runner(p.model)  # ValueError naming the valid algorithms / models
-    return p, algorithm, options
+    return p, algorithm, get_algorithm(algorithm).check_options(p.model, options)
 
 
 def retrieval_trial(params: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]:

@@ -27,14 +27,15 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import TypeVar
 
 import numpy as np
 
 from theorycheck.tasks.retrieval import Batch, block_rows, chunk_count, draw_chunk
-from theorycheck.validate import check_int
+from theorycheck.validate import check_int, optional
 
-__all__ = ["TrainingPasses", "compact_token_dtype", "cache_settings", "thread_scratch", "ordered_map", "draw_into", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
+__all__ = ["TrainingPasses", "compact_token_dtype", "cache_settings", "thread_scratch", "ordered_map", "draw_into", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS", "PASS_OPTIONS"]
 
 DEFAULT_CACHE_BYTES = 512 << 20
 """Keep the compact training tokens in memory between passes up to this many bytes
@@ -51,6 +52,15 @@ def compact_token_dtype(V: int) -> type:
     return np.int16 if V <= np.iinfo(np.int16).max else np.int32
 
 
+#: The rules (theorycheck.validate) of the token caches' options, which the algorithms that
+#: use these caches declare as their own (``--set threads=2``): None is the default.
+PASS_OPTIONS = {
+    "chunk_tokens": optional(partial(check_int, "chunk_tokens", minimum=1, hint=" (tokens per sub-batch)")),
+    "threads": partial(check_int, "threads", minimum=1, hint=" (worker threads)"),
+    "cache_bytes": partial(check_int, "cache_bytes", minimum=0, hint=" (bytes of token cache; 0: none)"),
+}
+
+
 def cache_settings(params, n: int, seed, chunk_tokens, cache_bytes, threads, row_bytes: int
                    ) -> tuple[int, int, type, bool]:
     """The checked settings both token caches start from (this module's
@@ -61,9 +71,9 @@ def cache_settings(params, n: int, seed, chunk_tokens, cache_bytes, threads, row
     ``SeedSequence`` or a count that is not a positive integer."""
     if not isinstance(seed, np.random.SeedSequence):
         raise ValueError(f"train_seed must be a numpy.random.SeedSequence, got {type(seed).__name__}")
-    tokens = DEFAULT_CHUNK_TOKENS if chunk_tokens is None else check_int("chunk_tokens", chunk_tokens, 1)
-    threads = check_int("threads", threads, 1)
-    cache_bytes = check_int("cache_bytes", cache_bytes, 0)
+    tokens = PASS_OPTIONS["chunk_tokens"](chunk_tokens) or DEFAULT_CHUNK_TOKENS
+    threads = PASS_OPTIONS["threads"](threads)
+    cache_bytes = PASS_OPTIONS["cache_bytes"](cache_bytes)
     dtype = compact_token_dtype(params.V)
     return tokens, threads, dtype, n * (params.L * np.dtype(dtype).itemsize + row_bytes) <= cache_bytes
 
