@@ -214,6 +214,12 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # | same, `ζ = 1/2` (`N*` = 9670, 9725) | `theorycheck fit bench/data/gd_adam60_trigger_in_zeta05_L_line.csv --law vural2026.headline` (rows of a complete `--budget standard` check, docs/theory.md §7.8) | 0.008 [-0.072, 0.088]: refuted, both cells in the regime |
 # | full training, 120 steps, trigger out, `L` 64..128 (`N*` = 4569, 4674; at 30 steps no success up to 28392, docs/theory.md §7.8) | `theorycheck fit bench/data/gd_adam120_L_line.csv --law vural2026.headline` (rows of a complete `--budget standard` check) | 0.033 [-0.037, 0.103]: refuted, both cells in the regime |
 #
+# In `d` (Adam, 60 steps, trigger out, `V = 1024`, `L = 64`) full training has a storage wall of
+# its own: `N*` = 9544 at `d = 256`, 1.60·10⁴ at 224 (`d` exponent -3.86 [-4.31, -3.41] between
+# these two in-regime cells, against the law's -2: refuted) and about 10⁵ at 192, where it
+# leaves the regime (`N > L V`); `theorycheck fit bench/data/gd_adam60_d_line.csv --law
+# vural2026.headline` (docs/theory.md §7.8).
+#
 # Full training also removes the mean bias: with the trigger in the value path (`ζ = 1` or 1/2) at
 # `(1024, 256)` Adam's threshold is the same as with the trigger out, where the three-step limit
 # stays below `τ = 0.99` up to `N = 1.45·10⁷` (accuracy 0.94).

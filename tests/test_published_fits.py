@@ -91,3 +91,25 @@ def test_full_training_few_steps_is_censored(capsys):
     code, out = _fit(capsys, "gd_adam30_L_line.csv", "--law", "vural2026.headline")
     assert code == 3 and out["verdict"] == "inconclusive"
     assert [c["censored_beyond"] for c in out["cells"]] == pytest.approx([28392, 28392])
+
+
+def test_full_training_d_line(capsys, tmp_path):
+    # docs/theory.md §7.8: Adam, 60 steps, L = 64, d = 192, 224, 256. The d = 192 cell has a
+    # bracket only and lies outside the regime at it (N > L V); the fit says so, and the two
+    # cells inside the regime give the d exponent on their own.
+    code, out = _fit(capsys, "gd_adam60_d_line.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["d"]["estimate"] == pytest.approx(-8.30, abs=0.005)
+    assert out["exponents"]["d"]["ci"] == pytest.approx([-9.33, -7.28], abs=0.005)
+    cells = {c["params"]["d"]: c for c in out["cells"]}
+    assert cells[192]["method"] == "bracket" and cells[192]["violated"] == ["N << L*V"]
+    assert cells[192]["threshold"] == pytest.approx(100944, abs=1)
+    assert [cells[d]["threshold"] for d in (224, 256)] == pytest.approx([15975, 9544], abs=1)
+    assert cells[224]["in_regime"] and cells[256]["in_regime"]
+    rows = (DATA / "gd_adam60_d_line.csv").read_text().splitlines()
+    inside = tmp_path / "inside.csv"
+    inside.write_text("\n".join(r for r in rows if not r.startswith("1024,192,")) + "\n")
+    code = main(["fit", str(inside), "--law", "vural2026.headline", "--json"])
+    d = json.loads(capsys.readouterr().out)["exponents"]["d"]
+    assert code == 1 and d["status"] == "refuted"
+    assert d["estimate"] == pytest.approx(-3.86, abs=0.005) and d["ci"] == pytest.approx([-4.31, -3.41], abs=0.005)
