@@ -41,7 +41,8 @@ def retrieval_params(params: Mapping[str, Any]) -> tuple[RetrievalParams, str, d
             f"plus 'algorithm', 'options' and the {algorithm} algorithm's options"
         )
     p = RetrievalParams(**settings)
-    get_algorithm(algorithm).runner(p.model)  # ValueError naming the valid algorithms / models
+    # ValueError naming the valid algorithms / models (check_options looks up the runner of
+    # p.model first), then unknown options or a bad value
     return p, algorithm, get_algorithm(algorithm).check_options(p.model, options)
 
 
