@@ -109,7 +109,7 @@ def test_full_training_d_line(capsys, tmp_path):
     rows = (DATA / "gd_adam60_d_line.csv").read_text().splitlines()
     inside = tmp_path / "inside.csv"
     inside.write_text("\n".join(r for r in rows if not r.startswith("1024,192,")) + "\n")
-    code = main(["fit", str(inside), "--law", "vural2026.headline", "--json"])
-    d = json.loads(capsys.readouterr().out)["exponents"]["d"]
+    code, out = _fit(capsys, inside, "--law", "vural2026.headline")  # DATA / an absolute path is that path
+    d = out["exponents"]["d"]
     assert code == 1 and d["status"] == "refuted"
     assert d["estimate"] == pytest.approx(-3.86, abs=0.005) and d["ci"] == pytest.approx([-4.31, -3.41], abs=0.005)
