@@ -216,9 +216,11 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 #
 # In `d` (Adam, 60 steps, trigger out, `V = 1024`, `L = 64`) full training has a storage wall of
 # its own: `N*` = 9544 at `d = 256`, 1.60·10⁴ at 224 (`d` exponent -3.86 [-4.31, -3.41] between
-# these two in-regime cells, against the law's -2: refuted) and about 10⁵ at 192, where it
-# leaves the regime (`N > L V`); `theorycheck fit bench/data/gd_adam60_d_line.csv --law
-# vural2026.headline` (docs/theory.md §7.8).
+# these two in-regime cells, against the law's -2: refuted; `grep -v '^1024,192,'
+# bench/data/gd_adam60_d_line.csv > /tmp/d_inside.csv && theorycheck fit /tmp/d_inside.csv
+# --law vural2026.headline`) and about 10⁵ at 192, where it leaves the regime (`N > L V`);
+# `theorycheck fit bench/data/gd_adam60_d_line.csv --law vural2026.headline` fits all three
+# cells and prints -8.30 [-9.33, -7.28] (docs/theory.md §7.8).
 #
 # Full training also removes the mean bias: with the trigger in the value path (`ζ = 1` or 1/2) at
 # `(1024, 256)` Adam's threshold is the same as with the trigger out, where the three-step limit

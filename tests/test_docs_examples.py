@@ -1,4 +1,5 @@
-"""Every docs example marked ``<!-- test -->`` runs as written, as a reader would run it.
+"""Every docs example marked ``<!-- test -->`` (in README.md and docs/*.md) runs as written,
+as a reader would run it.
 
 A marked block is a fenced code block directly preceded by one of the comments
 
@@ -35,7 +36,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = sorted((ROOT / "docs").glob("*.md"))
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"<!-- test -->[ \t]*\n```python\n(.*?)\n```", re.S)
 MARKED = re.compile(r"<!-- (test|test: pytest|file: ([\w./-]+)) -->[ \t]*\n```(\w*)\n(.*?)\n```", re.S)
 RUNNER = """\
@@ -133,7 +134,7 @@ def script_results(tmp_path_factory) -> dict[str, str | None]:
 
 def test_every_doc_has_a_tested_example():
     names = {p.name for p in DOCS}
-    assert {"checking_a_bound.md", "property_tests.md", "notebooks.md", "README_SECTION.md",
+    assert {"README.md", "checking_a_bound.md", "property_tests.md", "notebooks.md",
             "your_own_task.md"} <= names
     for path in DOCS:
         kinds = {kind for kind, _, _ in doc_items(path.read_text(encoding="utf-8"))}
