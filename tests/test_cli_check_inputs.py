@@ -29,8 +29,15 @@ from theorycheck.cli.main import main
         (["check", "--set", "backend=jax"], "unknown backend 'jax'"),
         (["check", "--set", "algorithm=three-step", "--set", "layout=sparse"], "layout must be one of"),
         (["check", "--cells", "V=1024,d=256,L=64"], "give two or more cells that differ"),
+        # a name given twice used to be last-one-wins: ',' typed for ';' lost a cell silently
+        (["check", "--cells", "L=64,L=128"], "the cell 'L=64,L=128' gives L more than once; separate cells with ';'"),
+        (["check", "--cells", "L=64,L=128,d=256; L=256"], "gives L more than once"),
+        (["check", "--set", "zeta=1", "--set", "zeta=2"], "--set gives zeta twice"),
+        (["check", "--base", "V=1024", "--base", "V=2048"], "--base gives V twice"),
         (["check", "--q", "1.5"], "--q"),
-        (["check", "--workers", "0"], "workers"),
+        (["check", "--workers", "0"], "--workers must be an integer >= 1, got 0"),
+        (["check", "--workers", "-3"], "--workers must be an integer >= 1, got -3"),
+        (["compare-embeddings", "--workers", "0"], "--workers must be an integer >= 1, got 0"),
         (["compare-embeddings", "--V", "2"], "V must be an integer >= 4"),
         (["compare-embeddings", "--vary", "d"], "fixed by the ablation"),
     ],
@@ -41,6 +48,7 @@ def test_bad_input_exits_2_with_one_line(argv, fragment, capsys, tmp_path):
     assert code == 2
     assert fragment in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "out").exists()  # refused before the output directory (and its lock) exists
 
 
 def test_unwritable_output_directory_exits_2(capsys, tmp_path):
@@ -55,7 +63,7 @@ def test_unreachable_scheduler_exits_2_before_any_trial(capsys, tmp_path):
     code = main(["check", "--scheduler", "tcp://127.0.0.1:1", "--out", str(tmp_path / "o"), "--quiet"])
     err = capsys.readouterr().err
     assert code == 2 and "cannot reach dask scheduler" in err
-    assert not (tmp_path / "o" / "trials.sqlite").exists()  # nothing was stored: no work started
+    assert not (tmp_path / "o").exists()  # refused before the output directory exists: no work started
 
 
 def test_argparse_errors_are_one_line_exit_2(capsys):

@@ -361,3 +361,20 @@ def test_ignore_refuses_what_would_merge_cells_or_is_not_a_column(tmp_path, caps
     assert main(["fit", path, "--law", "N >= C*V*log(V)", *extra]) == 2
     err = capsys.readouterr().err
     assert err.startswith("theorycheck: error:") and fragment in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("extra", "fragment"), [
+    # these were named as the Python API names them (`tolerance`, `min_span`), and --ci-level
+    # 95 was accepted on binomial rows (it only reads a thresholds table's CIs)
+    (["--tolerance", "-1"], "--tolerance must be a positive finite number, got -1.0"),
+    (["--min-span", "0"], "--min-span must be a positive finite number, got 0.0"),
+    (["--ci-level", "95"], "--ci-level must lie strictly between 0 and 1, got 95.0"),
+    (["--level", "1"], "--level must lie strictly between 0 and 1"),
+    (["--top", "0"], "--top must be an integer >= 1, got 0"),
+])
+def test_numeric_options_are_named_as_the_command_line_names_them(tmp_path, capsys, extra, fragment):
+    path = tmp_path / "ok.csv"
+    path.write_text("d,N,successes,trials\n1,2,1,2\n2,4,1,2\n")
+    assert main(["fit", str(path), "--law", "N >= C*d", *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("theorycheck: error:") and fragment in err and len(err.strip().splitlines()) == 1

@@ -52,7 +52,7 @@ def test_cells_and_vary_together_are_refused():
 
 
 def test_cli_cells_errors_are_one_line_with_exit_2(tmp_path):
-    for cells, message in (("L=2", "at least 2 mappings"), ("L=2; L", "--cells expects KEY=VALUE"),
+    for cells, message in (("L=2", "--cells needs at least 2 cells"), ("L=2; L", "--cells expects KEY=VALUE"),
                            (";", "--cells expects cells separated by ';'")):
         proc = subprocess.run([sys.executable, "-m", "theorycheck.cli.main", "check", "--law", "N >= C*L*V*log(V)",
                                "--cells", cells, "--out", str(tmp_path / "out")],

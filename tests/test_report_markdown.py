@@ -41,6 +41,36 @@ def test_reproduce_command_plans_the_same_sweep(target, kw):
     assert tgt.to_dict()["law"] == result["target"]["law"]
 
 
+STEP_TASK = """
+import theorycheck
+
+def trial(params, seed):
+    return {"success": params["n"] > 3 * params["d"]}
+
+TASK = theorycheck.Task("step", trial, resource="n", defaults={"n": 10, "d": 4},
+                        variables=[theorycheck.Variable("n", "integer", 2, 10**6),
+                                   theorycheck.Variable("d", "integer", 1, 10**4)])
+"""
+
+
+def test_reproduce_command_names_a_file_task_as_given_and_its_assumptions(tmp_path):
+    # it used to write the task's name ('step'), which `check --task` cannot find, and
+    # to drop --assume, which decides which cells are designed
+    from theorycheck.task_sources import load_task
+
+    path = tmp_path / "step_task.py"
+    path.write_text(STEP_TASK)
+    result = _result("n >= C*d", task=load_task(f"{path}:TASK"), assume=("d >= 2",))
+    argv = shlex.split(reproduce_command(result))
+    assert argv[argv.index("--task") + 1] == f"{path}:TASK" and argv[argv.index("--assume") + 1] == "d >= 2"
+    args = build_parser().parse_args(argv[1:])
+    tgt, design = plan(args.law, **resolve_common(args))
+    assert design.to_dict() == {k: v for k, v in result["design"].items() if k not in ("q", "entropy")}
+    assert tgt.to_dict()["assume"] == ["d >= 2"] and tgt.task.source == f"{path}:TASK"
+    assert "- assumed to hold where: `d >= 2`" in report_markdown({**result, "cells": [], "verdict": _verdict_dict()},
+                                                                   {})
+
+
 def _verdict_dict():
     return {
         "verdict": "consistent", "headline": "consistent within ±0.25; but `N >= C*V*log(V)` fits decisively "

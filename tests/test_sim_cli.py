@@ -78,7 +78,10 @@ def test_linear_am(capsys):
      (["--target", "0"], "target (tau) must be a number in (0, 1]"),
      (["--seeds", "0"], "--seeds must be an integer >= 1"),
      (["--algorithm", "one-step", "--beta", "2"], "unknown option(s) 'beta'"),
-     (["--beta", "-1"], "beta must be a positive number")],
+     (["--beta", "-1"], "beta must be a positive number"),
+     # options linear-am does not read were silently ignored
+     (["--task", "linear-am", "--L", "4", "--N", "100"], "--L, --N do not apply to task linear-am"),
+     (["--task", "linear-am", "--beta", "2"], "--beta does not apply to task linear-am")],
 )
 def test_bad_input_exits_2_with_one_line(capsys, argv, message):
     code, out, err = _run(capsys, *argv)

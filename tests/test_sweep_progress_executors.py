@@ -18,7 +18,7 @@ from theorycheck.sweep import (
     run_sweep,
 )
 from theorycheck.planted import planted_trial
-from theorycheck.sweep.progress import estimate_seconds_left, format_duration
+from theorycheck.sweep.progress import estimate_seconds_left, format_duration, most_seconds_left
 
 
 import sweep_script as support  # noqa: E402  (tests/ is on sys.path: pytest's prepend import mode)
@@ -48,10 +48,20 @@ def test_time_left_extrapolates_trials_per_finished_cell():
 def test_format_progress_shows_cells_trials_and_time_left():
     line = format_progress(state())
     assert line == (
-        "sweep: 2/10 cells done | 200 trials (150 computed, 50 stored, 2 running) | "
+        "sweep: 2/10 cells done | 200 trials (150 computed, 50 reused, 2 running) | "
         "30s elapsed | ~1m00s left"
     )
     assert "time left unknown" in format_progress(state(cells_done=0))
+
+
+def test_time_left_is_bounded_by_the_searches_trial_budgets():
+    # no cell finished yet (a check's cells often all finish near the end): with a cap of
+    # 500 trials, 300 are left at most, 0.2 s each at the rate seen -> at most 60 s
+    assert most_seconds_left(state(cells_done=0, trials_cap=500)) == pytest.approx(60.0)
+    assert format_progress(state(cells_done=0, trials_cap=500)).endswith("| at most ~1m00s left")
+    assert most_seconds_left(state(trials_cap=None)) is None
+    # the extrapolation (300 left) never exceeds the cap (here 100 left -> 20 s)
+    assert format_progress(state(trials_cap=300)).endswith("| ~20s left")
     assert [format_duration(s) for s in (0, 4.6, 65, 7380)] == ["0s", "5s", "1m05s", "2h03m"]
 
 

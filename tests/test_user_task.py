@@ -128,7 +128,7 @@ def test_a_lambda_trial_with_workers_is_refused_before_any_work(task_file, tmp_p
                  "--quiet", "--workers", "2"])
     err = capsys.readouterr().err
     assert code == 2 and "cannot be sent to worker processes" in err and "top level" in err
-    assert not (tmp_path / "x" / "verdict.json").exists()
+    assert not (tmp_path / "x").exists()  # refused before the output directory exists: no store, no lock
 
 
 def test_simulate_runs_a_file_task(task_file, capsys):
@@ -137,6 +137,25 @@ def test_simulate_runs_a_file_task(task_file, capsys):
     report = json.loads(capsys.readouterr().out)
     # p = 0.5 is ten times the threshold (log 40)/40 ~ 0.09: connected
     assert code == 0 and report["params"] == {"n": 40, "p": 0.5} and report["success"] == [True, True]
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    # the resource p has no default: this was a KeyError in the trial, exit 4 ("a bug")
+    ([], "task er-connectivity has no default for p; give --set p=VALUE"),
+    (["--set", "p=0.5", "--set", "q=1"], "task er-connectivity has no parameter(s) ['q']"),
+    (["--set", "p=0.5", "--V", "5"], "--V does not apply to task er-connectivity; give its parameters with --set"),
+])
+def test_simulate_refuses_what_a_file_task_cannot_run(task_file, capsys, extra, message):
+    code = main(["simulate", "--task", f"{task_file}:TASK", *extra])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_check_refuses_a_setting_a_file_task_does_not_declare(task_file, tmp_path, capsys):
+    code = main(["check", "--law", TRUE_LAW, "--task", f"{task_file}:TASK", "--set", "pp=0.5",
+                 "--out", str(tmp_path / "o"), "--quiet"])
+    assert code == 2 and "has no parameter(s) ['pp']" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
 
 
 def test_bad_task_specs_exit_2(task_file, tmp_path, capsys):

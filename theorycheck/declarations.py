@@ -144,6 +144,9 @@ class Task:
     nested: tuple[str, ...] = ()
     settings: Mapping[str, Variable] = field(default_factory=dict)
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: where the task was loaded from (``"detect.py:TASK"``, ``"pkg.mod:TASK"``), set by
+    #: :func:`theorycheck.task_sources.load_task`; a report's Reproduce line names it
+    source: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -190,10 +193,18 @@ class Task:
 
     def check_params(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """The coerced ``params``; ValueError (from ``validate``, then from the declared
-        ranges) when the trial cannot run them."""
+        ranges) when the trial cannot run them. A task without ``validate`` takes only the
+        names it declares (variables, settings, choices and defaults): another is a typo
+        its trial would never read."""
         typed = self.coerce(params)
         if self.validate is not None:
             self.validate(typed)
+        else:
+            known = {*self.variables, *self.settings, *self.choices, *self.defaults}
+            unknown = sorted(set(typed) - known)
+            if unknown:
+                raise ValueError(f"task {self.name} has no parameter(s) {unknown}; its names: {sorted(known)} "
+                                 "(declare others as settings, or give the task a validate function)")
         for key, value in typed.items():
             var = self.declared(key)
             if var is not None and value is not None:

@@ -155,7 +155,8 @@ def get_task(task: str | Task) -> Task:
     known = tasks()
     if isinstance(task, str) and task in known:
         return known[task]
-    raise ValueError(f"unknown task {task!r}; choose one of {', '.join(known)}")
+    raise ValueError(f"unknown task {task!r}; choose one of {', '.join(known)}, or name a Task in a file "
+                     f"or module as path/to/file.py:NAME or package.module:NAME")
 
 
 def get_algorithm(name: str) -> Algorithm:

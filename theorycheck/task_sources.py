@@ -13,6 +13,7 @@ another function) is refused before any work (:func:`theorycheck.sweep.cells.che
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 import importlib.util
@@ -100,11 +101,9 @@ def load_task(spec: str) -> Task:
                          f"{attr} = theorycheck.Task(...) in {where}")
     trial = task.trial
     if from_file and getattr(trial, "__module__", None) == module.__name__ and "<" not in trial.__qualname__:
-        import dataclasses
-
         task = dataclasses.replace(task, trial=FileTrial(str(Path(where).expanduser().resolve()),
                                                          trial.__qualname__))
-    return task
+    return dataclasses.replace(task, source=str(spec))
 
 
 def resolve_task(task: str | Task | None) -> str | Task | None:

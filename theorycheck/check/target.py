@@ -42,6 +42,8 @@ class Target:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "law": self.law.text, "latex": self.law.latex,
                 "resource": self.law.resource, "task": self.task.name,
+                **({"task_source": self.task.source} if self.task.source else {}),
+                **({"assume": list(self.law.assumption_texts)} if self.law.assumption_texts else {}),
                 "reference_constants": dict(self.constants), **self.meta}
 
 

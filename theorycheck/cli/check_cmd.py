@@ -9,7 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from theorycheck.cli.options import add_run_options, default_out, parse_assignments, parse_cells, prepare_out
+from theorycheck.cli.options import (add_run_options, check_parallel, default_out, parse_assignments, parse_cells,
+                                     prepare_out)
 
 DEFAULT_TARGET = "vural2026.headline"
 
@@ -100,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     from theorycheck.check.where_measured import regime_for
 
     tgt, design = plan(target, **kw)  # every input check, before any work
+    check_parallel(args, tgt.task.trial)
     out_dir = Path(args.out) if args.out else default_out(tgt.id)
     _refuse_other_check(out_dir, tgt.id, tgt.law.text, args.force_new)
     out = prepare_out(out_dir)

@@ -12,13 +12,14 @@ from pathlib import Path
 
 from theorycheck.check.ablation import RANDOM_TARGET, ablation_jobs
 from theorycheck.cli.check_cmd import run_checks
-from theorycheck.cli.options import add_run_options, default_out, parse_assignments, prepare_out
+from theorycheck.cli.options import (add_run_options, check_parallel, default_out, parse_assignments, plain_text,
+                                     prepare_out)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "compare-embeddings", help="the ablation: thresholds against L with random and orthogonal embeddings",
-        description=__doc__.splitlines()[0],
+        description=plain_text(__doc__.splitlines()[0]),
     )
     p.add_argument("--V", type=int, default=128, help="vocabulary size (d = V + 2 for both arms; default 128)")
     p.add_argument("--algorithm", default="limit", help="simulator algorithm (default limit: the three steps)")
@@ -41,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
                           settings=parse_assignments(args.settings, "--set"), random_target=args.random_target)]
     for _, target, kw in jobs:
         plan(target, **kw)  # every input check before any work
+    check_parallel(args)
     out = prepare_out(Path(args.out) if args.out else default_out("compare-embeddings"))
     results = run_checks(args, jobs, out)
     from theorycheck.jsonable import dumps

@@ -23,6 +23,7 @@ import sys
 from typing import Any
 
 from theorycheck.cli.fit_input import RESERVED, read_data, unused_columns
+from theorycheck.cli.options import plain_text
 
 __all__ = ["add_parser", "run", "load_law"]
 
@@ -31,7 +32,7 @@ __all__ = ["add_parser", "run", "load_law"]
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "fit", help="verdict of a CSV (binomial rows or a thresholds table) against a law, or its exponents",
-        description=__doc__.split("\n\n")[1] + " Exit codes: 0 consistent, 1 refuted, 3 inconclusive, 2 bad input.")
+        description=plain_text(__doc__.split("\n\n")[1]) + " Exit codes: 0 consistent, 1 refuted, 3 inconclusive, 2 bad input.")
     parser.add_argument("data", help="CSV: parameter columns and either (resource, successes, trials) rows "
                                      "or (threshold, ci_low, ci_high | se | seed) rows; or a check's output "
                                      "directory (its trials.sqlite: a stopped run's trials)")
@@ -239,12 +240,26 @@ def _emit(text: str) -> None:
         os.dup2(devnull, sys.stdout.fileno())  # Python flushes stdout again at exit
 
 
+def _check_numbers(args: argparse.Namespace) -> None:
+    """The numeric options, named as the command line names them, before the data are read."""
+    from theorycheck.validate import check_int, check_open_unit, check_positive
+
+    for name in ("level", "ci_level", "q"):
+        check_open_unit(f"--{name.replace('_', '-')}", getattr(args, name), " (a probability, e.g. 0.95)"
+                        if name != "q" else " (the success probability that defines a threshold)")
+    for name in ("tolerance", "min_span"):
+        if getattr(args, name) is not None:
+            check_positive(f"--{name.replace('_', '-')}", getattr(args, name))
+    check_int("--top", args.top, 1)
+
+
 def run(args: argparse.Namespace) -> int:
     from theorycheck.compare import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, compare
     from theorycheck.compare.free_fit import fit_exponents
     from theorycheck.jsonable import dumps
     from theorycheck.report.terminal import exit_code, render_verdict
 
+    _check_numbers(args)
     if args.law is None:
         if args.assume or args.constants or args.lower_bound:
             raise ValueError("--assume, --constants and --lower-bound need --law")

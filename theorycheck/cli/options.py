@@ -5,10 +5,17 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import os
+import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_run_options", "parse_assignments", "prepare_out", "default_out"]
+__all__ = ["add_run_options", "check_parallel", "parse_assignments", "plain_text", "prepare_out", "default_out"]
+
+
+def plain_text(docstring: str) -> str:
+    """A docstring's reStructuredText made plain for ``--help``: ``:mod:`x``` and ````x````
+    become ``x``."""
+    return re.sub(r"``([^`]+)``", r"\1", re.sub(r":\w+:`~?([^`]+)`", r"\1", docstring))
 
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
@@ -66,6 +73,9 @@ def parse_assignments(items: list[str], what: str, numeric: bool = False) -> dic
         v = _value(val)
         if numeric and (isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0):
             raise ValueError(f"{what} {key}= must be a positive number, got {val!r}")
+        if key.strip() in out:
+            raise ValueError(f"{what} gives {key.strip()} twice ({item!r} after "
+                             f"{key.strip()}={out[key.strip()]!r}); give each name once")
         out[key.strip()] = v
     return out
 
@@ -77,7 +87,33 @@ def parse_cells(text: str | None) -> list[dict[str, Any]] | None:
     groups = [g for g in text.split(";") if g.strip()]
     if not groups:
         raise ValueError(f"--cells expects cells separated by ';', each VAR=VALUE,VAR=VALUE, got {text!r}")
-    return [parse_assignments([a for a in g.split(",") if a.strip()], "--cells", numeric=True) for g in groups]
+    cells = []
+    for g in groups:
+        items = [a for a in g.split(",") if a.strip()]
+        names = [a.partition("=")[0].strip() for a in items]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"--cells: the cell {g.strip()!r} gives {', '.join(twice)} more than once; "
+                             "separate cells with ';', as in 'L=64; L=128'")
+        cells.append(parse_assignments(items, "--cells", numeric=True))
+    if len(cells) < 2:
+        raise ValueError(f"--cells needs at least 2 cells separated by ';', got 1 ({text.strip()!r}); "
+                         "give two or more cells that differ in a variable of the law "
+                         "(an exponent needs two values)")
+    return cells
+
+
+def check_parallel(args: argparse.Namespace, trial: Any = None) -> None:
+    """``--workers``, ``--scheduler`` and ``--dask-local`` checked (a scheduler must answer),
+    and ``trial`` can be sent to worker processes when they are asked for, before the output
+    directory exists (:func:`theorycheck.sweep.executors.check_executor_arguments`,
+    :func:`theorycheck.sweep.cells.check_shippable`)."""
+    from theorycheck.sweep.cells import check_shippable  # not at import: theorycheck.sweep pulls numpy
+    from theorycheck.sweep.executors import check_executor_arguments
+
+    workers = check_executor_arguments(args.workers, args.scheduler, args.dask_local, cli=True)
+    if trial is not None and (args.scheduler or args.dask_local or (workers or 1) > 1):
+        check_shippable(trial)
 
 
 def default_out(ident: str) -> Path:

@@ -70,10 +70,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--task", choices=_TaskChoices(), default="retrieval", metavar="TASK",
                    help="one of %(choices)s (default retrieval), or package.module:NAME or "
                    "path/to/file.py:NAME naming a theorycheck.Task")
-    p.add_argument("--V", type=int, default=DEFAULTS["V"], help="vocabulary size / number of facts")
-    p.add_argument("--d", type=int, default=DEFAULTS["d"], help="embedding dimension")
-    p.add_argument("--L", type=int, default=DEFAULTS["L"], help="sequence length (retrieval)")
-    p.add_argument("--N", type=int, default=DEFAULTS["N"], help="training sequences (retrieval)")
+    p.add_argument("--V", type=int, default=None, help=f"vocabulary size / number of facts; default {DEFAULTS['V']}")
+    p.add_argument("--d", type=int, default=None, help=f"embedding dimension; default {DEFAULTS['d']}")
+    p.add_argument("--L", type=int, default=None, help=f"sequence length (retrieval); default {DEFAULTS['L']}")
+    p.add_argument("--N", type=int, default=None, help=f"training sequences (retrieval); default {DEFAULTS['N']}")
     p.add_argument("--model", choices=_registry("models", "retrieval"), default="attention", metavar="MODEL",
                    help="one of %(choices)s (default attention)")
     p.add_argument("--m", type=int, default=None, help="MLP width (needed with --model mlp)")
@@ -110,10 +110,30 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+#: the options that only the built-in tasks read (``None`` unless given), and which of them
+#: linear-am reads too: another task given one would silently ignore it
+_BUILT_IN_ONLY = ("V", "d", "L", "N", "m", "beta", "threads", "backend", "steps", "lr", "optimizer")
+_LINEAR_AM_READS = ("V", "d", "steps", "lr", "optimizer")
+
+
+def _refuse_unread(args, task: str, reads: tuple[str, ...] = ()) -> None:
+    """ValueError naming the options given that ``task`` does not read."""
+    unread = [f"--{k}" for k in _BUILT_IN_ONLY if k not in reads and getattr(args, k) is not None]
+    if unread:
+        hint = "give its parameters with --set KEY=VALUE" if not reads else "see theorycheck simulate --help"
+        raise ValueError(f"{', '.join(unread)} {'does' if len(unread) == 1 else 'do'} not apply to task "
+                         f"{task}; {hint}")
+
+
 def _trials(args) -> tuple[dict, str, dict, object]:
     """Validate everything, then return (params echo, algorithm, options, runner)."""
     from theorycheck.validate import check_int
 
+    if args.task == "linear-am":
+        _refuse_unread(args, "linear-am", _LINEAR_AM_READS)
+    for key, value in DEFAULTS.items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
     check_int("--seeds", args.seeds, 1)
     if args.seeds > MAX_SEEDS:
         raise ValueError(f"--seeds {args.seeds} is more trials than one command runs (at most {MAX_SEEDS}); "
@@ -156,7 +176,13 @@ def _run_declared(args) -> int:
                          "for large studies use theorycheck check, or a script over theorycheck.simulate")
     check_int("--seed", args.seed, 0)
     task = get_task(resolve_task(args.task))
-    params = task.check_params({**task.defaults, **parse_assignments(args.settings, "--set")})
+    _refuse_unread(args, task.name)
+    params = {**task.defaults, **parse_assignments(args.settings, "--set")}
+    missing = [v for v in (*task.variables, *task.settings) if params.get(v) is None]
+    if missing:
+        raise ValueError(f"task {task.name} has no default for {', '.join(missing)}; give "
+                         + " ".join(f"--set {v}=VALUE" for v in missing))
+    params = task.check_params(params)
     seeds = list(range(args.seed, args.seed + args.seeds))
     results = []
     for s in seeds:

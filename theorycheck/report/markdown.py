@@ -70,16 +70,20 @@ def _lower_bound_rows(lb: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def reproduce_command(result: dict[str, Any]) -> str:
-    """The ``theorycheck check ...`` line that re-runs this check: target, task, budget, seed,
-    settings, base point, varied variables (or the given cells), threshold method, q and tolerance as this run used them."""
+    """The ``theorycheck check ...`` line that re-runs this check: target, assumptions, task (as
+    it was loaded: ``file.py:NAME`` for a task from a file), budget, seed, settings, base
+    point, varied variables (or the given cells), threshold method, q and tolerance as this
+    run used them."""
     t, design, v = result["target"], result["design"], result.get("verdict", {})
     words = ["theorycheck", "check"]
     if t.get("id") and t["id"] != "user-law":
         words.append(t["id"])
     else:
         words += ["--law", t.get("law", "")]
+        for condition in t.get("assume") or ():
+            words += ["--assume", condition]
         if t.get("task"):
-            words += ["--task", t["task"]]
+            words += ["--task", t.get("task_source") or t["task"]]
     words += ["--budget", str(design.get("budget", "quick")), "--seed", str(design.get("entropy", 2026))]
     for k, val in (design.get("simulation") or {}).items():
         words += ["--set", f"{k}={val}"]
@@ -121,6 +125,7 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
         f"$$ {t.get('latex', t.get('law', ''))} $$",
         "",
         f"- text form: `{t.get('law', '')}`",
+        *([f"- assumed to hold where: {', '.join(f'`{a}`' for a in t['assume'])}"] if t.get("assume") else []),
         f"- kind: {t.get('kind', '-')}; provenance: **{t.get('provenance', '-')}**",
     ]
     if t.get("description"):

@@ -268,6 +268,11 @@ class _SweepRun:
             self.ready.append(task.cell)
         self._report()
 
+    def _trials_cap(self) -> int | None:
+        """Finished cells' trials plus every other search's ``max_trials`` (None if one has none)."""
+        caps = [len(c.records) if c.done else getattr(c.spec.search, "max_trials", None) for c in self.cells]
+        return sum(caps) if all(isinstance(x, int) for x in caps) else None
+
     def _report(self) -> None:
         self.progress.update(
             SweepState(
@@ -278,6 +283,7 @@ class _SweepRun:
                 running=self.running,
                 trials_in_done_cells=self.trials_in_done_cells,
                 elapsed=time.monotonic() - self.start,
+                trials_cap=self._trials_cap(),
             )
         )
 

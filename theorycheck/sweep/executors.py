@@ -179,10 +179,37 @@ LOCAL_WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOL
                        "distributed.admin.system-monitor.interval": "5s"}
 
 
-def _check_workers(workers: Any) -> int | None:
-    if workers is None:
-        return None
-    return check_int("workers", workers, 1, " (or None for serial)")
+def check_executor_arguments(
+    workers: Any = None,
+    scheduler: Any = None,
+    dask_local: bool = False,
+    *,
+    connect_timeout: float = 5.0,
+    cli: bool = False,
+) -> int | None:
+    """Every check :func:`make_executor` makes before it starts anything: ``workers`` is
+    ``None`` or an integer >= 1, a scheduler excludes ``dask_local`` and ``workers``, and a
+    scheduler answers at its address within ``connect_timeout`` seconds. Returns ``workers``
+    as an int (or ``None``); a ValueError names the arguments as the command line does
+    when ``cli`` (``theorycheck check`` calls this before its output directory exists)."""
+    w_name, s_name, l_name = ("--workers", "--scheduler", "--dask-local") if cli else (
+        "workers", "scheduler", "dask_local")
+    if workers is not None:
+        workers = check_int(w_name, workers, 1, "" if cli else " (or None for serial)")
+    if scheduler is not None and dask_local:
+        raise ValueError(f"choose either a scheduler address or {l_name} ({s_name}), not both")
+    if scheduler is not None and workers is not None:
+        raise ValueError(
+            f"{w_name} {workers} applies to local pools; with {s_name} {scheduler!r} the "
+            f"cluster decides the number of workers: drop {w_name}"
+        )
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+        raise ValueError(f"{s_name} must be an address like 'tcp://127.0.0.1:8786', got {scheduler!r}")
+    if not connect_timeout > 0:
+        raise ValueError(f"connect_timeout must be > 0 seconds, got {connect_timeout!r}")
+    if scheduler is not None:
+        _probe_scheduler(_import_distributed(), scheduler, connect_timeout)
+    return workers
 
 
 @contextlib.contextmanager
@@ -193,25 +220,11 @@ def make_executor(
     *,
     connect_timeout: float = 5.0,
 ) -> Iterator[Executor | None]:
-    """Yield the executor the arguments ask for (table in the module docstring)."""
-    workers = _check_workers(workers)
-    if scheduler is not None and dask_local:
-        raise ValueError(
-            "choose either a scheduler address or dask_local (--scheduler or --dask-local), not both"
-        )
-    if scheduler is not None and workers is not None:
-        raise ValueError(
-            f"workers={workers} applies to local pools; with scheduler={scheduler!r} the "
-            "cluster decides the number of workers: drop workers"
-        )
-    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
-        raise ValueError(f"scheduler must be an address like 'tcp://127.0.0.1:8786', got {scheduler!r}")
-    if not connect_timeout > 0:
-        raise ValueError(f"connect_timeout must be > 0 seconds, got {connect_timeout!r}")
-
+    """Yield the executor the arguments ask for (table in the module docstring); the
+    arguments are checked first (:func:`check_executor_arguments`)."""
+    workers = check_executor_arguments(workers, scheduler, dask_local, connect_timeout=connect_timeout)
     if scheduler is not None:
         distributed = _import_distributed()
-        _probe_scheduler(distributed, scheduler, connect_timeout)
         try:
             client = distributed.Client(scheduler, timeout=connect_timeout, set_as_default=False)
         except (OSError, TimeoutError) as exc:

@@ -5,7 +5,7 @@ finished cell, and ``progress.close()`` once at the end (also on error or Ctrl-C
 Any object with these two methods will do; :class:`NullProgress` (the library default)
 ignores them, :class:`TerminalProgress` (what the CLI uses) draws
 
-    sweep: 3/10 cells done | 240 trials (120 computed, 120 stored) | 1m05s elapsed | ~2m30s left
+    sweep: 3/10 cells done | 240 trials (120 computed, 120 reused) | 1m05s elapsed | ~2m30s left
 
 refreshed in place with ``\\r`` on stderr when stderr is a TTY. When it is not (a log
 file, a pipe, a batch job) the same line is written as a plain log line every
@@ -13,7 +13,8 @@ file, a pipe, a batch job) the same line is written as a plain log line every
 last one at the end if any was written (so a run shorter than that logs nothing).
 ``quiet=True`` silences both. Until a few trials have been computed and ~5% of the
 expected trials are done, the time left reads "estimating, time left unknown", never
-"~0s left". No tqdm dependency (the emcee null-progress pattern, docs/architecture.md).
+"~0s left"; while no cell has finished but every search declares its trial budget, it
+reads "at most ~4m10s left" (every search spending its whole budget). No tqdm dependency (the emcee null-progress pattern, docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ class SweepState:
     running: int
     trials_in_done_cells: int
     elapsed: float
+    #: the most trials the sweep can take in all (finished cells' trials plus every other
+    #: search's ``max_trials``), or None when a search declares no such budget
+    trials_cap: int | None = None
 
     @property
     def trials_done(self) -> int:
@@ -88,6 +92,16 @@ def estimate_seconds_left(state: SweepState) -> float | None:
     return remaining * state.elapsed / state.computed
 
 
+def most_seconds_left(state: SweepState) -> float | None:
+    """The time left if every unfinished search spent its whole trial budget
+    (``trials_cap``), at the rate of :func:`estimate_seconds_left`; None without a cap or
+    before :data:`MIN_COMPUTED_FOR_ETA` trials were computed. Searches usually stop
+    earlier, at their CI target: it is an upper bound, shown while no cell has finished."""
+    if state.trials_cap is None or state.computed < max(MIN_COMPUTED_FOR_ETA, 1) or state.elapsed <= 0:
+        return None
+    return max(state.trials_cap - state.trials_done, 0) * state.elapsed / state.computed
+
+
 def format_duration(seconds: float) -> str:
     """``5s``, ``1m05s``, ``2h03m`` (whole seconds, rounded)."""
     total = round(max(seconds, 0.0))
@@ -102,12 +116,17 @@ def format_duration(seconds: float) -> str:
 
 def format_progress(state: SweepState) -> str:
     """The one-line summary shown by :class:`TerminalProgress` (pure function)."""
-    left = estimate_seconds_left(state)
-    left_text = "estimating, time left unknown" if left is None else f"~{format_duration(left)} left"
+    left, most = estimate_seconds_left(state), most_seconds_left(state)
+    if left is not None:
+        left_text = f"~{format_duration(left if most is None else min(left, most))} left"
+    elif most is not None and most > 0:
+        left_text = f"at most ~{format_duration(most)} left"
+    else:
+        left_text = "estimating, time left unknown"
     running = f", {state.running} running" if state.running else ""
     return (
         f"sweep: {state.cells_done}/{state.cells_total} cells done | "
-        f"{state.trials_done} trials ({state.computed} computed, {state.reused} stored{running}) | "
+        f"{state.trials_done} trials ({state.computed} computed, {state.reused} reused{running}) | "
         f"{format_duration(state.elapsed)} elapsed | {left_text}"
     )
 
