@@ -126,3 +126,27 @@ def test_a_cell_without_a_threshold_is_censored_not_searched_forever():
     text = render_verdict(d["verdict"])
     assert f"cells ({len(listed)}):" in text
     assert f"censored, N* > {format_number(listed[0]['censored_beyond'])}," in text
+
+
+def step_trial(params, seed):
+    """Deterministic: success iff n > 3 d (the seed is not used)."""
+    return {"success": params["n"] > 3 * params["d"]}
+
+
+def test_a_task_whose_cells_switch_in_one_step_gets_a_decisive_verdict():
+    # Every cell of this task goes from all failures to all successes between n = 3d and
+    # 3d + 1, so no probit has a finite slope. Before the separation check the shared-width
+    # model stopped at a finite slope with a near-singular information: the d exponent's
+    # CI was +-5e10 and the verdict "inconclusive, 1e+06x the trials". The cells' brackets
+    # [3d, 3d + 1] pin the exponent to within a few hundredths of 1 (their centres give
+    # 0.97 over d = 2..16, the +1 pulling it below 1), so the law n >= C d is consistent.
+    from theorycheck import Task, Variable
+
+    task = Task("step", step_trial, variables=[Variable("n", "integer", 2, 10**6), Variable("d", "integer", 1, 10**4)],
+                resource="n", defaults={"n": 10, "d": 4})
+    res = check("n >= C*d", task=task)
+    d = res.verdict.exponents["d"]
+    assert res.status == "consistent" and d.ci[1] - d.ci[0] < 0.2 and d.ci[0] < 1.0 < d.ci[1] + 0.05
+    for cell in res.to_dict()["cells"]:  # each threshold's bracket is 3d..3d+1
+        lo, hi = cell["threshold"]["ci"]
+        assert lo == pytest.approx(3 * cell["params"]["d"]) and hi == pytest.approx(3 * cell["params"]["d"] + 1)

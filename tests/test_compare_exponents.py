@@ -16,6 +16,7 @@ from theorycheck.compare import (
     fit_power_law_wls,
     freeze_polylog,
 )
+from theorycheck.compare.data import Dataset
 from theorycheck.law import Law
 from theorycheck.planted import planted_dataset
 
@@ -88,6 +89,12 @@ def test_additive_alternative_splits_factors_by_variable():
     assert terms == {"C_add1*L", "C_add2*V*(V + d)*log(V)/d**2"}
     assert set(alt.constants) == {"C_add1", "C_add2"}
     assert additive_alternative(Law.parse("N >= C*V*log(V)")) is None
+    # on a line in L alone, V and d are one constant: C_add2*V**2 + C_add3/d**2 would split it
+    # in two coefficients the data cannot tell apart (`fit` on the main job's thresholds
+    # printed that form as "decisively better")
+    alt = additive_alternative(Law.parse("N >= C*L*V**2*log(V)/d**2"), varied=("L",))
+    assert {sp.sstr(t) for t in sp.Add.make_args(alt.threshold)} == {"C_add1*L", "C_add2*V**2*log(V)/d**2"}
+    assert additive_alternative(Law.parse("N >= C*V**2/d"), varied=("L",)) is None
 
 
 def test_freeze_polylog_keeps_the_power_skeleton():
@@ -154,6 +161,27 @@ def test_fit_law_constant_ci_from_the_cells_brackets_when_the_transitions_are_st
     assert any("steps on this grid" in n for n in fit.notes)
     lo, hi = fit.constants["C"].ci
     assert lo <= 3.0 <= hi and math.log(hi / lo) / 2 < 0.1
+
+
+def test_cells_that_switch_perfectly_get_exponents_from_their_brackets():
+    # A deterministic task (success iff n > 3 d) measured on integer n: every cell goes from
+    # all failures to all successes between two neighbouring integers. Its shared probit
+    # slope has no finite maximum, yet L-BFGS-B stops short of the slope's bound; the
+    # information there is nearly singular and gave the exponent of d the CI +-5e10
+    # ("inconclusive: 1e+06x the trials"). Perfect separation is now detected from the
+    # fitted model itself, and the exponent comes from the brackets [3d, 3d + 1]: their
+    # centres 6.48, 18.49, 48.50 have the slope 0.968 against log d (the +1 pulls it below
+    # 1), and each bracket's se 0.154/3.92 = 0.039 bounds the CI to a few hundredths.
+    points = {2: [(2, 0, 4), (4, 0, 4), (6, 0, 6), (7, 6, 6), (8, 4, 4), (16, 4, 4)],
+              6: [(6, 0, 4), (12, 0, 4), (17, 0, 4), (18, 0, 6), (19, 6, 6), (20, 4, 4), (48, 4, 4)],
+              16: [(16, 0, 4), (45, 0, 4), (48, 0, 6), (49, 6, 6), (54, 4, 4), (128, 4, 4)]}
+    rows = [{"d": d, "n": r, "successes": k, "trials": t} for d, pts in points.items() for r, k, t in pts]
+    verdict = compare(Law.parse("n >= C*d"), Dataset.from_rows(rows, resource="n"))
+    d = verdict.exponents["d"]
+    assert verdict.status == "consistent" and d.status == "consistent"
+    assert 0.9 < d.estimate < 1.0 and d.ci[1] - d.ci[0] < 0.2
+    lo, hi = verdict.constants["C"].ci
+    assert 2.9 < lo <= 3.04 <= hi < 3.2  # the brackets' centres sit at 3.03-3.24 d
 
 
 def _sparse_misfit(seed):

@@ -69,7 +69,7 @@ def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict
     """The law against the given (default: additive) alternatives -- ``models`` -- and,
     in the same fits, against its log-factor neighbours (:mod:`.evidence`)."""
     if alternatives is None:
-        alt = additive_alternative(shape)
+        alt = additive_alternative(shape, data.varied)
         alternatives = {} if alt is None else {"additive": alt}
     if not alternatives and not log_forms:
         return None, ()

@@ -53,7 +53,7 @@ from theorycheck.compare.exponents import Exponent
 from theorycheck.compare.identifiable import identifiable
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.threshold.glm import fit_threshold
-from theorycheck.threshold.likelihood import binomial_constant, probit_covariance, probit_loglik
+from theorycheck.threshold.likelihood import binomial_constant, probit_covariance, probit_loglik, separated
 from theorycheck.threshold.result import Threshold
 
 _MAX_LOG_SLOPE = math.log(1e4)  # probit slope per unit log R; beyond it a cell is a step
@@ -192,10 +192,10 @@ def fit_law(
                                    "(not identified by these cells): fitted without it", *fit.notes))
     identified = bool(res.success) or res.fun <= model.negllf(x0)
     fallback = None
-    if p[i_s] >= _MAX_LOG_SLOPE - 1e-3:
+    if p[i_s] >= _MAX_LOG_SLOPE - 1e-3 or separated(model.u(p), model.k, model.n, model.zq):
         identified = False
-        notes.append("the transitions are steps on this grid (probit slope at its bound): "
-                     "joint likelihood not identified")
+        notes.append("the transitions are steps on this grid (the law splits successes from failures "
+                     "perfectly: the probit slope has no finite maximum): joint likelihood not identified")
     cell_widths = [1.0 / th.slope for th in ths if th.slope is not None and th.slope > 0]
     yardstick = None
     if identified and not cell_widths:  # brackets only: the cells' shared width is the yardstick

@@ -5,7 +5,9 @@ binomial likelihood of :mod:`theorycheck.compare.law_fit`, with the same transit
 width model) and compare ``AIC = -2 llf + 2 k`` and ``BIC = -2 llf + k log n``
 (``n`` = number of binomial rows). The default alternative to a product law
 ``C * h_1(x_1) * h_2(x_2) ...`` is the additive law with the same factors as separate
-terms, ``A_1 h_1(x_1) + A_2 h_2(x_2) + ...`` (factors sharing a variable stay together).
+terms, ``A_1 h_1(x_1) + A_2 h_2(x_2) + ...`` (factors sharing a variable stay together;
+factors in variables the data hold fixed form one term: there they are all one constant,
+and separate coefficients would not be identified).
 A difference of AIC above ~10 is strong support (Burnham & Anderson); within 2 the data
 do not choose.
 """
@@ -60,9 +62,10 @@ class ModelComparison:
                 "best_bic": self.best_bic}
 
 
-def additive_alternative(law: Any) -> Any | None:
+def additive_alternative(law: Any, varied: Sequence[str] | None = None) -> Any | None:
     """``A_1 h_1 + A_2 h_2 + ...`` from the factors of a product law (module docstring);
-    ``None`` when the threshold has fewer than two separable factor groups."""
+    the groups in no variable of ``varied`` (the data's varied variables, when given)
+    are multiplied into one term. ``None`` when fewer than two terms remain."""
     from theorycheck.law import Law
 
     variables = {symbol(v) for v in law.variables}
@@ -80,6 +83,12 @@ def additive_alternative(law: Any) -> Any | None:
             else:
                 rest.append((g_syms, g_expr))
         groups = rest + [(merged_syms, merged_expr)]
+    if varied is not None:
+        moving = {symbol(v) for v in varied}
+        fixed = [g for g in groups if not g[0] & moving]
+        if len(fixed) > 1:
+            groups = [g for g in groups if g[0] & moving] + [
+                (set().union(*(g[0] for g in fixed)), sp.Mul(*(g[1] for g in fixed)))]
     if len(groups) < 2:
         return None
     groups.sort(key=lambda g: sorted(s.name for s in g[0]))

@@ -158,7 +158,9 @@ def design_trends(
     def slopes(design: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         a = np.linalg.pinv(design)[1:]
         j = a @ residual_maker
-        return a @ theta, a @ logf, a @ (theta - logf), a @ cov @ a.T, j @ cov @ j.T
+        pred = a @ logf  # a variable the law does not contain: 0 up to rounding (printed 2.7e-15)
+        pred[np.abs(pred) < 1e-9] = 0.0
+        return a @ theta, pred, a @ (theta - logf), a @ cov @ a.T, j @ cov @ j.T
 
     segments: dict[str, tuple[Segment, ...]] = {}
     notes: list[str] = []

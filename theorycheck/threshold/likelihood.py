@@ -67,3 +67,19 @@ def probit_covariance(u: np.ndarray, n: np.ndarray, jac: np.ndarray) -> np.ndarr
     if not np.all(np.isfinite(cov)) or np.any(np.diag(cov) <= 0):
         return None
     return cov
+
+
+def separated(u: np.ndarray, k: np.ndarray, n: np.ndarray, zq: float) -> bool:
+    """True when the fitted model splits the points perfectly: every point is all
+    successes or all failures, and ``u - z_q`` (the slope times the signed distance from
+    the threshold) is positive at every all-success point and negative at every
+    all-failure one. Scaling the slope up then raises the likelihood without end: the
+    maximum lies at an infinite slope (a step), so an optimizer that stopped at a finite
+    slope has no maximum to report and its information matrix no covariance (Albert and
+    Anderson 1984, complete separation in binary regression)."""
+    u, k, n = (np.asarray(a, dtype=float) for a in (u, k, n))
+    live = n > 0
+    u, k, n = u[live], k[live], n[live]
+    if np.any((k > 0) & (k < n)):
+        return False
+    return bool(np.all(u[k == n] > zq) and np.all(u[k == 0] < zq))
