@@ -71,3 +71,16 @@ def test_argparse_errors_are_one_line_exit_2(capsys):
         main(["check", "--workers", "two"])
     assert exc.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "where"), [
+    (["check", "--lawx", "1"], "theorycheck check: error: unrecognized arguments: --lawx (see 'theorycheck check --help')"),
+    (["tasks", "--x"], "theorycheck tasks: error: unrecognized arguments: --x (see 'theorycheck tasks --help')"),
+    (["--x"], "theorycheck: error: unrecognized arguments: --x (see 'theorycheck --help')"),
+])
+def test_an_unknown_option_points_to_its_sub_command_help(argv, where, capsys):
+    # argparse reported these from the top-level parser, pointing to 'theorycheck --help',
+    # which does not list a sub-command's options
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and capsys.readouterr().err.strip() == where

@@ -87,7 +87,8 @@ def _read_csv(path: str) -> tuple[list[str], list[dict]]:
             header = [h.strip() for h in (reader.fieldnames or [])]
             raw = [{(k or "").strip(): v for k, v in rec.items()} for rec in reader]
     except OSError as exc:
-        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}; give a CSV file, or a check's output "
+                         "directory (or its trials.sqlite)") from None
     except (UnicodeDecodeError, csv.Error) as exc:
         raise ValueError(f"{path!r} is not a readable CSV file: {exc}") from None
     return header, raw
@@ -172,10 +173,11 @@ def read_data(path: str, *, resource: str, params: Callable[[list[str], str], li
                 if col in optional:
                     row[col] = None
                     continue
-                raise ValueError(f"line {i}: column {col!r} is empty")
+                raise ValueError(f"line {i}: column {col!r} is empty; fill it in or drop that row")
             row[col] = _number(str(text).strip(), col, i)
             if row[col] < 0:
-                raise ValueError(f"line {i}, column {col!r}: negative value {text!r}")
+                raise ValueError(f"line {i}, column {col!r}: negative value {text!r}; parameters, resources "
+                                 "and counts are >= 0 (a law's variables are positive): correct that row")
         if kind == "binomial":
             _check_counts(row, i)
         rows.append(row)

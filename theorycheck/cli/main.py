@@ -48,7 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # name the sub-command whose help lists the options (argparse names the top level)
+        prog = f"{parser.prog} {args.command}" if getattr(args, "command", None) else parser.prog
+        parser.exit(2, f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see '{prog} --help')\n")
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 0
