@@ -160,3 +160,10 @@ def test_an_algorithm_option_given_flat_reaches_the_algorithm():
         retrieval_params({"V": 64, "d": 64, "L": 4, "N": 100, "gamma": 2.0})
     _, design = plan("vural2026.headline", settings={"beta": 4.0})
     assert design.settings["beta"] == 4.0
+
+
+def test_an_integer_variable_at_1_grows_its_range():
+    # round(1 * sqrt(2)) = 1: the upward widening of the range kept "succeeding" at 1 and the
+    # design never returned (check() hung with base L = 1, or d = 1 on a user task)
+    _, design = plan("vural2026.one_step", base={"V": 48, "L": 1})
+    assert design.varied["L"][0] == 1 and design.varied["L"][-1] >= 4

@@ -150,3 +150,16 @@ def test_a_task_whose_cells_switch_in_one_step_gets_a_decisive_verdict():
     for cell in res.to_dict()["cells"]:  # each threshold's bracket is 3d..3d+1
         lo, hi = cell["threshold"]["ci"]
         assert lo == pytest.approx(3 * cell["params"]["d"]) and hi == pytest.approx(3 * cell["params"]["d"] + 1)
+
+
+def test_a_result_prints_as_its_verdict_and_reprs_in_one_line():
+    # print(result) and repr(result) were the generated dataclass dumps (~16k characters)
+    from theorycheck import Task, Variable
+    from theorycheck.report.terminal import render_verdict
+
+    task = Task("step", step_trial, variables=[Variable("n", "integer", 2, 10**6), Variable("d", "integer", 1, 10**4)],
+                resource="n", defaults={"n": 10, "d": 4})
+    res = check("n >= C*d", task=task, progress=False)
+    assert str(res) == render_verdict(res.to_dict())
+    assert repr(res).startswith("CheckResult(user-law: consistent, 3 cells,") and len(repr(res)) < 200
+    assert repr(res.verdict).startswith("Verdict(consistent: n >= C*d; d: consistent 0.968") and len(repr(res.verdict)) < 200

@@ -158,8 +158,12 @@ def test_bad_input(mono_data, law, kwargs, fragment):
 def test_bad_data_and_law_types(mono_data):
     with pytest.raises(ValueError, match="data must be a theorycheck.compare.Dataset"):
         compare(MONO, [1, 2, 3])
-    with pytest.raises(ValueError, match="law must be a theorycheck.law.Law"):
-        compare("N >= C*V", mono_data)
+    with pytest.raises(ValueError, match="expected a Law, a catalogue Bound or id, or a law string"):
+        compare(5, mono_data)
+    # a law string is read as check() and the testing helpers read it (it used to be refused)
+    assert compare("N >= C*V", mono_data).law == compare(Law.parse("N >= C*V"), mono_data).law
+    with pytest.raises(ValueError, match="alternatives must map names to laws"):
+        compare(MONO, mono_data, alternatives=["N >= C*V**2"])
 
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import re
 import sys
 import textwrap
 
@@ -249,3 +250,32 @@ def test_an_algorithm_may_declare_its_trial_work(clean_registry):
     with pytest.raises(ValueError, match=r"algorithm x: work of model 'mlp' must be a function or "
                                          r"'module:function', got 3"):
         Algorithm(name="x", runners={"mlp": "m:f"}, work={"mlp": 3})
+
+
+def _detects(params, seed):
+    return {"success": True}
+
+
+@pytest.mark.parametrize(("defaults", "message"), [
+    # these were accepted when the Task was built and surfaced later as design errors
+    ({"n": 1, "d": 64}, "task t: defaults['n']: n must be an integer in [2, 100000], got 1"),
+    ({"n": 64, "dd": 64}, "task t: defaults name 'dd', which is no declared variable, setting or choice"),
+])
+def test_a_task_refuses_defaults_it_cannot_run(defaults, message):
+    from theorycheck import Task, Variable
+
+    variables = [Variable("n", "integer", 2, 10**5), Variable("d", "integer", 1, 10**4), Variable("eps", "real")]
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Task("t", _detects, variables=variables, resource="eps", defaults=defaults)
+
+
+def test_check_loads_a_task_named_by_a_file_spec_from_python(tmp_path):
+    # check(task="path/file.py:NAME") was refused ("unknown task") while the CLI loads it
+    from theorycheck.check import plan
+
+    (tmp_path / "t.py").write_text("import theorycheck\n\ndef trial(p, s):\n    return {'success': p['n'] > 3 * p['d']}\n\n"
+                                   "TASK = theorycheck.Task('step', trial, resource='n', defaults={'n': 10, 'd': 4},\n"
+                                   "    variables=[theorycheck.Variable('n', 'integer', 2, 10**6),\n"
+                                   "               theorycheck.Variable('d', 'integer', 1, 10**4)])\n")
+    tgt, _ = plan("n >= 3*C*d", task=f"{tmp_path / 't.py'}:TASK")
+    assert tgt.task.name == "step" and tgt.task.source == f"{tmp_path / 't.py'}:TASK"

@@ -247,3 +247,12 @@ def test_dask_local_workers_do_not_run_the_statistical_profiler():
     pytest.importorskip("distributed")
     with make_executor(workers=1, dask_local=True) as executor:
         assert list(executor.map(_profiling, [0])) == [False]
+
+
+def test_progress_may_be_given_as_a_flag():
+    # check(..., progress=True) used to fail after the sweep started ('bool' has no 'close')
+    from theorycheck.sweep.progress import NullProgress, as_progress
+
+    assert isinstance(as_progress(True), TerminalProgress) and isinstance(as_progress(False), NullProgress)
+    with pytest.raises(ValueError, match="progress must be True, False, None or an object with update"):
+        as_progress("yes")

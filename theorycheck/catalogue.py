@@ -28,8 +28,9 @@ from theorycheck.catalogue_entry import (
     Expected,
     json_number,
 )
+from theorycheck.law import Law
 
-__all__ = ["Bound", "Expected", "get", "is_id", "all_bounds", "validate", "KINDS", "PROVENANCES", "DIRECTIONS", "VERDICTS",
+__all__ = ["Bound", "Expected", "as_law", "get", "is_id", "all_bounds", "validate", "KINDS", "PROVENANCES", "DIRECTIONS", "VERDICTS",
            "NO_SIMULATOR", "json_number"]
 
 
@@ -106,6 +107,22 @@ def is_id(text: str) -> bool:
     """Whether ``text`` names a catalogue entry rather than states a law: it has no comparison
     (``<``, ``>``, ``=``), as every law does."""
     return not any(op in text for op in "<>=")
+
+
+def as_law(target: object) -> tuple[Law, Bound | None]:
+    """``(law, bound)`` from a Law, a Bound, a catalogue id or a law string (``bound`` is
+    None unless the target names an entry); ValueError for anything else."""
+    if isinstance(target, Bound):
+        return target.law, target
+    if isinstance(target, Law):
+        return target, None
+    if isinstance(target, str):
+        if is_id(target):
+            bound = get(target.strip())
+            return bound.law, bound
+        return Law.parse(target), None
+    raise ValueError(f"expected a Law, a catalogue Bound or id, or a law string such as 'N >= C*V*log(V)', "
+                     f"got {type(target).__name__}: {target!r}")
 
 
 def get(id: str) -> Bound:  # noqa: A002 - the agreed name

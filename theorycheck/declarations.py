@@ -171,6 +171,20 @@ class Task:
                 raise ValueError(f"task {self.name}: {what} must be a function of params or None, got {fn!r}")
         put("defaults", MappingProxyType(dict(self.defaults)))
         put("choices", MappingProxyType({k: tuple(v) for k, v in dict(self.choices).items()}))
+        for key, value in self.defaults.items():  # a bad default surfaces here, not as a design error
+            var = self.declared(key)
+            if var is not None and value is not None:
+                try:
+                    var.check(value)
+                except ValueError as exc:
+                    raise ValueError(f"task {self.name}: defaults[{key!r}]: {exc}") from None
+            elif key in self.choices and value not in self.choices[key]:
+                raise ValueError(f"task {self.name}: defaults[{key!r}] must be one of {list(self.choices[key])}, "
+                                 f"got {value!r}")
+            elif var is None and key not in self.choices and self.validate is None:
+                raise ValueError(f"task {self.name}: defaults name {key!r}, which is no declared variable, "
+                                 f"setting or choice ({sorted({*self.variables, *self.settings, *self.choices})}); "
+                                 "fix the name or declare it")
 
     def declared(self, name: str) -> Variable | None:
         """The declaration of a variable or numeric setting, or None."""
@@ -200,7 +214,7 @@ class Task:
         if self.validate is not None:
             self.validate(typed)
         else:
-            known = {*self.variables, *self.settings, *self.choices, *self.defaults}
+            known = {*self.variables, *self.settings, *self.choices}
             unknown = sorted(set(typed) - known)
             if unknown:
                 raise ValueError(f"task {self.name} has no parameter(s) {unknown}; its names: {sorted(known)} "

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -80,6 +80,10 @@ def planted_trial(params: Mapping[str, Any], seed: np.random.SeedSequence) -> di
 
 
 def _threshold_function(law: Any, constants: Mapping[str, float] | None) -> tuple[ThresholdFunction, tuple[str, ...], bool | None, str | None]:
+    if isinstance(law, str):  # a law string or catalogue id, as check() and the testing helpers take
+        from theorycheck.catalogue import as_law
+
+        law = as_law(law)[0]
     if hasattr(law, "evaluate") and hasattr(law, "variables"):
         names = tuple(law.variables)
 
@@ -102,7 +106,8 @@ def _cells(grid: Mapping[str, Sequence[float]] | None, cells: Sequence[Mapping[s
             raise ValueError(f"grid must be a non-empty mapping var -> values, got {grid!r}")
         names = sorted(grid)
         for name in names:
-            if isinstance(grid[name], (str, bytes)) or len(list(grid[name])) == 0:
+            if isinstance(grid[name], (str, bytes)) or not isinstance(grid[name], Iterable) \
+                    or len(list(grid[name])) == 0:
                 raise ValueError(f"grid[{name!r}] must be a non-empty sequence of values, got {grid[name]!r}")
         return [dict(zip(names, combo)) for combo in itertools.product(*(list(grid[n]) for n in names))]
     out = [dict(c) for c in cells]  # type: ignore[union-attr]

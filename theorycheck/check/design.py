@@ -136,7 +136,9 @@ def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
         for side in ("hi", "lo"):
             if side == "hi" and grow_hi:
                 cand = _round(var, hi * step)
-                ok = cand <= hi_max and cand / lo <= budget.max_span * (1 + 1e-9) and _feasible(
+                if cand <= hi:  # an integer at 1: round(sqrt(2)) = 1 would never grow (a hang)
+                    cand = _round(var, hi + 1)
+                ok = hi < cand <= hi_max and cand / lo <= budget.max_span * (1 + 1e-9) and _feasible(
                     law, task, settings, {**base, var: cand}, constants, budget) and inside({**base, var: cand})
                 hi, grow_hi = (cand, True) if ok else (hi, False)
             if side == "lo" and grow_lo:
@@ -202,7 +204,11 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
     fixed = {k: float(v) for k, v in {**task.defaults, **dict(base)}.items() if k != law.resource}
     missing = [v for v in (*law.variables, *extra) if v not in fixed]
     if missing:
-        raise ValueError(f"no base value for {missing}; give one with --base {missing[0]}=VALUE")
+        other = (f" (the law solves for {law.resource}, the task measures {task.resource}: a law about the "
+                 f"task's resource needs {task.resource} on its left)" if law.resource != task.resource
+                 and task.resource in missing else "")
+        raise ValueError(f"no base value for {missing}{other}; give one with base={{{missing[0]!r}: VALUE}} "
+                         f"(--base {missing[0]}=VALUE)")
     base = fixed
     start = predicted(law, base, constants)
     _round = _rounder(task)

@@ -52,6 +52,17 @@ class CheckResult:
     def status(self) -> str:
         return self.verdict.status
 
+    def __repr__(self) -> str:  # the generated one printed ~16k characters of nested dicts
+        trials = sum(int(self.run.get(k) or 0) for k in ("computed", "reused"))
+        return (f"CheckResult({self.target.get('id')}: {self.status}, {len(self.cells)} cells, {trials} trials; "
+                "print() shows the verdict, .to_dict() everything)")
+
+    def __str__(self) -> str:
+        """The verdict as ``theorycheck check`` prints it."""
+        from theorycheck.report.terminal import render_verdict
+
+        return render_verdict(self.to_dict())
+
     def to_dict(self) -> dict[str, Any]:
         verdict = mark_verdict(self.verdict.to_dict(), self.regime)  # the first line says where it was measured
         return {
@@ -242,7 +253,8 @@ def _ceiling_reason(resource: str) -> str:
     """Why a check where no cell crossed q is inconclusive (its searches stop at a ceiling)."""
     return (f"no cell reached success probability q below its search ceiling ({MAX_OVERSHOOT:g}x the "
             f"law's prediction, or {MAX_COST_FACTOR:g}x the budget's trial cost): the sweep sits where {resource} "
-            "cannot buy success (another condition binds, e.g. storage d^2 >~ V log V); "
+            "cannot buy success (another condition binds: for the retrieval task e.g. storage "
+            "d^2 >~ V log V); "
             "move the base point or check that condition instead")
 
 

@@ -95,7 +95,9 @@ def resolve_target(target: Any, *, task: str | Task | None = None, settings: Map
         ident, task_name, meta, constants, caveats = "user-law", task if task is not None else "retrieval", {
             "kind": "upper", "provenance": "user", "description": "a user-supplied law"}, {}, ()
     sim.update(settings or {})
-    task_obj = get_task(task_name)
+    from theorycheck.task_sources import resolve_task  # "file.py:NAME" / "pkg.mod:NAME" load, as on the CLI
+
+    task_obj = get_task(resolve_task(task_name))
 
     return Target(
         id=ident, law=law, task=task_obj, settings=sim,

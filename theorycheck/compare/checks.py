@@ -113,6 +113,13 @@ class Verdict:
             out["K"] = self.scale.to_dict()
         return out
 
+    def __repr__(self) -> str:  # the generated one printed ~10k characters
+        shown = ", ".join(f"{v}: {c.status}" + (f" {c.estimate:.3g} [{c.ci[0]:.3g}, {c.ci[1]:.3g}]"
+                                                 f" vs {c.predicted:.3g}" if c.estimate is not None and c.ci
+                                                 and c.predicted is not None else "")
+                          for v, c in self.exponents.items())
+        return f"Verdict({self.status}: {self.law}; {shown}; {len(self.cells)} cells)"
+
     def to_dict(self) -> dict[str, Any]:
         """Strict JSON (:func:`theorycheck.jsonable.jsonable`)."""
         return jsonable({

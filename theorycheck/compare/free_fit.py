@@ -156,9 +156,9 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
                   log_powers: bool = False, step: float | str = "1/2", level: float = 0.95,
                   q: float = 0.5, top: int = 5) -> FreeFit:
     """Free power-law fit of the cells' thresholds with CIs, and the ``top`` candidate
-    laws by BIC (module docstring). ``variables``: which to fit (default: the varied ones);
-    ``log_powers``: also fit a free power of ``log x`` per variable; ``step``: exponent
-    grid of the candidates."""
+    laws by BIC (module docstring). ``variables``: which to fit (names, or one string
+    ``"V,d"``; default: the varied ones); ``log_powers``: also fit a free power of ``log x``
+    per variable; ``step``: exponent grid of the candidates."""
     try:
         grid_step = Fraction(str(step))
     except (ValueError, ZeroDivisionError):
@@ -169,6 +169,8 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
         raise ValueError(f"level must be a number in (0, 1), e.g. 0.95, got {level!r}")
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise ValueError(f"top must be a positive whole number of candidate laws, got {top!r}")
+    if isinstance(variables, str):  # "V,d" as --vary takes it; list("Vd") would be ['V', 'd']
+        variables = [v.strip() for v in variables.split(",") if v.strip()]
     names = list(data.varied if variables is None else variables)
     unknown = [v for v in names if v not in data.variables]
     if unknown:

@@ -46,7 +46,7 @@ free power-law fit, the collapse test, the model comparison):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -78,8 +78,6 @@ NO_CROSSING = ("no cell crosses success probability q inside the range it was me
 def _check_inputs(law: Any, data: Any, tolerance: Any, up_to: Any, min_span: Any) -> None:
     if not isinstance(data, (Dataset, ThresholdTable)):
         raise ValueError(f"data must be a theorycheck.compare.Dataset or ThresholdTable, got {type(data).__name__}")
-    if not all(hasattr(law, a) for a in ("resource", "variables", "constants", "log_evaluate")):
-        raise ValueError(f"law must be a theorycheck.law.Law, got {law!r}")
     if law.resource != data.resource:
         raise ValueError(f"the law is about {law.resource!r} but the data vary {data.resource!r}")
     missing = [v for v in law.variables if v not in data.variables]
@@ -124,7 +122,17 @@ def compare(
     a Law the data must not beat (:mod:`.lower_bound`); ``diagnostics=False`` skips the
     free power-law fit, the collapse test and the model comparison.
     """
+    from theorycheck.catalogue import as_law  # a string or catalogue id becomes its Law
+
     q, level = check_q_level(q, level)
+    law = as_law(law)[0]
+    if alternatives is not None:
+        if not isinstance(alternatives, Mapping):
+            raise ValueError(f"alternatives must map names to laws, e.g. {{'square': 'N >= C*V**2'}}, "
+                             f"got {type(alternatives).__name__}: {alternatives!r}")
+        alternatives = {str(k): as_law(v)[0] for k, v in alternatives.items()}
+    if lower_bound is not None:
+        lower_bound = as_law(lower_bound)[0]
     _check_inputs(law, data, tolerance, up_to, min_span)
     notes: list[str] = []
     varied = data.varied

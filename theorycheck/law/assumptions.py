@@ -46,7 +46,15 @@ def parse_assumptions(assume: str | Iterable[str] | None, names: Iterable[str], 
     for text in assume:
         if not isinstance(text, str):
             raise ValueError(f"each assumption must be a string such as 'k < n', got {text!r}")
-        rel = parse_law_text(text)
+        if "<<" in text or ">>" in text or "," in text:
+            raise ValueError(f"assumption {text!r}: give one plain comparison per string, such as 'k < n' "
+                             "(a list for several; '<<'/'>>' belong to a regime, whose factor an assumption "
+                             "does not have)")
+        try:
+            rel = parse_law_text(text)
+        except ValueError as exc:
+            raise ValueError(f"cannot parse assumption {text!r} ({exc}); give a comparison such as 'k < n'") \
+                from None
         unknown = sorted({s.name for s in rel.free_symbols} - allowed)
         if unknown:
             raise ValueError(f"assumption {text!r} names {unknown}, which the law {law!r} does not have; "

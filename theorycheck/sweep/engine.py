@@ -71,7 +71,7 @@ from theorycheck.sweep.cell_rounds import (
     start_round,
 )
 from theorycheck.sweep.cells import CellSpec, check_cells, check_shippable, describe_trial
-from theorycheck.sweep.progress import NullProgress, ProgressReporter, SweepState
+from theorycheck.sweep.progress import ProgressReporter, SweepState, as_progress
 from theorycheck.sweep.record import SweepIdentity, TrialRecord
 from theorycheck.sweep.result import SweepResult
 from theorycheck.sweep.store import MemoryStore, TrialStore
@@ -111,7 +111,8 @@ def run_sweep(
 
     ``executor``: any ``concurrent.futures.Executor`` (None: serial in this process);
     ``store``: a :class:`TrialStore`, e.g. a :class:`SqliteStore` to persist and resume (None: a fresh
-    :class:`MemoryStore`); ``progress``: e.g. :class:`TerminalProgress` (None: silent);
+    :class:`MemoryStore`); ``progress``: e.g. :class:`TerminalProgress` (``True`` for one on
+    stderr; None or False: silent);
     ``code_version``: defaults to :func:`theorycheck.sweep.version.code_version`;
     ``trial_id``: defaults to :func:`describe_trial`. Entropy, code version and trial id
     form the sweep identity a store is bound to. ``batch_seconds``: measured trial time
@@ -126,6 +127,7 @@ def run_sweep(
         )
     if executor is not None and not isinstance(executor, ThreadPoolExecutor):
         check_shippable(trial)  # processes (pools, dask) pickle it; a lambda: ValueError before any work
+    reporter = as_progress(progress)
     identity = SweepIdentity(
         entropy=check_entropy(entropy),
         code_version=default_code_version() if code_version is None else str(code_version),
@@ -134,7 +136,7 @@ def run_sweep(
     planner: BatchPlanner[PendingTrial] = BatchPlanner(executor, target_seconds=batch_seconds)
     store = MemoryStore() if store is None else store
     store.bind(identity)
-    run = _SweepRun(specs, trial, identity, executor, store, progress or NullProgress(), planner)
+    run = _SweepRun(specs, trial, identity, executor, store, reporter, planner)
     try:
         return run.run()
     finally:

@@ -196,3 +196,17 @@ class TerminalProgress:
         if self._drawn_state is not None:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def as_progress(progress: object) -> ProgressReporter:
+    """The reporter a sweep uses: ``None``/``False`` -> :class:`NullProgress`, ``True`` ->
+    :class:`TerminalProgress` on stderr, else ``progress`` itself if it has ``update`` and
+    ``close`` (ValueError otherwise, before any trial)."""
+    if progress is None or progress is False:
+        return NullProgress()
+    if progress is True:
+        return TerminalProgress()
+    if not (callable(getattr(progress, "update", None)) and callable(getattr(progress, "close", None))):
+        raise ValueError(f"progress must be True, False, None or an object with update(state) and close(), "
+                         f"e.g. theorycheck.sweep.TerminalProgress(); got {progress!r}")
+    return progress

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from theorycheck.catalogue import Bound
+from theorycheck.catalogue import as_law
 from theorycheck.law import Law, Regime, relation
 
 __all__ = [
@@ -29,17 +29,6 @@ __all__ = [
 ]
 
 _SHOWN = 5  # violations listed in a message
-
-
-def as_law(target: Any) -> tuple[Law, Bound | None]:
-    """``(law, bound)`` from a Law, a Bound or a law string (``bound`` is None unless a Bound)."""
-    if isinstance(target, Bound):
-        return target.law, target
-    if isinstance(target, Law):
-        return target, None
-    if isinstance(target, str):
-        return Law.parse(target), None
-    raise ValueError(f"expected a Law, a catalogue Bound or a law string, got {type(target).__name__}: {target!r}")
 
 
 def law_values(law: Law, points: Any) -> dict[str, np.ndarray]:
