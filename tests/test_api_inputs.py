@@ -38,3 +38,13 @@ def test_fit_exponents_reads_a_string_of_variables_as_a_comma_list():
     assert set(fit_exponents(data, variables="V,d").exponents) == {"V", "d"}
     with pytest.raises(ValueError, match=r"variables \['Vd'\] are not in the data"):
         fit_exponents(data, variables="Vd")
+
+
+def test_arguments_given_in_the_wrong_order_get_a_short_message():
+    # assert_threshold_consistent(data, law) put the whole Dataset repr (~2k characters) in it
+    from theorycheck.testing import assert_threshold_consistent
+
+    data = planted_dataset("N >= C*V*d", grid=GRID, constants={"C": 2.0}, seed=1)
+    with pytest.raises(ValueError, match="expected a Law, a catalogue Bound or id") as info:
+        assert_threshold_consistent(data, "N >= C*V*d")
+    assert len(str(info.value)) < 250

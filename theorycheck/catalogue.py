@@ -121,8 +121,9 @@ def as_law(target: object) -> tuple[Law, Bound | None]:
             bound = get(target.strip())
             return bound.law, bound
         return Law.parse(target), None
+    shown = repr(target) if len(repr(target)) <= 80 else repr(target)[:77] + "..."
     raise ValueError(f"expected a Law, a catalogue Bound or id, or a law string such as 'N >= C*V*log(V)', "
-                     f"got {type(target).__name__}: {target!r}")
+                     f"got {type(target).__name__}: {shown}")
 
 
 def get(id: str) -> Bound:  # noqa: A002 - the agreed name

@@ -71,4 +71,6 @@ def get_budget(name: str | Budget) -> Budget:
         raise ValueError(
             f"unknown budget {name!r}: choose one of {', '.join(BUDGETS)} "
             "(quick <= 5 min, standard and paper <= 30 min on 2 cores, full unbounded)"
+            + ("" if isinstance(name, str) else ", or a Budget, e.g. "
+               "dataclasses.replace(get_budget('quick'), max_trials_per_cell=24)")
         ) from None
