@@ -48,3 +48,12 @@ def test_arguments_given_in_the_wrong_order_get_a_short_message():
     with pytest.raises(ValueError, match="expected a Law, a catalogue Bound or id") as info:
         assert_threshold_consistent(data, "N >= C*V*d")
     assert len(str(info.value)) < 250
+
+
+def test_exponent_checks_hold_plain_floats():
+    # the CI was a tuple of np.float64, which prints as np.float64(...) in a user's notebook
+    from theorycheck.compare import compare
+
+    data = planted_dataset("N >= C*V*d", grid=GRID, constants={"C": 2.0}, seed=1)
+    check = compare("N >= C*V*d", data).exponents["V"]
+    assert all(type(x) is float for x in (check.estimate, check.predicted, *check.ci))

@@ -181,7 +181,8 @@ def compare(
                      min_span=min_span, lo_value=values[0], hi_value=values[-1])
         el = elasticity.get(v)
         rng = (float(np.min(el)), float(np.max(el))) if el is not None else (0.0, 0.0)
-        checks[v] = ExponentCheck(v, dec.status, dt.predicted[v], obs.estimate, obs.ci, rng, dec, span,
+        checks[v] = ExponentCheck(v, dec.status, float(dt.predicted[v]), float(obs.estimate),
+                                  (float(obs.ci[0]), float(obs.ci[1])), rng, dec, span,  # plain floats
                                   values, dec.reason, len(values))
     untested = tuple(v for v, c in checks.items() if c.status == "untested")
     status, reason, suggestions = _overall(checks, dt.variables, untested)
