@@ -178,7 +178,7 @@ def _run_declared(args) -> int:
     task = get_task(resolve_task(args.task))
     _refuse_unread(args, task.name)
     params = {**task.defaults, **parse_assignments(args.settings, "--set")}
-    missing = [v for v in (*task.variables, *task.settings) if params.get(v) is None]
+    missing = [v for v in task.variables if params.get(v) is None]  # settings may be optional
     if missing:
         raise ValueError(f"task {task.name} has no default for {', '.join(missing)}; give "
                          + " ".join(f"--set {v}=VALUE" for v in missing))
