@@ -208,8 +208,8 @@ class Task:
     def check_params(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """The coerced ``params``; ValueError (from ``validate``, then from the declared
         ranges) when the trial cannot run them. A task without ``validate`` takes only the
-        names it declares (variables, settings, choices and defaults): another is a typo
-        its trial would never read."""
+        names it declares (variables, settings and choices; its defaults are checked to be
+        among them when it is built): another is a typo its trial would never read."""
         typed = self.coerce(params)
         if self.validate is not None:
             self.validate(typed)

@@ -53,8 +53,8 @@ class CheckResult:
         return self.verdict.status
 
     def __repr__(self) -> str:  # the generated one printed ~16k characters of nested dicts
-        trials = sum(int(self.run.get(k) or 0) for k in ("computed", "reused"))
-        return (f"CheckResult({self.target.get('id')}: {self.status}, {len(self.cells)} cells, {trials} trials; "
+        return (f"CheckResult({self.target.get('id')}: {self.status}, {len(self.cells)} cells, "
+                f"{self.run.get('trials', 0)} trials; "
                 "print() shows the verdict, .to_dict() everything)")
 
     def __str__(self) -> str:

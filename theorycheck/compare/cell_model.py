@@ -108,13 +108,13 @@ def fit_cells(
     res = minimize(negllf, x0, jac=grad, method="L-BFGS-B", bounds=bounds,
                    options={"maxiter": 5000, "ftol": 1e-13, "gtol": 1e-9})
     p = res.x
-    identified = p[m] < _MAX_LOG_SLOPE - 1e-3 and not separated(pieces(p)[0], k, n, zq)
+    u, s = pieces(p)
+    identified = p[m] < _MAX_LOG_SLOPE - 1e-3 and not separated(u, k, n, zq)
     cov = np.full((m, m), np.nan)
     if not identified:
         notes.append("every transition is a step on its grid (each cell splits successes from failures "
                      "perfectly: the shared probit slope has no finite maximum): joint per-cell fit not identified")
     else:
-        u, s = pieces(p)
         full = probit_covariance(u, n, jac_u(p, u, s))
         if full is None:
             identified = False
