@@ -99,3 +99,23 @@ def test_headline_of_an_undecided_exponent_says_which_way_it_leans():
     narrow = ExponentCheck("V", "inconclusive", 1.0, 1.0, (0.9, 1.1), None,
                            Decision("inconclusive", "...", None, (0, 0), (0, 0), (), "span"), 0.2, (16, 25), "...", 3)
     assert headline("inconclusive", {"V": narrow}, 0.25) == "inconclusive: V (range too narrow) at ±0.25"
+
+
+def test_neighbouring_forms_are_scored_on_the_cells_thresholds_when_the_joint_fit_is_unidentified():
+    # Sharp transitions (width 0.02 in log N) at N* = 300*L/log(L), L = 16..1024, checked
+    # against N >= C*L: the cells' thresholds leave the law by a factor log(L) (2.8 to 6.9),
+    # far beyond a joint probit width, so the joint likelihood identifies nothing and the
+    # constant comes from the cells' thresholds. The neighbouring forms are scored there too:
+    # the true form `over log(L)` must come out decisive, `times log(L)` must not, and the
+    # verdict says where the scores came from (before, no form was named at all).
+    truth = Law.parse("N >= C*L/log(L)")
+    data = planted_dataset(truth, grid={"L": [16, 64, 256, 1024]}, constants={"C": 300.0},
+                           width=0.02, trials=16, seed=5, resource="N")
+    v = compare(Law.parse("N >= C*L"), data)
+    assert v.fit.constants_from == "thresholds"
+    by_name = {a.name: a for a in v.alternatives}
+    assert by_name["over log(L)"].decisive and not by_name["times log(L)"].decisive
+    assert "`N >= C*L/log(L)` fits decisively better" in v.headline
+    assert any("scored on the cells' thresholds" in n for n in v.notes)
+    # the joint fit's transition width means nothing here: it is not reported
+    assert v.to_dict()["width"] is None

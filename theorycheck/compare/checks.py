@@ -128,7 +128,7 @@ class Verdict:
             "method": self.method, "tested": list(self.tested), "untested": list(self.untested),
             "exponents": {k: v.to_dict() for k, v in self.exponents.items()},
             "constant": self.constant, "ratio_spread": self.ratio_spread,
-            "width": self.fit.width, "fit": self.fit.to_dict(),
+            "width": self.fit.width if self.fit.identified else None, "fit": self.fit.to_dict(),
             "cells": [c.to_dict() for c in self.cells],
             "suggestions": list(self.suggestions), "notes": list(self.notes),
             "power_fit": None if self.power_fit is None else self.power_fit.to_dict(),

@@ -65,9 +65,13 @@ def table_diagnostics(law: Any, table: ThresholdTable, ths: Sequence[Threshold],
 
 def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict[str, Any] | None,
             log_forms: dict[str, Any], width_trends: Sequence[str], ths: Sequence[Threshold],
-            notes: list[str]) -> tuple[ModelComparison | None, tuple[Alternative, ...]]:
+            notes: list[str], fallback: ThresholdTable | None = None
+            ) -> tuple[ModelComparison | None, tuple[Alternative, ...]]:
     """The law against the given (default: additive) alternatives -- ``models`` -- and,
-    in the same fits, against its log-factor neighbours (:mod:`.evidence`)."""
+    in the same fits, against its log-factor neighbours (:mod:`.evidence`). ``fallback``:
+    the cells' thresholds as a table, given when the joint likelihood of trials ``data`` did
+    not identify the law and its constants came from that table; every form is then scored
+    there, by the same weighted least squares."""
     if alternatives is None:
         alt = additive_alternative(shape, data.varied)
         alternatives = {} if alt is None else {"additive": alt}
@@ -75,13 +79,16 @@ def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict
         return None, ()
     laws = {"law": shape, **alternatives, **{k: v for k, v in log_forms.items() if k not in alternatives}}
     try:
-        if isinstance(data, ThresholdTable):
-            every = compare_models_table(laws, data)
+        if isinstance(data, ThresholdTable) or fallback is not None:
+            every = compare_models_table(laws, data if fallback is None else fallback)
         else:
             every = compare_models(laws, data, q=q, width_trends=width_trends, thresholds=ths)
     except ValueError as exc:
         notes.append(f"model comparison skipped: {exc}")
         return None, ()
+    if fallback is not None:
+        notes.append("alternative forms scored on the cells' thresholds by weighted least squares, "
+                     "as the constants were (the joint likelihood does not identify the law)")
     models = None
     if alternatives:
         kept = tuple(s for s in every.scores if s.name == "law" or s.name in alternatives)

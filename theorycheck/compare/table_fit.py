@@ -36,7 +36,7 @@ from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.model_selection import ModelComparison, ModelScore
 from theorycheck.compare.threshold_table import TableCell, ThresholdTable
 
-__all__ = ["fit_law_table", "fit_law_cells", "cell_logs", "table_goodness_of_fit", "compare_models_table"]
+__all__ = ["fit_law_table", "fit_law_cells", "cells_table", "cell_logs", "table_goodness_of_fit", "compare_models_table"]
 
 
 class _TableModel:
@@ -131,13 +131,18 @@ def fit_law_cells(law: Any, data: Dataset, logs: Mapping[int, tuple[float, float
     standard errors ``logs`` (cell index -> ``(log R*, se)``; other cells censored), as the
     binomial fit's fallback uses it (:mod:`theorycheck.compare.law_fit`). ``None`` when no
     cell has a finite standard error."""
-    cells = tuple(TableCell(c.params, *logs[i]) if i in logs else TableCell(c.params, None, math.inf)
-                  for i, c in enumerate(data.cells))
     try:
-        return fit_law_table(law, ThresholdTable(data.resource, tuple(data.variables), cells, data.increasing),
-                             level=level)
+        return fit_law_table(law, cells_table(data, logs), level=level)
     except ValueError:  # no cell with a finite standard error
         return None
+
+
+def cells_table(data: Dataset, logs: Mapping[int, tuple[float, float]]) -> ThresholdTable:
+    """The cells of binomial ``data`` as a :class:`ThresholdTable` with the log thresholds and
+    standard errors ``logs`` (cell index -> ``(log R*, se)``; other cells censored)."""
+    cells = tuple(TableCell(c.params, *logs[i]) if i in logs else TableCell(c.params, None, math.inf)
+                  for i, c in enumerate(data.cells))
+    return ThresholdTable(data.resource, tuple(data.variables), cells, data.increasing)
 
 
 def table_goodness_of_fit(law: Any, table: ThresholdTable, fit: LawFit) -> LRTest:

@@ -61,7 +61,7 @@ from theorycheck.compare.headline import headline
 from theorycheck.compare.law_fit import cell_thresholds, fit_law
 from theorycheck.compare.law_fit_result import LawFit
 from theorycheck.compare.lower_bound import check_lower_bound
-from theorycheck.compare.table_fit import cell_logs, fit_law_cells, fit_law_table
+from theorycheck.compare.table_fit import cell_logs, cells_table, fit_law_cells, fit_law_table
 from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.compare.polylog import freeze_polylog
 from theorycheck.compare.trends import design_trends, inestimable_trends
@@ -200,7 +200,9 @@ def compare(
         notes += more
         logs = {} if up_to == "polylog" else log_factor_alternatives(
             shape, {v: data.cell_values(v) for v in dt.variables})
-        models, alts = compare_alternatives(shape, data, q, alternatives, logs, width_vars, ths, notes)
+        fallback = cells_table(data, cell_logs(cells, theta, cov)) \
+            if not table and fit.constants_from == "thresholds" else None
+        models, alts = compare_alternatives(shape, data, q, alternatives, logs, width_vars, ths, notes, fallback)
     thin = [c for c in checks.values() if c.thin]
     if thin:
         notes.append("thin: " + ", ".join(f"{c.variable} rests on {c.cells} value(s) with a threshold"

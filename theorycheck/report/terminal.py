@@ -150,9 +150,9 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _
         lines += ["", "constants: " + ("; ".join(consts) or "-") + (f" ({source})" if source and consts else "")]
     spread = v.get("ratio_spread")
     if spread:
+        width = f"; transition width {f(v['width'])} in log {resource}" if v.get("width") is not None else ""
         lines.append(f"observed/predicted thresholds: {f(spread.get('min'))} .. {f(spread.get('max'))} "
-                     f"(geometric sd {f(spread.get('gsd'))}); transition width {f(v.get('width'))} in log "
-                     f"{resource}")
+                     f"(geometric sd {f(spread.get('gsd'))}){width}")
     cells = v.get("cells") or []
     lines += ["", f"cells ({len(cells)}):"]
     for c in cells:
