@@ -190,3 +190,11 @@ def test_span_and_window_count_only_the_cells_with_a_threshold():
     v = compare(law, data).exponents["V"]
     assert v.values == (10.0, 100.0, 1000.0) and v.cells == 3
     assert v.span_decades == pytest.approx(2.0)
+
+
+def test_one_binomial_row_gives_an_inconclusive_verdict_not_an_error():
+    # one cell with one resource value: scipy's approx_fprime returns the one-row Jacobian
+    # without its row axis, which once reached the information matrix as a matmul error
+    data = Dataset.from_rows([{"n": 16, "N": 35, "successes": 3, "trials": 40}], resource="N")
+    v = compare(Law.parse("N >= C*n*log(n)"), data)
+    assert v.status == "inconclusive" and v.exponents["n"].status == "untested"

@@ -89,9 +89,12 @@ def test_assert_monotone_capacity_form_flips_the_signs():
 
 def test_assert_monotone_strict_rejects_a_flat_direction():
     law = Law.parse("N >= C*V*log(V)")
-    assert_monotone(law, {"V": "hurts", "L": "hurts"}, {"V": [10.0, 100.0]})  # L absent: weakly monotone
+    assert_monotone(law, {"V": "hurts", "L": "hurts"}, {"V": [10.0, 100.0], "L": [4.0, 4.0]})  # weakly monotone
+    # a declared name that neither the law nor the points know may be a typo: said, not silent
+    with pytest.warns(UserWarning, match=r"directions name \['nn'\].*check the spelling"):
+        assert_monotone(law, {"V": "hurts", "nn": "hurts"}, {"V": [10.0, 100.0]})
     with pytest.raises(AssertionError, match="strictly"):
-        assert_monotone(law, {"V": "hurts", "L": "hurts"}, {"V": [10.0, 100.0]}, strict=True)
+        assert_monotone(law, {"V": "hurts", "L": "hurts"}, {"V": [10.0, 100.0], "L": [4.0, 4.0]}, strict=True)
 
 
 def test_assert_monotone_bad_input_is_a_value_error():
@@ -315,3 +318,37 @@ def test_assertions_work_without_hypothesis():
         import theorycheck.testing as testing
 
         testing.no_such_helper  # noqa: B018
+
+
+def test_assert_monotone_refuses_points_where_the_threshold_is_not_positive():
+    # n log n is 0 at n = 1 and negative below: its log elasticity (+inf, -0.44) says nothing
+    law = Law.parse("N >= C*n*log(n)")
+    with pytest.raises(ValueError, match=r"is 0 \(not positive\) at \{n: 1\}"):
+        assert_monotone(law, {"n": "hurts"}, {"n": 1.0})
+    with pytest.raises(ValueError, match=r"-0.3466 \(not positive\) at \{n: 0.5\}"):
+        assert_monotone(law, {"n": "hurts"}, {"n": [2.0, 0.5]})
+
+
+def test_regime_points_refuses_misspelt_or_contradictory_names_when_built():
+    law = Law.parse("N >= C*L*V*(V + d)*log(V)/d**2")
+    with pytest.raises(ValueError, match=r"fixed names \['l'\]"):
+        regime_points(law, {"V": 1, "d": "3/4", "L": 0}, fixed={"l": 16})
+    with pytest.raises(ValueError, match=r"fixed holds \['L'\], which the regime's ray grows"):
+        regime_points(law, {"V": 1, "d": "3/4", "L": "1/4"}, fixed={"L": 16})
+    with pytest.raises(ValueError, match=r"the regime's ray names \['q'\]"):
+        regime_points(Law.parse("N >= C*n*log(n)"), {"n": 1, "q": 1})
+
+
+def test_regime_points_meet_the_laws_own_assumptions():
+    law = Law.parse("m >= C*k*log(n/k)", assume="k < n")
+    # k = t grows faster than n = t^(1/2): k > n over the whole t_range, refused when built
+    with pytest.raises(ValueError, match=r"breaks the law's assumption 'k < n' at both ends"):
+        regime_points(law, {"n": "1/2", "k": 1})
+
+    # k = t^(1/2 +- 1/16), n = t: every drawn point has k < n (a point breaking it is filtered)
+    @given(regime_points(law, {"n": 1, "k": "1/2"}))
+    @settings(max_examples=30, deadline=None)
+    def check(point):
+        assert point["k"] < point["n"]
+
+    check()

@@ -213,7 +213,8 @@ def fit_law(
         notes.append("a constant ran to its bound: the law's terms are not separated by these cells")
     cov = np.full((len(p), len(p)), np.nan)
     if identified:
-        found = probit_covariance(model.u(p), model.n, approx_fprime(p, model.u, centered=True))
+        jac = np.reshape(approx_fprime(p, model.u, centered=True), (len(model.n), len(p)))  # one row: scipy drops an axis
+        found = probit_covariance(model.u(p), model.n, jac)
         if found is not None:
             cov = found
         else:

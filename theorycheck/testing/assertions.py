@@ -10,6 +10,7 @@ constants are the defaults) or as law strings (parsed with :meth:`Law.parse`).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -78,7 +79,8 @@ def assert_monotone(law: Any, directions: Mapping[str, str] | None = None, point
     ``>=``), "d helps" means ``∂ log f / ∂ log d <= 0`` and "L hurts" means ``>= 0``; for a
     capacity law ``V <= g(N, d, L)`` (sense ``<=``) the signs flip. The resource itself
     must help for ``>=`` laws and hurt for ``<=`` laws. A declared variable the law does
-    not contain has elasticity 0 (weakly monotone; fails with ``strict=True``).
+    not contain has elasticity 0 (weakly monotone; fails with ``strict=True``); when the
+    points do not name it either, a UserWarning says so (it may be a misspelling).
     Elasticities are SymPy derivatives of the log threshold (:meth:`Law.elasticities`),
     so the test is exact up to float rounding (slack ``1e-9``).
 
@@ -107,6 +109,13 @@ def assert_monotone(law: Any, directions: Mapping[str, str] | None = None, point
         raise ValueError(f"directions must be 'helps' or 'hurts', got {bad}")
     if points is None:
         raise ValueError("give the points to test, e.g. points={'d': [8, 64], 'L': [4, 4], 'V': [256, 256]}")
+    if bound is None or directions is not bound.directions:  # a name of the user's own: a typo?
+        given = set(points) if isinstance(points, Mapping) else {k for r in points if isinstance(r, Mapping) for k in r}
+        unknown = sorted(k for k in directions if k not in law.variables and k != law.resource and k not in given)
+        if unknown:  # kept as weakly monotone (docstring), but never silently
+            warnings.warn(f"directions name {unknown}, which is neither a variable of {law.text!r} "
+                          f"({', '.join([law.resource, *law.variables])}) nor in the points: taken as flat "
+                          "(elasticity 0); check the spelling", UserWarning, stacklevel=2)
     values = law_values(law, points)
     res_dir = directions.get(law.resource)
     if res_dir is not None:
@@ -119,6 +128,16 @@ def assert_monotone(law: Any, directions: Mapping[str, str] | None = None, point
             )
     elasticities = law.elasticities(values, constants) if law.variables else {}
     shape = np.shape(next(iter(values.values()))) if values else ()
+    try:  # a log elasticity means nothing where the threshold is not positive
+        level = np.broadcast_to(np.asarray(law.evaluate(values, constants), dtype=float), shape) \
+            if values else np.ones(())
+    except OverflowError:  # above float64, so positive
+        level = np.ones(())
+    off = np.atleast_1d(~(level > 0))
+    if off.any():
+        idx = tuple(int(i) for i in next(zip(*np.nonzero(off)))) if level.ndim else ()
+        raise ValueError(f"the threshold of {law.text!r} is {float(level[idx]):.4g} (not positive) at "
+                         f"{_point_text(values, idx)}: test directions where the law is positive")
     failures = []
     for var, declared in directions.items():
         if var == law.resource:

@@ -25,6 +25,7 @@ import sympy as sp
 from hypothesis import strategies as st
 
 from theorycheck.law import Law, Regime
+from theorycheck.law.assumptions import violations
 from theorycheck.law.exponents import to_fraction
 from theorycheck.symbols import symbol
 from theorycheck.testing.assertions import as_law
@@ -58,6 +59,11 @@ def regime_points(law: Any, regime: Regime | Mapping[str, Any] | None = None, *,
             raise ValueError("give a regime (a Regime or a ray such as {'V': 1, 'd': '3/4'}); "
                              "only catalogue Bounds carry one")
         regime = bound.regime
+    elif not isinstance(regime, Regime):  # the user's own ray: a name the law lacks is a typo
+        extra = sorted(k for k in regime if k not in law.variables)
+        if extra:
+            raise ValueError(f"the regime's ray names {extra}, not a variable of {law.text!r} "
+                             f"(its variables: {', '.join(law.variables)}); check the spelling or drop them")
     if not isinstance(regime, Regime):
         regime = Regime(regime)
     regime.check(law)
@@ -72,6 +78,14 @@ def regime_points(law: Any, regime: Regime | Mapping[str, Any] | None = None, *,
     if bad:
         raise ValueError(f"fixed values must be positive numbers, got {bad}")
     growing = [name for name, alpha in regime.ray.items() if alpha != 0]
+    unknown = sorted(k for k in fixed if k not in regime.ray and k not in law.variables)
+    if unknown:
+        raise ValueError(f"fixed names {unknown}, not a variable of {law.text!r} or of the regime's ray "
+                         f"({', '.join(regime.ray)}); check the spelling")
+    moving = sorted(k for k in fixed if k in growing)
+    if moving:
+        raise ValueError(f"fixed holds {moving}, which the regime's ray grows ({', '.join(f'{k}: {regime.ray[k]}' for k in moving)}); "
+                         "give the ray exponent 0 to hold a variable fixed, or drop it from fixed")
     allowed: dict[tuple, bool] = {}
 
     def inside(ray: dict[str, Fraction]) -> bool:
@@ -91,6 +105,15 @@ def regime_points(law: Any, regime: Regime | Mapping[str, Any] | None = None, *,
         out.update({k: float(v) for k, v in fixed.items() if k not in out})
         return out
 
+    assumed = [a for a in law.assumptions if {x.name for x in a.free_symbols} <= set(regime.ray)]
+    if assumed:  # the law's own assumptions (e.g. k < n): the ray must meet them somewhere
+        ends = [point(dict(regime.ray), math.log(t)) for t in (lo, hi)]
+        broken = [violations(assumed, e) for e in ends]
+        if broken[0] and broken[1]:
+            ray = "{" + ", ".join(f"{k}: {a}" for k, a in regime.ray.items()) + "}"
+            raise ValueError(f"the regime's ray {ray} breaks the law's assumption "
+                             f"{broken[0][0]!r} at both ends of t_range {t_range!r}; change the ray or t_range")
+        return st.builds(point, rays, log_t).filter(lambda p: not violations(assumed, p))
     return st.builds(point, rays, log_t)
 
 
