@@ -227,7 +227,8 @@ BOUNDS = [
            Regime({"V": 1, "d": 1, "L": "1/2"}, "orthogonal embeddings: d >= V + 2, L <= V", ("L <= V", "d >= V")),
            "derived", "orthogonal embeddings: N >= C0 V log V with no L or d coupling while L <= V (needs d >= V)",
            {"algorithm": "limit", "embeddings": "orthogonal", "model": "attention"}, None,
-           "The price is d >= V, i.e. d^2 >= V^2 parameters; C0 not measured for orthogonal embeddings."),
+           "The price is d >= V, i.e. d^2 >= V^2 parameters. Measured (docs/theory.md §7.8): C0 = 9.2 at "
+           "V = 1024, d = 1026, L 16..91 with this entry's settings (no reference constant declared)."),
     _entry("one_step", Law.parse("N >= C0*V*log(V) + C3*L*V*(V + d)*log(V)/d**2"), "scaling",
            {"N": "helps", "d": "helps", "L": "hurts", "V": "hurts"},
            Regime({"V": 1, "d": "1/2", "L": "1/2"}, "gradient-noise term dominates (L V >> d^2), V >> d",

@@ -57,3 +57,12 @@ def test_exponent_checks_hold_plain_floats():
     data = planted_dataset("N >= C*V*d", grid=GRID, constants={"C": 2.0}, seed=1)
     check = compare("N >= C*V*d", data).exponents["V"]
     assert all(type(x) is float for x in (check.estimate, check.predicted, *check.ci))
+
+
+def test_a_law_without_a_comparison_is_told_to_state_one():
+    from theorycheck.catalogue import as_law
+
+    with pytest.raises(ValueError, match=r"'C\*k\*log\(n/k\)' has no comparison: .* 'N >= C\*k\*log\(n/k\)'"):
+        as_law("C*k*log(n/k)")
+    with pytest.raises(ValueError, match=r"unknown bound 'vural2026.headlin'.*did you mean"):
+        as_law("vural2026.headlin")

@@ -150,6 +150,16 @@ def test_misspelt_variable_exits_2_naming_it(good_csv, capsys):
     assert "['Vv']" in err and "no column 'Vv'" in err and "d, L, V, N" in err and "SVD" not in err
 
 
+def test_a_law_or_flag_against_the_datas_direction_exits_2_with_the_fix(good_csv, capsys):
+    # success rises with N in every planted cell: a '<=' law or --decreasing contradicts it
+    assert main(["fit", good_csv, "--law", LAW.replace(">=", "<=")]) == 2
+    err = capsys.readouterr().err
+    assert "says success falls with N, but in the data it rises" in err and "'>='" in err
+    assert len(err.strip().splitlines()) == 1
+    assert main(["fit", good_csv, "--decreasing"]) == 2
+    assert "drop --decreasing" in capsys.readouterr().err
+
+
 def test_declared_constant_is_fitted(good_csv, capsys):
     # 'gamma' is not a constant by the naming rule; --constants declares it
     code = main(["fit", good_csv, "--law", "N >= gamma*L*V**2*log(V)/d**2", "--constants", "gamma",

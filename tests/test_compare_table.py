@@ -112,3 +112,17 @@ def test_constant_ci_is_student_t_when_the_cells_scatter_beyond_their_errors():
     c = fit.constants["C"]
     assert math.isclose(math.log(c.ci[1] / c.estimate), student.ppf(0.975, 3) * c.log_se, rel_tol=1e-9)
     assert any("Student t on 3 df" in n for n in fit.notes)
+
+
+def test_the_tables_description_names_ignored_columns_and_implausible_log_errors():
+    # se beside ci_low/ci_high: se is used and the description says the CI columns were not;
+    # se = 2.3..42 (threshold units, a user's slip) would be CIs of a factor e^(2*1.96*42):
+    # said beside the kind, so the report shows it
+    rows = [{"n": n, "threshold": t, "ci_low": 0.9 * t, "ci_high": 1.1 * t, "se": s}
+            for n, t, s in ((10, 50.0, 2.3), (100, 400.0, 42.0))]
+    text = ThresholdTable.from_rows(rows, resource="m", variables=["n"]).describe()
+    assert "(ci_low/ci_high ignored: se is used)" in text
+    assert "se up to 42 is read as the standard error of log m*" in text
+    plain = ThresholdTable.from_rows([{k: r[k] for k in ("n", "threshold", "se")} | {"se": 0.05} for r in rows],
+                                     resource="m", variables=["n"]).describe()
+    assert "ignored" not in plain and "se up to" not in plain

@@ -133,4 +133,7 @@ def get(id: str) -> Bound:  # noqa: A002 - the agreed name
         return registry[id]
     close = difflib.get_close_matches(str(id), list(registry), n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
+    if isinstance(id, str) and any(c in id for c in "*/+()^ "):  # an expression, not a name
+        raise ValueError(f"{id!r} has no comparison: a law states one, as in 'N >= {id.strip()}' "
+                         f"(or name a catalogue id: {', '.join(registry)})")
     raise ValueError(f"unknown bound {id!r}; known ids: {', '.join(registry)}{hint}")

@@ -60,7 +60,7 @@ def _ranges(ranges: dict) -> str:
 
 def _expected(expected: dict | None) -> str:
     if expected is None:
-        return "- (not measured)"
+        return "- (none declared for the tests to re-run; measured checks: docs/theory.md §7.8)"
     text = f"{expected['verdict']} (budget {expected['budget']}, entropy {expected['entropy']})"
     return text + (f"; {expected['measured']}" if expected["measured"] else "")
 

@@ -42,6 +42,7 @@ from scipy.stats import t as student
 
 from theorycheck.jsonable import jsonable
 from theorycheck.compare.data import Dataset
+from theorycheck.compare.direction import check_direction
 from theorycheck.compare.exponents import Exponent
 from theorycheck.compare.law_fit import cell_thresholds
 from theorycheck.compare.threshold_table import ThresholdTable
@@ -175,6 +176,8 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
     unknown = [v for v in names if v not in data.variables]
     if unknown:
         raise ValueError(f"variables {unknown} are not in the data (it has {list(data.variables)})")
+    if isinstance(data, Dataset):
+        check_direction(data)
     keep, y, se = _cells(data, q, level)
     notes = [] if len(keep) == len(data.cells) else [
         f"{len(data.cells) - len(keep)} cell(s) without a bounded threshold left out"]
@@ -223,7 +226,8 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
         notes.append(f"candidate chi-squares divided by the free fit's residual scale {phi:.3g} (extra scatter)")
     if best - free_bic > 10:
         notes.append(f"free exponents fit decisively better than every candidate on the {grid_step} grid "
-                     f"(ΔBIC = {best - free_bic:.1f}); try a finer step")
+                     f"(ΔBIC = {best - free_bic:.1f}); try a finer step, or forms the candidates cannot "
+                     "take (they are products of single-variable powers and logs; e.g. log(n/k)) with --law")
     kind = data.describe() if isinstance(data, ThresholdTable) else \
         f"binomial rows: {len(data.cells)} cell(s), {data.trials} trials"
     return FreeFit(data.resource, sense, kind, exps, logs, intercept, free_bic, len(keep), ranked, tuple(notes))

@@ -79,6 +79,8 @@ class ThresholdTable(CellViews):
     increasing: bool = True
     kind: str = "ci"
     ci_level: float = 0.95
+    #: uncertainty columns given beside the one used (``se`` wins over ``ci_low``/``ci_high``)
+    ignored: tuple[str, ...] = ()
 
     @classmethod
     def from_rows(cls, rows: Iterable[Mapping[str, Any]], *, resource: str, variables: Sequence[str],
@@ -115,7 +117,8 @@ class ThresholdTable(CellViews):
                 raise ValueError(f"cell {dict(params)} has {len(group)} rows; a thresholds table has one row "
                                  "per cell (or a 'seed' column with one row per seed)")
             cells.append(_single_cell(params, group[0], kind, column, z))
-        return cls(resource, names, tuple(cells), bool(increasing), kind, float(ci_level))
+        ignored = tuple(c for c in ("ci_low", "ci_high") if kind == "se" and c in keys)
+        return cls(resource, names, tuple(cells), bool(increasing), kind, float(ci_level), ignored)
 
     # ----------------------------------------------------------------- views
     @property
@@ -126,8 +129,15 @@ class ThresholdTable(CellViews):
         """One line for reports: which kind of data this is."""
         found = sum(c.log_threshold is not None for c in self.cells)
         what = KINDS[self.kind] + (f" at {100 * self.ci_level:g}%" if self.kind == "ci" else "")
-        return (f"thresholds table: {len(self.cells)} cell(s), {found} with a threshold; "
+        text = (f"thresholds table: {len(self.cells)} cell(s), {found} with a threshold; "
                 f"uncertainty from {what}")
+        if self.ignored:
+            text += f" ({'/'.join(self.ignored)} ignored: se is used)"
+        big = max((c.log_se for c in self.cells if c.log_threshold is not None), default=0.0)
+        if self.kind == "se" and big > 1.0:  # a 95% CI wider than a factor e^3.9 = 50
+            text += (f"; se up to {big:.3g} is read as the standard error of log {self.resource}* "
+                     f"(a factor e^{big:.3g}): if it is in units of {self.resource}, divide it by the threshold")
+        return text
 
     def thresholds(self, q: float = 0.5) -> list[Threshold]:
         """One :class:`Threshold` per cell (method ``"table"``; CI at :attr:`ci_level`)."""

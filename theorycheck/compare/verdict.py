@@ -55,6 +55,7 @@ from theorycheck.compare.cell_model import fit_cells
 from theorycheck.compare.checks import CellResult, ExponentCheck, NoCrossing, Verdict
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Piece, decide
+from theorycheck.compare.direction import check_direction
 from theorycheck.compare.diagnostics import compare_alternatives, dataset_diagnostics, table_diagnostics
 from theorycheck.compare.evidence import Alternative, log_factor_alternatives
 from theorycheck.compare.headline import headline
@@ -86,6 +87,8 @@ def _check_inputs(law: Any, data: Any, tolerance: Any, up_to: Any, min_span: Any
     if (getattr(law, "sense", ">=") == ">=") != data.increasing:
         raise ValueError(f"the law says success {'grows' if law.sense == '>=' else 'falls'} with "
                          f"{law.resource} but the data say the opposite (Dataset.increasing)")
+    if isinstance(data, Dataset):
+        check_direction(data, law.text)
     for name, value in (("tolerance", tolerance), ("min_span", min_span)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
             raise ValueError(f"{name} must be a positive number, got {value!r}")
