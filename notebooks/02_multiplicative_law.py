@@ -188,6 +188,14 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # verdict above says whether their exponents match the law within tolerance, and if not,
 # which variable and range disagrees (notebook 01 explains one such disagreement at
 # `d ≳ V`).
+#
+# At full size the verdict's notes include "the data violate the lower bound
+# `d**2*log(1 + N/(L*V))/2 >= V*log(V)`". That is an extrapolation, not a measured
+# violation: `data["verdict"]["lower_bound"]` lists no cell that violates it
+# (`cell_violations` is empty), only the `L` exponent, 0.603 [0.579, 0.627], which grows
+# more slowly than the bound's 1 and, extrapolated, would cross the bound near
+# `L ≈ 4.6·10⁵`, far beyond the measured `L` 3..23 (and `L ≤ V = 128`). The measured
+# cells also have `N* > L V`, outside the bound's own regime `N ≪ L V`.
 
 # %% [markdown]
 # ## In the paper's regime (measured 2026-11-23)
@@ -233,12 +241,13 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # `ζ = 0.5` and 1.25, and
 # `theorycheck fit bench/data/mean_bias_zeta_2048.csv --law vural2026.mean_bias` gives 4.81
 # [4.51, 5.11]; at `(4096, 1024)` the slope over 0.5..1 is 3.30 [3.26, 3.35]
-# (`bench/data/mean_bias_zeta_4096.csv`). In `V` and `d` it is refuted too: at `ζ = 3/4` over
+# (`bench/data/mean_bias_zeta_4096.csv`). In `d` it is refuted too: at `ζ = 3/4` over
 # five in-regime cells (`V` 2048..4096, `d` 512..1024, 1218 trials in
 # `bench/data/mean_bias_in_regime.csv`),
 # `theorycheck fit bench/data/mean_bias_in_regime.csv --law vural2026.mean_bias` gives `d`
-# -2.07 [-2.15, -1.99] against -1 and `V` 2.39 [2.31, 2.47]: the mean bias falls like `1/d²`,
-# not `1/d`. A count floor plus a storage wall that `ζ` moves,
+# -2.07 [-2.15, -1.99] against -1, refuted, and `V` 2.39 [2.31, 2.47] against 2.13,
+# inconclusive: the mean bias falls like `1/d²`, not `1/d`. A count floor plus a storage
+# wall that `ζ` moves,
 # `N* ≈ C0 V log V + C4 ζ⁴ V² log V/(d² − C1 ζ² V log V)`, fitted on the `ζ` lines, predicts
 # those five held-out cells to within 1.01..1.18 (`python bench/mean_bias_forms.py`); it is a
 # description of these cells, not in the catalogue.

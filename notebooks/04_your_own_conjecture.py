@@ -130,7 +130,8 @@ print(f"RESULT verdict={result.status}")
 # ## 4. Property tests with `theorycheck.testing`
 #
 # Simulation says whether the law describes the simulator; property tests pin down what
-# the law itself claims, and run in a second in any test suite. Three properties:
+# the law itself claims, and run in seconds in any test suite (the file at the end of this
+# notebook: `3 passed in 4.89s`, about 1.5 s of it the planted-data fits). Three properties:
 #
 # 1. it moves in its declared directions everywhere in its regime (hypothesis draws the
 #    points: `regime_points` samples `t` along the regime's ray and perturbs the ray
@@ -167,8 +168,11 @@ print("all three properties hold")
 
 # %% [markdown]
 # A property test is only worth having if it can fail. The same assertions with false
-# claims: a law whose `L`-exponent is off by one is refuted by the planted data, and
-# `C0 = 0.5` would put the law below the coupon-collector bound.
+# claims: a law whose `L`-exponent is off by one is not found consistent with the planted
+# data (the comparator calls it inconclusive, not refuted: its local `L` trends, such as
+# -0.360 over `L` 16..128, have CIs that reach inside ±0.25; `assert_threshold_consistent`
+# fails on anything but "consistent"), and `C0 = 0.5` would put the law below the
+# coupon-collector bound.
 
 # %%
 wrong = Law.parse("N >= C0*V*log(V) + C1*L**2*log(V)")
@@ -194,7 +198,9 @@ for name, failing in (("L exponent off by one", test_wrong_law), ("C0 = 0.5", te
         raise RuntimeError(f"{name}: the assertion should have failed")
 
 # %% [markdown]
-# In your test suite, the three properties are a file like this (run it with `pytest`):
+# In your test suite, the three properties are a file like this (run it with `pytest`;
+# outside this repository, `python -m pytest -q test_my_law.py` printed `3 passed in 4.89s`
+# on 2 cores):
 #
 # ```python
 # # tests/test_my_law.py
@@ -206,11 +212,14 @@ for name, failing in (("L exponent off by one", test_wrong_law), ("C0 = 0.5", te
 # LAW = Law.parse("N >= C0*V*log(V) + C1*L*log(V)")
 # REGIME = Regime({"V": 1, "L": "1/2"}, "L << V", ("L << V",))
 #
+# # deadline=None: hypothesis fails an example slower than 200 ms, and the first call on a
+# # law (SymPy) and each planted dataset (a comparator fit) take longer (docs/property_tests.md)
+# @settings(deadline=None)
 # @given(point=regime_points(LAW, REGIME))
 # def test_directions(point):
 #     assert_monotone(LAW, {"N": "helps", "V": "hurts", "L": "hurts"}, point)
 #
-# @settings(max_examples=3)
+# @settings(max_examples=3, deadline=None)
 # @given(data=planted_datasets(LAW, {"V": [16, 128, 1024], "L": [2, 16, 128]}, constants={"C0": 1.2, "C1": 14.0}))
 # def test_planted(data):
 #     assert_threshold_consistent(LAW, data)

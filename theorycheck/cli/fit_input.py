@@ -66,15 +66,27 @@ def _number(text: str, column: str, line: int) -> float:
 
 
 def _kind(path: str, header: list[str], resource: str) -> tuple[str, str]:
+    if len(header) == 1 and any(sep in header[0] for sep in ";\t|"):
+        sep = next(sep for sep in ";\t|" if sep in header[0])
+        raise ValueError(f"{path!r} has one column {header[0]!r}: it looks separated by {sep!r}; "
+                         "save it with commas (CSV)")
     if "successes" in header:
         missing = [c for c in (resource, "successes", "trials") if c not in header]
         if missing:
-            raise ValueError(f"{path!r} lacks column(s) {missing}; its columns are {header}")
+            hint = f"; name the resource column with --resource (now {resource!r})" if resource in missing else ""
+            raise ValueError(f"{path!r} lacks column(s) {missing}; its columns are {header}{hint}")
         return "binomial", resource
     column = "threshold" if "threshold" in header else resource
     has_error = "seed" in header or "se" in header or {"ci_low", "ci_high"} <= set(header)
     if column in header and has_error:
         return "thresholds", column
+    if column in header and "trials" not in header:
+        raise ValueError(f"{path!r} has thresholds ({column!r}) but no uncertainty: add ci_low,ci_high (a 95% CI) "
+                         "or se (of the log threshold), or one row per seed with a 'seed' column; a verdict "
+                         f"weighs each threshold by its error. Its columns are {header}")
+    if has_error:
+        raise ValueError(f"{path!r} has uncertainty columns but no threshold column: name it 'threshold' "
+                         f"(or {resource!r}, or give --resource); its columns are {header}")
     raise ValueError(
         f"{path!r} lacks column(s) ['successes'] for binomial rows ({resource}, successes, trials) and is not a "
         f"thresholds table (threshold or {resource}, with ci_low,ci_high or se or seed); its columns are {header}")
