@@ -2,7 +2,9 @@
 
 import csv
 import json
+import math
 
+import numpy as np
 import pytest
 
 from theorycheck.cli.main import main
@@ -87,7 +89,7 @@ def test_catalogue_id_as_law(tmp_path, capsys):
         ("d,N,successes,trials\n1,x,1,2\n", "N >= C*d", "'x' is not a number"),
         ("d,N,trials\n1,2,2\n", "N >= C*d", "lacks column(s) ['successes'] for binomial rows"),
         ("d;N;successes;trials\n1;2;1;2\n", "N >= C*d", "it looks separated by ';'; save it with commas"),
-        ("d,threshold\n1,2\n4,9\n", "N >= C*d", "has thresholds ('threshold') but no uncertainty: add ci_low,ci_high"),
+        ("d,threshold\n1,2\n4,9\n", "N >= C*d", "their scatter stands in for the errors and needs at least 3 cells"),
         ("d,m_star,ci_low,ci_high\n1,2,1,3\n", "N >= C*d", "has uncertainty columns but no threshold column"),
         ("d,draws,successes,trials\n1,2,1,2\n", "N >= C*d", "name the resource column with --resource"),
         ("d,N,successes,trials\n1,2,1,2\n", "N >= C*d*L", "the CSV has no column 'L'"),
@@ -162,6 +164,19 @@ def test_a_law_or_flag_against_the_datas_direction_exits_2_with_the_fix(good_csv
     assert len(err.strip().splitlines()) == 1
     assert main(["fit", good_csv, "--decreasing"]) == 2
     assert "drop --decreasing" in capsys.readouterr().err
+
+
+def test_point_thresholds_from_a_paper_get_a_verdict(tmp_path, capsys):
+    # no CI, no se: the errors are the scatter about a free power law (compare/threshold_table.py)
+    rng = np.random.default_rng(2)
+    lines = ["n,threshold"] + [f"{n},{2 * n * math.log(n) * math.exp(rng.normal(0, 0.02)):.4g}"
+                               for n in (16, 64, 256, 1024, 4096, 16384)]
+    path = tmp_path / "paper.csv"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["fit", str(path), "--law", "N >= C*n*log(n)", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "consistent" and "scatter about a free power law" in out["notes"][0]
+    assert main(["fit", str(path), "--law", "N >= C*n**2"]) == 1  # a wrong exponent is still refuted
 
 
 def test_declared_constant_is_fitted(good_csv, capsys):

@@ -80,10 +80,8 @@ def _kind(path: str, header: list[str], resource: str) -> tuple[str, str]:
     has_error = "seed" in header or "se" in header or {"ci_low", "ci_high"} <= set(header)
     if column in header and has_error:
         return "thresholds", column
-    if column in header and "trials" not in header:
-        raise ValueError(f"{path!r} has thresholds ({column!r}) but no uncertainty: add ci_low,ci_high (a 95% CI) "
-                         "or se (of the log threshold), or one row per seed with a 'seed' column; a verdict "
-                         f"weighs each threshold by its error. Its columns are {header}")
+    if column in header and "trials" not in header:  # point thresholds: errors from their scatter
+        return "thresholds", column
     if has_error:
         raise ValueError(f"{path!r} has uncertainty columns but no threshold column: name it 'threshold' "
                          f"(or {resource!r}, or give --resource); its columns are {header}")

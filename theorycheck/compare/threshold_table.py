@@ -14,7 +14,13 @@ uncertainty, given as
   of the log critical values over the cell's seeds (the geometric mean, = the median
   seed for a symmetric spread) and its standard error ``s/sqrt(n)``, inflated by
   ``t_{n-1}/z`` so that the normal interval the comparator builds is the exact
-  t interval (docs/fit.md).
+  t interval (docs/fit.md);
+* none of these (point thresholds, as many papers print them) -- every cell gets the same
+  standard error, the residual standard deviation ``s`` of the log thresholds about a free
+  law ``log R* = a + sum_v (b_v log x_v + k_v log log x_v)`` (ordinary least squares over
+  the varied variables; the log factors only for variables above 1 and only while
+  ``df >=`` :data:`MIN_SCATTER_DF`, else a plain power law), inflated by ``t_df/z`` as above.
+  A truth outside that family inflates ``s``: the errors err on the wide side.
 
 The likelihood of a law is Gaussian in the log thresholds, ``log R*_c ~ N(log K + log f(x_c; C),
 se_c^2)`` (:mod:`theorycheck.compare.table_fit`); a cell without a threshold (an empty
@@ -30,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import statsmodels.api as sm
 from scipy.stats import norm
 from scipy.stats import t as student
 
@@ -40,7 +47,8 @@ from theorycheck.threshold.result import Threshold
 __all__ = ["TableCell", "ThresholdTable", "KINDS"]
 
 #: How the uncertainty of a table was given.
-KINDS = {"ci": "ci_low/ci_high", "se": "se of log threshold", "seeds": "per-seed critical values"}
+KINDS = {"ci": "ci_low/ci_high", "se": "se of log threshold", "seeds": "per-seed critical values",
+         "scatter": "the thresholds' scatter about a free power law with log factors (no errors given)"}
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,8 @@ class ThresholdTable(CellViews):
     ci_level: float = 0.95
     #: uncertainty columns given beside the one used (``se`` wins over ``ci_low``/``ci_high``)
     ignored: tuple[str, ...] = ()
+    #: kind ``"scatter"``: the residual sd of the log thresholds and its degrees of freedom
+    scatter: tuple[float, int] | None = None
 
     @classmethod
     def from_rows(cls, rows: Iterable[Mapping[str, Any]], *, resource: str, variables: Sequence[str],
@@ -96,8 +106,10 @@ class ThresholdTable(CellViews):
         if not rows:
             raise ValueError("no rows: a thresholds table needs at least one cell")
         keys = set(rows[0])
-        kind = "seeds" if "seed" in keys else "se" if "se" in keys else "ci"
-        need = {"seeds": [column], "se": [column, "se"], "ci": [column, "ci_low", "ci_high"]}[kind]
+        kind = "seeds" if "seed" in keys else "se" if "se" in keys else \
+            "ci" if {"ci_low", "ci_high"} & keys else "scatter"
+        need = {"seeds": [column], "se": [column, "se"], "ci": [column, "ci_low", "ci_high"],
+                "scatter": [column]}[kind]
         grouped: dict[tuple[float, ...], list[Mapping[str, Any]]] = {}
         for i, row in enumerate(rows):
             missing = [c for c in (*names, *need) if c not in row]
@@ -118,7 +130,10 @@ class ThresholdTable(CellViews):
                                  "per cell (or a 'seed' column with one row per seed)")
             cells.append(_single_cell(params, group[0], kind, column, z))
         ignored = tuple(c for c in ("ci_low", "ci_high") if kind == "se" and c in keys)
-        return cls(resource, names, tuple(cells), bool(increasing), kind, float(ci_level), ignored)
+        scatter = None
+        if kind == "scatter":
+            cells, scatter = _scatter_errors(cells, names, z, ci_level)
+        return cls(resource, names, tuple(cells), bool(increasing), kind, float(ci_level), ignored, scatter)
 
     # ----------------------------------------------------------------- views
     @property
@@ -131,6 +146,8 @@ class ThresholdTable(CellViews):
         what = KINDS[self.kind] + (f" at {100 * self.ci_level:g}%" if self.kind == "ci" else "")
         text = (f"thresholds table: {len(self.cells)} cell(s), {found} with a threshold; "
                 f"uncertainty from {what}")
+        if self.scatter is not None:
+            text += f" (sd {self.scatter[0]:.3g} in log {self.resource}* on {self.scatter[1]} df)"
         if self.ignored:
             text += f" ({'/'.join(self.ignored)} ignored: se is used)"
         big = max((c.log_se for c in self.cells if c.log_threshold is not None), default=0.0)
@@ -174,6 +191,8 @@ def _single_cell(params: tuple, row: Mapping[str, Any], kind: str, column: str, 
     if kind == "se":
         se = _positive_value("se", row["se"], where)
         return TableCell(params, math.log(est), se)
+    if kind == "scatter":  # its error comes from all cells (_scatter_errors)
+        return TableCell(params, math.log(est), math.nan)
     if _missing(row["ci_low"]) or _missing(row["ci_high"]):
         raise ValueError(f"ci_low/ci_high are empty{where} although {column} = {est:g}; give both or leave "
                          f"{column} empty for a cell without a threshold")
@@ -198,3 +217,33 @@ def _seed_cell(params: tuple, rows: Sequence[Mapping[str, Any]], column: str, z:
         raise ValueError(f"every seed has the same critical value{where}: no spread to estimate an error from")
     se = sd / math.sqrt(n) * float(student.ppf(0.5 + (1 - 2 * norm.sf(z)) / 2.0, n - 1)) / z
     return TableCell(params, float(np.mean(logs)), se, n)
+
+
+#: Residual degrees of freedom the scatter must keep for the free law to take a log factor per variable.
+MIN_SCATTER_DF = 3
+
+
+def _scatter_errors(cells: list[TableCell], names: Sequence[str], z: float, ci_level: float
+                    ) -> tuple[list[TableCell], tuple[float, int]]:
+    """Point thresholds: every cell's standard error is the residual sd of a free power law
+    fitted to the log thresholds, times ``t_df/z`` (module docstring)."""
+    found = [c for c in cells if c.log_threshold is not None]
+    varied = [v for v in names if len({c.values[v] for c in found}) > 1]
+    logs = {v: np.log([c.values[v] for c in found]) for v in varied}
+    X = np.column_stack([np.ones(len(found))] + [logs[v] for v in varied])
+    with_logs = [v for v in varied if np.all(logs[v] > 0)]  # a log factor (log x)^k needs x > 1
+    if with_logs and len(found) - X.shape[1] - len(with_logs) >= MIN_SCATTER_DF:
+        X = np.column_stack([X] + [np.log(logs[v]) for v in with_logs])
+    y = np.array([c.log_threshold for c in found])
+    fit = sm.OLS(y, X).fit() if len(found) else None
+    df = int(round(fit.df_resid)) if fit is not None else 0
+    if df < 1:
+        raise ValueError(f"{len(found)} threshold(s) without errors and {len(varied)} varied variable(s): "
+                         f"their scatter stands in for the errors and needs at least {X.shape[1] + 1} cells "
+                         "with a threshold; or give ci_low,ci_high or se")
+    sd = math.sqrt(fit.scale)
+    if not sd > 1e-9:
+        raise ValueError("the thresholds lie exactly on a power law: no scatter to stand in for their errors; "
+                         "give ci_low,ci_high or se")
+    se = sd * float(student.ppf(0.5 + ci_level / 2.0, df)) / z
+    return [TableCell(c.params, c.log_threshold, se) if c.log_threshold is not None else c for c in cells], (sd, df)
