@@ -131,9 +131,9 @@ def get(id: str) -> Bound:  # noqa: A002 - the agreed name
     registry = _registry()
     if isinstance(id, str) and id in registry:
         return registry[id]
-    close = difflib.get_close_matches(str(id), list(registry), n=3, cutoff=0.5)
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
     if isinstance(id, str) and any(c in id for c in "*/+()^ "):  # an expression, not a name
         raise ValueError(f"{id!r} has no comparison: a law states one, as in 'N >= {id.strip()}' "
                          f"(or name a catalogue id: {', '.join(registry)})")
+    close = difflib.get_close_matches(str(id), list(registry), n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
     raise ValueError(f"unknown bound {id!r}; known ids: {', '.join(registry)}{hint}")

@@ -78,9 +78,9 @@ def _kind(path: str, header: list[str], resource: str) -> tuple[str, str]:
         return "binomial", resource
     column = "threshold" if "threshold" in header else resource
     has_error = "seed" in header or "se" in header or {"ci_low", "ci_high"} <= set(header)
-    if column in header and has_error:
-        return "thresholds", column
-    if column in header and "trials" not in header:  # point thresholds: errors from their scatter
+    # with no uncertainty column, point thresholds take their errors from their scatter
+    # (compare/threshold_table.py); a 'trials' column says binomial rows lacking 'successes'
+    if column in header and (has_error or "trials" not in header):
         return "thresholds", column
     if has_error:
         raise ValueError(f"{path!r} has uncertainty columns but no threshold column: name it 'threshold' "

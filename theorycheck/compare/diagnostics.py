@@ -78,9 +78,10 @@ def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict
     if not alternatives and not log_forms:
         return None, ()
     laws = {"law": shape, **alternatives, **{k: v for k, v in log_forms.items() if k not in alternatives}}
+    scored = data if fallback is None else fallback
     try:
-        if isinstance(data, ThresholdTable) or fallback is not None:
-            every = compare_models_table(laws, data if fallback is None else fallback)
+        if isinstance(scored, ThresholdTable):
+            every = compare_models_table(laws, scored)
         else:
             every = compare_models(laws, data, q=q, width_trends=width_trends, thresholds=ths)
     except ValueError as exc:

@@ -59,9 +59,11 @@ def check_direction(data: object, law_text: str | None = None) -> None:
     resource = data.resource
     source = (f"the law {law_text!r} says success {declared} with {resource}" if law_text
               else f"success is declared to {declared[:-1]} with {resource}")
-    fix = ("write the law with '>=' (a threshold to exceed)" if seen == "rises"
-           else "write the law with '<=' (a capacity not to exceed)") if law_text else \
-        ("drop --decreasing (Dataset(increasing=True))" if seen == "rises"
-         else "pass --decreasing (Dataset(increasing=False))")
+    if law_text:
+        fix = ("write the law with '>=' (a threshold to exceed)" if seen == "rises"
+               else "write the law with '<=' (a capacity not to exceed)")
+    else:
+        fix = ("drop --decreasing (Dataset(increasing=True))" if seen == "rises"
+               else "pass --decreasing (Dataset(increasing=False))")
     raise ValueError(f"{source}, but in the data it {seen} (trend test z = {z:+.1f} across "
                      f"{len(data.cells)} cell(s)); {fix}")

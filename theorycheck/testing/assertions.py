@@ -66,6 +66,20 @@ def law_values(law: Law, points: Any) -> dict[str, np.ndarray]:
     return out
 
 
+def _check_positive(law: Law, values: Mapping[str, np.ndarray], constants: Mapping[str, float] | None,
+                    shape: tuple[int, ...]) -> None:
+    """ValueError naming the first point where the threshold of ``law`` is not positive."""
+    try:
+        level = np.broadcast_to(np.asarray(law.evaluate(values, constants), dtype=float), shape)
+    except OverflowError:  # above float64: positive
+        return
+    off = np.atleast_1d(~(level > 0))
+    if off.any():
+        idx = tuple(int(i) for i in next(zip(*np.nonzero(off)))) if level.ndim else ()
+        raise ValueError(f"the threshold of {law.text!r} is {float(level[idx]):.4g} (not positive) at "
+                         f"{_point_text(values, idx)}: test directions where the law is positive")
+
+
 def _point_text(values: Mapping[str, np.ndarray], index: tuple[int, ...]) -> str:
     return "{" + ", ".join(f"{k}: {float(v[index]):.4g}" for k, v in values.items()) + "}"
 
@@ -128,16 +142,8 @@ def assert_monotone(law: Any, directions: Mapping[str, str] | None = None, point
             )
     elasticities = law.elasticities(values, constants) if law.variables else {}
     shape = np.shape(next(iter(values.values()))) if values else ()
-    try:  # a log elasticity means nothing where the threshold is not positive
-        level = np.broadcast_to(np.asarray(law.evaluate(values, constants), dtype=float), shape) \
-            if values else np.ones(())
-    except OverflowError:  # above float64, so positive
-        level = np.ones(())
-    off = np.atleast_1d(~(level > 0))
-    if off.any():
-        idx = tuple(int(i) for i in next(zip(*np.nonzero(off)))) if level.ndim else ()
-        raise ValueError(f"the threshold of {law.text!r} is {float(level[idx]):.4g} (not positive) at "
-                         f"{_point_text(values, idx)}: test directions where the law is positive")
+    if values:  # a log elasticity means nothing where the threshold is not positive
+        _check_positive(law, values, constants, shape)
     failures = []
     for var, declared in directions.items():
         if var == law.resource:

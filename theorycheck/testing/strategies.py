@@ -78,7 +78,7 @@ def regime_points(law: Any, regime: Regime | Mapping[str, Any] | None = None, *,
     if bad:
         raise ValueError(f"fixed values must be positive numbers, got {bad}")
     growing = [name for name, alpha in regime.ray.items() if alpha != 0]
-    unknown = sorted(k for k in fixed if k not in regime.ray and k not in law.variables)
+    unknown = sorted(k for k in fixed if k not in regime.ray)  # the ray holds every law variable (check)
     if unknown:
         raise ValueError(f"fixed names {unknown}, not a variable of {law.text!r} or of the regime's ray "
                          f"({', '.join(regime.ray)}); check the spelling")
