@@ -87,6 +87,14 @@ def test_assert_monotone_capacity_form_flips_the_signs():
         assert_monotone(law, {"N": "hurts"}, {"N": [100.0]})
 
 
+def test_assert_monotone_reads_an_iterator_of_points_once():
+    # the points may be any iterable of mappings (docstring); a generator is consumed only once
+    law = Law.parse("N >= C*n*log(n)")
+    assert_monotone(law, {"n": "hurts"}, ({"n": n} for n in (10.0, 100.0, 1000.0)))
+    with pytest.raises(AssertionError, match="n declared to help"):
+        assert_monotone(law, {"n": "helps"}, ({"n": n} for n in (10.0, 100.0)))
+
+
 def test_assert_monotone_strict_rejects_a_flat_direction():
     law = Law.parse("N >= C*V*log(V)")
     assert_monotone(law, {"V": "hurts", "L": "hurts"}, {"V": [10.0, 100.0], "L": [4.0, 4.0]})  # weakly monotone

@@ -6,6 +6,7 @@ import argparse
 import datetime as _dt
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,8 +64,10 @@ def _value(text: str) -> Any:
     return text
 
 
-def parse_assignments(items: list[str], what: str, numeric: bool = False) -> dict[str, Any]:
-    """``["a=1", "b=x"]`` -> ``{"a": 1, "b": "x"}``; ValueError says the expected form."""
+def parse_assignments(items: list[str], what: str, numeric: bool = False, *,
+                      repeated: Callable[[str], str] | None = None) -> dict[str, Any]:
+    """``["a=1", "b=x"]`` -> ``{"a": 1, "b": "x"}``; ValueError says the expected form.
+    A name given twice is refused, with ``repeated(name)`` as the message when given."""
     out: dict[str, Any] = {}
     for item in items:
         key, sep, val = item.partition("=")
@@ -74,6 +77,8 @@ def parse_assignments(items: list[str], what: str, numeric: bool = False) -> dic
         if numeric and (isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0):
             raise ValueError(f"{what} {key}= must be a positive number, got {val!r}")
         if key.strip() in out:
+            if repeated is not None:
+                raise ValueError(repeated(key.strip()))
             raise ValueError(f"{what} gives {key.strip()} twice ({item!r} after "
                              f"{key.strip()}={out[key.strip()]!r}); give each name once")
         out[key.strip()] = v
@@ -90,12 +95,10 @@ def parse_cells(text: str | None) -> list[dict[str, Any]] | None:
     cells = []
     for g in groups:
         items = [a for a in g.split(",") if a.strip()]
-        names = [a.partition("=")[0].strip() for a in items]
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise ValueError(f"--cells: the cell {g.strip()!r} gives {', '.join(twice)} more than once; "
-                             "separate cells with ';', as in 'L=64; L=128'")
-        cells.append(parse_assignments(items, "--cells", numeric=True))
+        cells.append(parse_assignments(
+            items, "--cells", numeric=True,
+            repeated=lambda name, g=g: (f"--cells: the cell {g.strip()!r} gives {name} more than once; "
+                                        "separate cells with ';', as in 'L=64; L=128'")))
     if len(cells) < 2:
         raise ValueError(f"--cells needs at least 2 cells separated by ';', got 1 ({text.strip()!r}); "
                          "give two or more cells that differ in a variable of the law "

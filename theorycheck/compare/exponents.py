@@ -26,6 +26,7 @@ import statsmodels.api as sm
 from scipy.optimize import isotonic_regression
 from scipy.stats import chi2, norm
 
+from theorycheck.intervals import critical, floored_wls
 from theorycheck.compare.data import Dataset
 from theorycheck.threshold.glm import binomial_glm, fit_probit, overlaps
 from theorycheck.threshold.likelihood import binomial_constant
@@ -45,7 +46,7 @@ class Exponent:
 
     def interval(self, level: float) -> tuple[float, float]:
         """Normal-approximation CI at another level."""
-        z = float(norm.ppf(0.5 + level / 2.0))
+        z = critical(level)
         return (self.estimate - z * self.se, self.estimate + z * self.se)
 
     def to_dict(self) -> dict[str, Any]:
@@ -113,7 +114,7 @@ def _ratio(num: int, den: int, params: np.ndarray, cov: np.ndarray) -> tuple[flo
 
 
 def _exponent(name: str, est: float, se: float, level: float) -> Exponent:
-    z = float(norm.ppf(0.5 + level / 2.0))
+    z = critical(level)
     return Exponent(name, est, se, (est - z * se, est + z * se), level)
 
 
@@ -179,20 +180,10 @@ def fit_power_law_wls(
             "need at least two more cells than exponents"
         )
     y = np.log([thresholds[i].estimate for i in keep])
-    w = 1.0 / np.array([thresholds[i].log_se for i in keep]) ** 2
+    se = np.array([thresholds[i].log_se for i in keep])
     x = np.column_stack([np.log([values[v][i] for i in keep]) for v in names])
-    res = sm.WLS(y, sm.add_constant(x, has_constant="add"), weights=w).fit()
-    if res.scale < 1.0:
-        res = sm.WLS(y, sm.add_constant(x, has_constant="add"), weights=w).fit(
-            cov_type="fixed scale", cov_kwds={"scale": 1.0})
-        dist = norm
-        df_note = "fixed scale 1 (scatter within the thresholds' CIs)"
-    else:
-        from scipy.stats import t as student
-
-        dist = student(res.df_resid)
-        df_note = f"residual scale {res.scale:.3g} > 1 (extra scatter), t with {res.df_resid:g} df"
-    crit = float(dist.ppf(0.5 + level / 2.0))
+    res, crit, df_note, _ = floored_wls(y, sm.add_constant(x, has_constant="add"), se, level,
+                                        within="scatter within the thresholds' CIs")
     exps = {}
     for i, v in enumerate(names):
         est, se = float(res.params[1 + i]), float(res.bse[1 + i])

@@ -37,9 +37,8 @@ from typing import Any
 import numpy as np
 import statsmodels.api as sm
 import sympy as sp
-from scipy.stats import norm
-from scipy.stats import t as student
 
+from theorycheck.intervals import floored_wls
 from theorycheck.jsonable import jsonable
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.direction import check_direction
@@ -113,20 +112,12 @@ def _cells(data: Dataset | ThresholdTable, q: float, level: float) -> tuple[list
 def _wls(y: np.ndarray, se: np.ndarray, cols: list[np.ndarray], names: list[str], level: float
          ) -> tuple[dict[str, Exponent], float, str, float]:
     x = sm.add_constant(np.column_stack(cols), has_constant="add") if cols else np.ones((len(y), 1))
-    w = 1.0 / se ** 2
-    res = sm.WLS(y, x, weights=w).fit()
-    scale = float(res.scale) if res.df_resid > 0 else 1.0
-    if res.df_resid <= 0 or res.scale < 1.0:
-        res = sm.WLS(y, x, weights=w).fit(cov_type="fixed scale", cov_kwds={"scale": 1.0})
-        crit, how = float(norm.ppf(0.5 + level / 2.0)), "fixed scale 1 (cells scatter within their errors)"
-    else:
-        crit = float(student.ppf(0.5 + level / 2.0, res.df_resid))
-        how = f"residual scale {res.scale:.3g} > 1 (extra scatter), t with {res.df_resid:g} df"
+    res, crit, how, scale = floored_wls(y, x, se, level)
     out = {}
     for i, name in enumerate(names):
         est, s = float(res.params[1 + i]), float(res.bse[1 + i])
         out[name] = Exponent(name, est, s, (est - crit * s, est + crit * s), level)
-    return out, float(res.params[0]), how, max(1.0, scale)
+    return out, float(res.params[0]), how, scale
 
 
 def _score(y: np.ndarray, se: np.ndarray, offset: np.ndarray, n_params: int,

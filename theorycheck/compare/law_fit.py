@@ -43,9 +43,10 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import least_squares, minimize, minimize_scalar
-from scipy.stats import norm, t as student_t
+from scipy.stats import norm
 from statsmodels.tools.numdiff import approx_fprime
 
+from theorycheck.intervals import critical
 from theorycheck.compare.cell_model import CellFit, fit_cells
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.dispersion import between_cell_dispersion
@@ -229,11 +230,11 @@ def fit_law(
         else:
             notes.append("the cells' log thresholds do not identify the constants either: their CIs are open")
     notes += [n for n in (fallback.notes if fallback is not None else ()) if n not in notes]
-    z = float(norm.ppf(0.5 + level / 2.0))
+    z = critical(level)
     if identified:  # cells off the law beyond their errors widen every interval (compare/dispersion.py)
         spread = between_cell_dispersion(data, ths, model.u(p), n_location=i_s, q=q, width_trends=model.width_trends)
         if spread.widens:
-            cov, z = cov * spread.phi, float(student_t.ppf(0.5 + level / 2.0, spread.df))
+            cov, z = cov * spread.phi, critical(level, spread.df)
             notes.append(spread.note())
 
     def est(i: int) -> Estimate:

@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import least_squares, minimize_scalar
-from scipy.stats import chi2, norm
-from scipy.stats import t as student_t
+from scipy.stats import chi2
 
+from theorycheck.intervals import critical
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import LRTest
 from theorycheck.compare.identifiable import identifiable
@@ -94,9 +94,9 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
         except np.linalg.LinAlgError:
             identified = False
             notes.append("the constants are not identified by these cells (singular information matrix)")
-    z = float(norm.ppf(0.5 + level / 2.0))
+    z = critical(level)
     if df > 0 and chisq / df > 1.0:  # the scale is estimated from df residuals: Student t, as fit_power_law_wls
-        z = float(student_t.ppf(0.5 + level / 2.0, df))
+        z = critical(level, df)
         notes.append(f"thresholds scatter beyond their errors around the fitted law (chi2/df = {chisq / df:.3g}); "
                      f"constant CIs widened by that factor, with Student t on {df} df")
 

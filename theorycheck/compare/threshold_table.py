@@ -37,9 +37,8 @@ from typing import Any
 
 import numpy as np
 import statsmodels.api as sm
-from scipy.stats import norm
-from scipy.stats import t as student
 
+from theorycheck.intervals import critical, t_inflation
 from theorycheck.compare.data import CellViews, _check_name
 from theorycheck.validate import check_positive as _positive_value
 from theorycheck.threshold.result import Threshold
@@ -117,13 +116,13 @@ class ThresholdTable(CellViews):
                 raise ValueError(f"row {i} lacks {missing}; each row needs {[*names, *need]}")
             key = tuple(_positive_value(v, row[v], f" (row {i})") for v in names)
             grouped.setdefault(key, []).append(row)
-        z = float(norm.ppf(0.5 + ci_level / 2.0))
+        z = critical(ci_level)
         cells = []
         for key in sorted(grouped):
             group = grouped[key]
             params = tuple(zip(names, key))
             if kind == "seeds":
-                cells.append(_seed_cell(params, group, column, z))
+                cells.append(_seed_cell(params, group, column, ci_level))
                 continue
             if len(group) > 1:
                 raise ValueError(f"cell {dict(params)} has {len(group)} rows; a thresholds table has one row "
@@ -132,7 +131,7 @@ class ThresholdTable(CellViews):
         ignored = tuple(c for c in ("ci_low", "ci_high") if kind == "se" and c in keys)
         scatter = None
         if kind == "scatter":
-            cells, scatter = _scatter_errors(cells, names, z, ci_level)
+            cells, scatter = _scatter_errors(cells, names, ci_level)
         return cls(resource, names, tuple(cells), bool(increasing), kind, float(ci_level), ignored, scatter)
 
     # ----------------------------------------------------------------- views
@@ -158,7 +157,7 @@ class ThresholdTable(CellViews):
 
     def thresholds(self, q: float = 0.5) -> list[Threshold]:
         """One :class:`Threshold` per cell (method ``"table"``; CI at :attr:`ci_level`)."""
-        z = float(norm.ppf(0.5 + self.ci_level / 2.0))
+        z = critical(self.ci_level)
         out = []
         for c in self.cells:
             if c.log_threshold is None:
@@ -203,7 +202,7 @@ def _single_cell(params: tuple, row: Mapping[str, Any], kind: str, column: str, 
     return TableCell(params, math.log(est), math.log(hi / lo) / (2.0 * z))
 
 
-def _seed_cell(params: tuple, rows: Sequence[Mapping[str, Any]], column: str, z: float) -> TableCell:
+def _seed_cell(params: tuple, rows: Sequence[Mapping[str, Any]], column: str, ci_level: float) -> TableCell:
     where = f" (cell {dict(params)})"
     logs = np.log([_positive_value(column, r[column], where) for r in rows])
     seeds = [r["seed"] for r in rows]
@@ -215,7 +214,7 @@ def _seed_cell(params: tuple, rows: Sequence[Mapping[str, Any]], column: str, z:
     sd = float(np.std(logs, ddof=1))
     if sd == 0.0:
         raise ValueError(f"every seed has the same critical value{where}: no spread to estimate an error from")
-    se = sd / math.sqrt(n) * float(student.ppf(0.5 + (1 - 2 * norm.sf(z)) / 2.0, n - 1)) / z
+    se = sd / math.sqrt(n) * t_inflation(ci_level, n - 1)
     return TableCell(params, float(np.mean(logs)), se, n)
 
 
@@ -223,7 +222,7 @@ def _seed_cell(params: tuple, rows: Sequence[Mapping[str, Any]], column: str, z:
 MIN_SCATTER_DF = 3
 
 
-def _scatter_errors(cells: list[TableCell], names: Sequence[str], z: float, ci_level: float
+def _scatter_errors(cells: list[TableCell], names: Sequence[str], ci_level: float
                     ) -> tuple[list[TableCell], tuple[float, int]]:
     """Point thresholds: every cell's standard error is the residual sd of a free power law
     fitted to the log thresholds, times ``t_df/z`` (module docstring)."""
@@ -245,5 +244,5 @@ def _scatter_errors(cells: list[TableCell], names: Sequence[str], z: float, ci_l
     if not sd > 1e-9:
         raise ValueError("the thresholds lie exactly on a power law: no scatter to stand in for their errors; "
                          "give ci_low,ci_high or se")
-    se = sd * float(student.ppf(0.5 + ci_level / 2.0, df)) / z
+    se = sd * t_inflation(ci_level, df)
     return [TableCell(c.params, c.log_threshold, se) if c.log_threshold is not None else c for c in cells], (sd, df)

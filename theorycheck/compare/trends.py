@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy.stats import norm
 
+from theorycheck.intervals import critical
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import Exponent
 
@@ -150,7 +150,7 @@ def design_trends(
     logf = _law_log(law, data, cells, constants)
     g = constant_jacobian(law, data, cells, constants)
     residual_maker = np.eye(len(cells)) - g @ np.linalg.pinv(g, rcond=1e-6)  # rank-revealing: G may repeat 1
-    z = float(norm.ppf(0.5 + level / 2.0))
+    z = critical(level)
     def exponent(name: str, est: float, var: float) -> Exponent:
         se = math.sqrt(max(var, 0.0)) if math.isfinite(var) else math.inf
         return Exponent(name, float(est), se, (est - z * se, est + z * se), level)

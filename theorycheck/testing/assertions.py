@@ -32,20 +32,24 @@ __all__ = [
 _SHOWN = 5  # violations listed in a message
 
 
+def _point_rows(points: Any) -> tuple[Mapping | None, list[Mapping] | None]:
+    """``(mapping, None)`` for a mapping of scalars/arrays, ``(None, rows)`` for an iterable
+    of mappings; anything else is a ValueError."""
+    if isinstance(points, Mapping):
+        return points, None
+    rows = list(points) if isinstance(points, Iterable) and not isinstance(points, str) else None
+    if not rows or not all(isinstance(r, Mapping) for r in rows):
+        raise ValueError(
+            "points must be a mapping {variable: value or array} or a non-empty list of such mappings, "
+            f"got {points!r}"
+        )
+    return None, rows
+
+
 def law_values(law: Law, points: Any) -> dict[str, np.ndarray]:
     """The law's variables from ``points`` (a mapping of scalars/arrays, or an iterable of
     such mappings), as float arrays; other keys are ignored, missing ones are a ValueError."""
-    if isinstance(points, Mapping):
-        rows = None
-        source = points
-    else:
-        rows = list(points) if isinstance(points, Iterable) else None
-        if not rows or not all(isinstance(r, Mapping) for r in rows):
-            raise ValueError(
-                "points must be a mapping {variable: value or array} or a non-empty list of such mappings, "
-                f"got {points!r}"
-            )
-        source = None
+    source, rows = _point_rows(points)
     out = {}
     for name in law.variables:
         if rows is None:
@@ -123,8 +127,10 @@ def assert_monotone(law: Any, directions: Mapping[str, str] | None = None, point
         raise ValueError(f"directions must be 'helps' or 'hurts', got {bad}")
     if points is None:
         raise ValueError("give the points to test, e.g. points={'d': [8, 64], 'L': [4, 4], 'V': [256, 256]}")
+    source, rows = _point_rows(points)
+    points = source if rows is None else rows  # an iterator of points is read once
     if bound is None or directions is not bound.directions:  # a name of the user's own: a typo?
-        given = set(points) if isinstance(points, Mapping) else {k for r in points if isinstance(r, Mapping) for k in r}
+        given = set(source) if rows is None else {k for r in rows for k in r}
         unknown = sorted(k for k in directions if k not in law.variables and k != law.resource and k not in given)
         if unknown:  # kept as weakly monotone (docstring), but never silently
             warnings.warn(f"directions name {unknown}, which is neither a variable of {law.text!r} "

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import statsmodels.api as sm
-from scipy.stats import norm
 
+from theorycheck.intervals import critical
 from theorycheck.threshold.isotonic import (
     bracket_interval,
     isotonic_crossing,
@@ -128,7 +128,7 @@ def fit_probit(t: np.ndarray, k: np.ndarray, n: np.ndarray) -> ProbitFit | None:
 
 def fieller_interval(fit: ProbitFit, q: float, level: float) -> tuple[float, float] | None:
     """Fieller CI of ``(eta_q - b0)/b1`` in ``t``; ``None`` when it is unbounded."""
-    z = float(norm.ppf(0.5 + level / 2.0))
+    z = critical(level)
     zq = link_quantile(fit.link, q)
     c0 = fit.b0 - zq
     v00, v01, v11 = fit.cov[0, 0], fit.cov[0, 1], fit.cov[1, 1]

@@ -12,6 +12,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from theorycheck.intervals import critical
+
 Point = tuple[float, int, int]
 
 
@@ -85,9 +87,7 @@ class Threshold:
     @property
     def log_se(self) -> float:
         """Standard error of ``log(estimate)`` implied by the CI (normal approximation)."""
-        from scipy.stats import norm
-
-        return self.log_ci_width / (2.0 * float(norm.ppf(0.5 + self.level / 2.0)))
+        return self.log_ci_width / (2.0 * critical(self.level))
 
     @property
     def censored_beyond(self) -> float | None:
