@@ -197,6 +197,29 @@ def test_code_version_hashes_simulation_sources_only(tmp_path):
     assert code_version().startswith(theorycheck.__version__ + "+")
 
 
+def test_a_trial_outside_the_package_adds_the_digest_of_its_folder(tmp_path):
+    # a user's task (--task file.py:NAME): editing the trial, or a helper beside it, must give
+    # another code version, so that a store of the old code is refused rather than reused
+    from theorycheck.sweep.version import trial_code_version
+    from theorycheck.task_sources import FileTrial
+    from theorycheck.threshold.per_seed_search import CriticalTrial
+
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "helpers.py").write_text("LIMIT = 3\n")
+    (proj / "mine.py").write_text("def trial(params, seed):\n    return params['n'] > 3\n")
+    assert trial_code_version(planted_trial) == code_version()  # the package's own trial
+    first = trial_code_version(FileTrial(str(proj / "mine.py"), "trial"))
+    assert first.startswith(code_version() + "+trial.")
+    assert trial_code_version(FileTrial(str(proj / "mine.py"), "trial")) == first  # nothing changed
+    assert trial_code_version(CriticalTrial(FileTrial(str(proj / "mine.py"), "trial"), "n")) == first
+    (proj / "helpers.py").write_text("LIMIT = 4\n")
+    second = trial_code_version(FileTrial(str(proj / "mine.py"), "trial"))
+    assert second != first
+    moved = proj.rename(tmp_path / "elsewhere")  # a moved project keeps its store
+    assert trial_code_version(FileTrial(str(moved / "mine.py"), "trial")) == second
+
+
 def test_store_is_usable_with_a_real_cell_after_reopen(filled):
     directory, n = filled
     extra = {"z": CellSpec({"threshold": 20, "width": 0.425}, "N", support.FakeBisection(8, 64))}

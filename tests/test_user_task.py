@@ -55,6 +55,19 @@ TASK = theorycheck.Task(
     resource="p", defaults={"n": 64},
 )
 
+
+
+def disconnected(params, seed):
+    return {"success": not connected(params, seed)["success"]}
+
+
+SPLIT_TASK = theorycheck.Task(  # success falls with p: its law is a capacity, 'p <= ...'
+    "er-disconnected", disconnected,
+    variables=[theorycheck.Variable("n", "integer", 2, 4096, "number of vertices"),
+               theorycheck.Variable("p", "real", high=1.0, description="edge probability")],
+    resource="p", defaults={"n": 64},
+)
+
 LAMBDA_TASK = theorycheck.Task(
     "er-lambda", lambda params, seed: connected(params, seed),
     variables=[theorycheck.Variable("n", "integer", 2), theorycheck.Variable("p", "real", high=1.0)],
@@ -232,6 +245,55 @@ def test_file_task_resumes_after_sigkill(serial_run, task_file, tmp_path):
     data = json.loads((out / "verdict.json").read_text())
     assert data["run"]["reused"] == stored and data["run"]["computed"] == total - stored
     assert data["verdict"] == reference["verdict"] and data["cells"] == reference["cells"]
+
+
+def test_editing_the_task_s_folder_refuses_the_old_store(tmp_path, capsys):
+    # the store's code version covers the .py files beside a file task: rerunning after a fix
+    # must not hand back the old trials (it did: "876 trials reused, 0 computed")
+    (tmp_path / "er_task.py").write_text(textwrap.dedent(ER_TASK))
+    argv = ["check", "--law", TRUE_LAW, "--task", f"{tmp_path / 'er_task.py'}:TASK", "--cells", "n=16; n=32",
+            "--out", str(tmp_path / "o"), "--quiet"]
+    assert main(argv) in (0, 1, 3)
+    capsys.readouterr()
+    assert main(argv) in (0, 1, 3)  # nothing changed: resumed
+    assert "0 computed" in capsys.readouterr().err
+    (tmp_path / "helper.py").write_text("FIXED = True\n")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "simulation code changed" in err and "--force-new" in err and err.count("\n") == 1
+
+
+def test_a_law_is_solved_for_the_resource_the_task_measures(task_file):
+    from theorycheck.check import plan
+
+    for text in ("n*p >= C*log(n)", "C*log(n) <= n*p"):  # textbook forms: the task measures p
+        tgt, design = plan(text, task=f"{task_file}:TASK")
+        assert (tgt.law.resource, tgt.law.sense, design.resource, design.increasing) == ("p", ">=", "p", True)
+    tgt, design = plan("n*p <= C*log(n)", task=f"{task_file}:SPLIT_TASK")
+    assert (tgt.law.sense, design.increasing) == ("<=", False)
+    with pytest.raises(ValueError, match="does not contain p, the resource task 'er-connectivity' measures"):
+        plan("n*q >= C*log(n)", task=f"{task_file}:TASK")
+    with pytest.raises(ValueError, match="success falls with p; use the Bernoulli search"):
+        plan("p <= C*log(n)/n", task=f"{task_file}:SPLIT_TASK", thresholds="per-seed")
+
+
+def test_a_capacity_law_is_searched_from_above(task_file, tmp_path, capsys):
+    # success falls with p: the searches must look for the crossing from above (they assumed
+    # success rises, and the run ended in exit 2 after all its trials). 'disconnected' is the
+    # complement of 'connected' on the same seeds, so both cross 1/2 at the same p: each
+    # cell's threshold must fall inside the other task's CI, widened by its own half-width
+    # (two independent-looking searches of the same transition).
+    cells = "n=32; n=128"
+    code, up = _check(capsys, task_file, tmp_path / "up", TRUE_LAW, "--cells", cells)
+    code_down = main(["check", "--law", "p <= C*log(n)/n", "--task", f"{task_file}:SPLIT_TASK", "--seed", "11",
+                      "--out", str(tmp_path / "down"), "--quiet", "--json", "--cells", cells])
+    down = json.loads(capsys.readouterr().out)
+    assert code_down != 2 and down["verdict"] in ("consistent", "inconclusive")
+    for a, b in zip(up["cells"], down["cells"], strict=True):
+        ta, tb = a["threshold"], b["threshold"]
+        assert tb["increasing"] is False and ta["increasing"] is True
+        half = (tb["ci"][1] - tb["ci"][0]) / 2
+        assert ta["ci"][0] - half <= tb["estimate"] <= ta["ci"][1] + half, (ta, tb)
 
 
 def test_measure_dataset_runs_a_task_on_any_executor(task_file):

@@ -67,6 +67,11 @@ class FileTrial:
     def __call__(self, params: dict, seed) -> Any:
         return getattr(load_file(self.path), self.name)(params, seed)
 
+    @property
+    def __wrapped__(self) -> Any:
+        """The function itself (what the store's code version hashes, sweep/version.py)."""
+        return getattr(load_file(self.path), self.name)
+
     def __reduce__(self):
         return (FileTrial, (self.path, self.name))
 

@@ -60,6 +60,7 @@ class SweepDesign:
     budget: Budget
     notes: list[str] = field(default_factory=list)
     given: bool = False  # the cells are the caller's (theorycheck.check.given_cells), not designed
+    increasing: bool = True  # success grows with the resource (a '>=' law); False for a capacity ('<=')
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -281,4 +282,5 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
                          f"{', '.join(law.assumption_texts)}")
             cells = [c for c in cells if c not in outside]
     starts = [_round(law.resource, predicted(law, c, constants)) for c in cells]
-    return SweepDesign(law.resource, task, dict(settings), base, varied, cells, starts, budget, notes)
+    return SweepDesign(law.resource, task, dict(settings), base, varied, cells, starts, budget, notes,
+                       increasing=law.sense == ">=")

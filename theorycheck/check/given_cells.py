@@ -90,4 +90,5 @@ def design_given_cells(law, task: Task, cells: Any, *, settings: Mapping[str, An
     untested = [v for v in law.variables if v not in varied]
     if untested:
         notes.append(f"{', '.join(untested)} the same in every cell: exponent(s) untested")
-    return SweepDesign(resource, task, dict(settings), base, varied, full, starts, budget, notes, given=True)
+    return SweepDesign(resource, task, dict(settings), base, varied, full, starts, budget, notes, given=True,
+                       increasing=law.sense == ">=")

@@ -23,6 +23,12 @@ __all__ = ["nested_for", "quantile_table", "trial_counts"]
 def nested_for(thresholds: str, tgt: Target, design: SweepDesign) -> SweepDesign:
     """``design``, after checking that per-seed thresholds can run on it: the task's data
     must be nested in the resource (``Task(nested=...)``), else a seed has no critical value."""
+    if thresholds == "per-seed" and not design.increasing:
+        raise ValueError(
+            f"per-seed thresholds find the smallest {design.resource} from which a seed succeeds, but the law "
+            f"'{tgt.law.text}' says success falls with {design.resource}; use the Bernoulli search "
+            "(thresholds='bernoulli', CLI --thresholds bernoulli)"
+        )
     if thresholds == "per-seed" and design.resource not in tgt.task.nested:
         raise ValueError(
             f"per-seed thresholds need data nested in the resource {design.resource!r}, and task "

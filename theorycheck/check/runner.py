@@ -28,7 +28,8 @@ from theorycheck.check.where_measured import law_constraints, mark_verdict, regi
 from theorycheck.check.run_arguments import check_run_arguments
 from theorycheck.check.target import Target, resolve_target
 from theorycheck.registry import Task
-from theorycheck.sweep import CellSpec, code_version, run_sweep
+from theorycheck.sweep import CellSpec, run_sweep
+from theorycheck.sweep.version import trial_code_version
 from theorycheck.threshold import ThresholdSearch
 from theorycheck.threshold.per_seed_search import CriticalTrial, PerSeedSearch
 
@@ -173,6 +174,7 @@ def cell_searches(design: SweepDesign, q: float, thresholds: str = "bernoulli") 
                 start=min(start, upper), q=q, seeds_per_point=b.seeds_per_point, integer=integer,
                 lower=lower, upper=upper,
                 max_trials=b.max_trials_per_cell, rel_width=b.ci_rel_width, resource=design.resource,
+                increasing=design.increasing,
             )
         cells[key] = CellSpec(params, design.resource, search)
     return cells
@@ -243,7 +245,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
         cells=cells, verdict=verdict,
         run={**trial_counts(sweep, thresholds), "computed": sweep.computed,
              "reused": sweep.reused, "seconds": round(time.perf_counter() - t0, 2)},
-        environment=_environment(entropy),
+        environment=_environment(entropy, trial),
         caveats=list(design.notes) + list(tgt.caveats),
         regime=regime,
     )
@@ -262,7 +264,7 @@ def _cell_id(params: Mapping[str, float]) -> tuple:
     return tuple(sorted((k, round(float(v), 9)) for k, v in params.items()))
 
 
-def _environment(entropy: int) -> dict[str, Any]:
+def _environment(entropy: int, trial: Any) -> dict[str, Any]:
     import matplotlib
     import numpy
     import scipy
@@ -272,7 +274,7 @@ def _environment(entropy: int) -> dict[str, Any]:
     import theorycheck
 
     return {
-        "theorycheck": theorycheck.__version__, "code_version": code_version(),
+        "theorycheck": theorycheck.__version__, "code_version": trial_code_version(trial),
         "python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
         "sympy": sympy.__version__, "statsmodels": statsmodels.__version__,
         "matplotlib": matplotlib.__version__, "entropy": entropy,

@@ -90,7 +90,8 @@ def resolve_target(target: Any, *, task: str | Task | None = None, settings: Map
             law = target if assume is None else Law(target.statement, resource=target.resource,
                                                      constants=target.constants, assume=assume)
         else:
-            law = Law.parse(_law_text(target), assume=assume)
+            law = None  # a law string is parsed once the task says what it measures (below)
+            _law_text(target)
         sim, hint_base, hint_ranges, hint_vary, lower, keep = {}, {}, {}, None, None, ()
         ident, task_name, meta, constants, caveats = "user-law", task if task is not None else "retrieval", {
             "kind": "upper", "provenance": "user", "description": "a user-supplied law"}, {}, ()
@@ -98,6 +99,8 @@ def resolve_target(target: Any, *, task: str | Task | None = None, settings: Map
     from theorycheck.task_sources import resolve_task  # "file.py:NAME" / "pkg.mod:NAME" load, as on the CLI
 
     task_obj = get_task(resolve_task(task_name))
+    if bound is None and not isinstance(target, Law):  # a law string: solved for what the task measures
+        law = _parse_for(_law_text(target), task_obj, assume)
 
     return Target(
         id=ident, law=law, task=task_obj, settings=sim,
@@ -117,6 +120,25 @@ def _range(name: str, value: Any) -> tuple[float, float]:
     if not 0 < low < high:
         raise ValueError(f"ranges[{name!r}] must satisfy 0 < low < high, got {value!r}")
     return low, high
+
+
+def _parse_for(text: str, task: Task, assume: Any) -> Law:
+    """The law string solved for the resource the task measures when it contains it
+    (``n*p >= C*log(n)`` becomes ``p >= C*log(n)/n``, ``C*n*log(n) <= m`` becomes
+    ``m >= C*n*log(n)``); else as written (its own left-hand side names the resource)."""
+    from theorycheck.law.parse import parse_law_text
+
+    resource = task.resource
+    if resource in {str(s) for s in parse_law_text(text).free_symbols}:
+        return Law.parse(text, resource=resource, assume=assume)
+    try:
+        return Law.parse(text, assume=assume)
+    except ValueError as exc:
+        if "cannot tell the resource" not in str(exc):
+            raise
+        raise ValueError(f"the law {text!r} does not contain {resource}, the resource task {task.name!r} "
+                         f"measures, and its left-hand side names several variables; write it as a condition "
+                         f"on {resource}, such as '{resource} >= C*...'") from None
 
 
 def _law_text(target: Any) -> str:

@@ -77,7 +77,7 @@ from theorycheck.sweep.result import SweepResult
 from theorycheck.sweep.store import MemoryStore, TrialStore
 from theorycheck.sweep.batching import TARGET_SECONDS, BatchPlanner
 from theorycheck.sweep.trial import execute_batch, execute_trial
-from theorycheck.sweep.version import code_version as default_code_version
+from theorycheck.sweep.version import trial_code_version
 
 __all__ = ["SweepResult", "TrialError", "run_sweep"]
 
@@ -113,7 +113,8 @@ def run_sweep(
     ``store``: a :class:`TrialStore`, e.g. a :class:`SqliteStore` to persist and resume (None: a fresh
     :class:`MemoryStore`); ``progress``: e.g. :class:`TerminalProgress` (``True`` for one on
     stderr; None or False: silent);
-    ``code_version``: defaults to :func:`theorycheck.sweep.version.code_version`;
+    ``code_version``: defaults to :func:`theorycheck.sweep.version.trial_code_version`
+    (the package's code, and a trial's own files when it lives outside the package);
     ``trial_id``: defaults to :func:`describe_trial`. Entropy, code version and trial id
     form the sweep identity a store is bound to. ``batch_seconds``: measured trial time
     to put in one future (0: one trial per future); it changes no result.
@@ -130,7 +131,7 @@ def run_sweep(
     reporter = as_progress(progress)
     identity = SweepIdentity(
         entropy=check_entropy(entropy),
-        code_version=default_code_version() if code_version is None else str(code_version),
+        code_version=trial_code_version(trial) if code_version is None else str(code_version),
         trial=describe_trial(trial) if trial_id is None else str(trial_id),
     )
     planner: BatchPlanner[PendingTrial] = BatchPlanner(executor, target_seconds=batch_seconds)

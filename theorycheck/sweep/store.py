@@ -191,6 +191,9 @@ class SqliteStore:
                     for name, value in identity.to_dict().items()
                     if stored.get(name) != value
                 )
+                if stored.get("code_version") != identity.code_version:  # say what the version covers
+                    diffs += (" -- the simulation code changed since: theorycheck's, or the task's own "
+                              "files (the .py files beside a trial defined outside theorycheck)")
                 raise ForeignStoreError(
                     f"store {str(self.path)!r} was written by a different sweep ({diffs}); "
                     f"{_advice(self.path)}"

@@ -13,13 +13,21 @@ Everything else (tasks, algorithms, models, simulate, laws, ...) is included, an
 subpackage is included by default: a stale cache is worse than a recomputation. A store
 written under another code version is refused (``ForeignStoreError``) rather than mixed.
 
-A trial function that lives outside ``theorycheck`` is not covered; pass your own
-``code_version=`` string to :func:`theorycheck.sweep.run_sweep` in that case.
+A trial that lives outside ``theorycheck`` (a user's task, ``--task file.py:NAME``) adds
+its own digest (:func:`trial_code_version`): the bytes of every ``*.py`` file in the folder
+of the file that defines it (the file itself and the helpers beside it; a function with no
+file, typed in a notebook or a REPL, by its source text or bytecode). Editing the trial or
+a helper beside it therefore starts a new store instead of reusing old answers. Code
+elsewhere (an installed package of one's own) is not covered: pass ``code_version=`` to
+:func:`theorycheck.sweep.run_sweep`, or start a fresh store.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
+import sys
 from pathlib import Path
 
 import theorycheck
@@ -55,3 +63,69 @@ def code_version() -> str:
     """``"<theorycheck.__version__>+<first 12 hex of source_digest>"`` (see module doc)."""
     package_dir = Path(theorycheck.__file__).resolve().parent
     return f"{theorycheck.__version__}+{source_digest(package_dir)[:12]}"
+
+
+def _functions(trial, depth: int = 0):
+    """The functions and classes behind ``trial``: a function itself, a partial's function,
+    or an object's class, what it wraps (``__wrapped__``) and the callables it holds (a
+    wrapper such as ``CriticalTrial``)."""
+    if isinstance(trial, functools.partial):
+        yield from _functions(trial.func, depth)
+    elif inspect.isfunction(trial) or inspect.ismethod(trial):
+        yield inspect.unwrap(getattr(trial, "__func__", trial))
+    elif callable(trial):
+        yield type(trial)
+        wrapped = getattr(trial, "__wrapped__", None)  # e.g. task_sources.FileTrial
+        if wrapped is not None and depth < 2:
+            yield from _functions(wrapped, depth + 1)
+        if depth < 2:
+            for value in getattr(trial, "__dict__", {}).values():
+                if callable(value):
+                    yield from _functions(value, depth + 1)
+
+
+def _source_file(obj) -> Path | None:
+    """The file that defines ``obj``: its module's, or (a module loaded from a path and not
+    kept in ``sys.modules``) the one its code names, when that file exists."""
+    module = sys.modules.get(getattr(obj, "__module__", None) or "")
+    path = getattr(module, "__file__", None)
+    if not path:
+        try:
+            path = inspect.getsourcefile(obj)
+        except TypeError:
+            path = None
+    return Path(path).resolve() if path and Path(path).is_file() else None
+
+
+def _without_file(func) -> bytes:
+    """A function with no file: its source text when Python can find it, else its bytecode."""
+    try:
+        return inspect.getsource(func).encode()
+    except (OSError, TypeError):
+        code = getattr(func, "__code__", None)
+        return b"" if code is None else code.co_code + repr(code.co_names).encode()
+
+
+def trial_code_version(trial) -> str:
+    """:func:`code_version`, plus ``+trial.<12 hex>`` when ``trial`` (or what it wraps) is
+    defined outside ``theorycheck``: a SHA-256 of every ``*.py`` file in the folder of each
+    defining file (module docstring)."""
+    package_dir = Path(theorycheck.__file__).resolve().parent
+    folders, loose = set(), []
+    for obj in _functions(trial):
+        path = _source_file(obj)
+        if path is None:
+            loose.append(_without_file(obj))
+        elif package_dir not in path.parents:
+            folders.add(path.parent)
+    base = code_version()
+    if not folders and not loose:
+        return base
+    digest = hashlib.sha256()
+    for folder in sorted(folders):
+        for path in sorted(folder.glob("*.py")):
+            # names, not places: a project folder that moves keeps its store
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for text in loose:
+        digest.update(text + b"\0")
+    return f"{base}+trial.{digest.hexdigest()[:12]}"
