@@ -90,3 +90,20 @@ def test_what_is_not_a_store_of_trials_is_one_line_and_exit_2(tmp_path, capsys, 
     else:
         path, expected = tmp_path / "gone" / "trials.sqlite", "no such file"
     assert expected in _error(capsys, path)
+
+
+def test_a_check_s_output_is_fitted_at_that_check_s_q_and_resource(tmp_path, capsys):
+    # `fit OUT` gives "a verdict for a run": the run's q and resource come from its verdict.json
+    # (it refitted a q = 0.8 run at 0.5 without a word, and the free fit asked for --resource)
+    data = _data()
+    _store(tmp_path / "run", data)
+    (tmp_path / "run" / "verdict.json").write_text(json.dumps({"design": {"q": 0.8, "resource": "N"}}))
+    code, at_run = _fit(capsys, tmp_path / "run")
+    assert at_run["q"] == 0.8 and any("q = 0.8, the q of the check" in n for n in at_run["notes"])
+    main(["fit", str(tmp_path / "run"), "--law", LAW, "--json", "--no-diagnostics", "--q", "0.5"])
+    at_half = json.loads(capsys.readouterr().out)
+    assert at_half["q"] == 0.5 and any("measured q = 0.8" in n for n in at_half["notes"])
+    assert at_half["fit"]["constants"]["C"]["estimate"] < at_run["fit"]["constants"]["C"]["estimate"]
+    (tmp_path / "run" / "verdict.json").write_text(json.dumps({"design": {"q": 0.5, "resource": "N"}}))
+    assert main(["fit", str(tmp_path / "run"), "--json"]) == 0  # free fit: resource N from the run
+    assert "resource named N by default" not in capsys.readouterr().out

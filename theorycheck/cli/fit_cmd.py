@@ -22,7 +22,7 @@ import os
 import sys
 from typing import Any
 
-from theorycheck.cli.fit_input import RESERVED, read_data, unused_columns
+from theorycheck.cli.fit_input import RESERVED, read_data, run_design, unused_columns
 from theorycheck.cli.options import plain_text
 
 __all__ = ["add_parser", "run", "load_law"]
@@ -59,7 +59,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tolerance", type=float, default=None,
                         help="equivalence tolerance on exponents (default 0.25)")
     parser.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
-    parser.add_argument("--q", type=float, default=0.5, help="success probability defining thresholds")
+    parser.add_argument("--q", type=float, default=None,
+                        help="success probability defining thresholds (default: the q of the check whose output "
+                             "DATA is, else 0.5)")
     parser.add_argument("--up-to", choices=("constants", "polylog"), default="constants",
                         help="compare up to constants (Θ, default) or up to polylog factors (Θ̃)")
     parser.add_argument("--min-span", type=float, default=None,
@@ -101,7 +103,7 @@ def load_law(text: str, *, resource: str | None = None, constants: list[str] | N
 
 
 def _choose_params(header: list[str], kind: str, law: Any, resource: str, params: list[str] | None,
-                   ignore: list[str]) -> list[str]:
+                   ignore: list[str], distinct: dict) -> list[str]:
     from theorycheck.law.names import require_known_names
 
     candidates = [h for h in header if h not in RESERVED and h != resource]
@@ -114,8 +116,8 @@ def _choose_params(header: list[str], kind: str, law: Any, resource: str, params
         raise ValueError(f"--ignore {clash}: a variable of the law or of --params cannot be ignored; "
                          "remove it from one of them")
     candidates = [h for h in candidates if h not in ignore]
-    if law is None:
-        return candidates if params is None else params
+    if law is None:  # the free fit: every column that varies (one value has no exponent; a run's settings)
+        return [h for h in candidates if len(distinct.get(h, ())) > 1] if params is None else params
     require_known_names(law, [*candidates, resource] if kind == "thresholds" else
                         [h for h in header if h not in RESERVED])
     if params is None:
@@ -137,8 +139,8 @@ def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[
     chosen: list[str] = []
     ignore = _names(args.ignore) or []
 
-    def choose(header: list[str], kind: str) -> list[str]:
-        chosen[:] = _choose_params(header, kind, law, resource, _names(args.params), ignore)
+    def choose(header: list[str], kind: str, distinct: dict) -> list[str]:
+        chosen[:] = _choose_params(header, kind, law, resource, _names(args.params), ignore, distinct)
         return chosen
 
     csvd = read_data(args.data, resource=resource, params=choose)
@@ -240,11 +242,29 @@ def _emit(text: str) -> None:
         os.dup2(devnull, sys.stdout.fileno())  # Python flushes stdout again at exit
 
 
+def from_run(args: argparse.Namespace) -> list[str]:
+    """Set ``args.q``: the user's, else the q of the check whose output ``args.data`` is (its
+    ``verdict.json`` beside the data), else 0.5; and, without ``--law`` or ``--resource``, the
+    resource to that check's. Returns a note when the user's q differs from the check's."""
+    ran, resource = run_design(args.data)
+    if args.law is None and args.resource is None and resource is not None:
+        args.resource = resource
+    if args.q is None:
+        args.q = 0.5 if ran is None else ran
+        return [f"q = {ran:g}, the q of the check that wrote {args.data}"] if ran not in (None, 0.5) else []
+    if ran is not None and ran != args.q:
+        return [f"fitted at q = {args.q:g}, but the check that wrote {args.data} measured q = {ran:g}: its "
+                f"trials were placed near that crossing, and a table's thresholds are its crossings"]
+    return []
+
+
 def _check_numbers(args: argparse.Namespace) -> None:
     """The numeric options, named as the command line names them, before the data are read."""
     from theorycheck.validate import check_int, check_open_unit, check_positive
 
     for name in ("level", "ci_level", "q"):
+        if getattr(args, name) is None:
+            continue
         check_open_unit(f"--{name.replace('_', '-')}", getattr(args, name), " (a probability, e.g. 0.95)"
                         if name != "q" else " (the success probability that defines a threshold)")
     for name in ("tolerance", "min_span"):
@@ -260,10 +280,12 @@ def run(args: argparse.Namespace) -> int:
     from theorycheck.report.terminal import exit_code, render_verdict
 
     _check_numbers(args)
+    q_note = from_run(args)
     if args.law is None:
         if args.assume or args.constants or args.lower_bound:
             raise ValueError("--assume, --constants and --lower-bound need --law")
         data, notes, _ = load_data(args, None)
+        notes += q_note
         if args.resource is None:
             notes.append("resource named N by default (candidate laws use that name); pass --resource to rename")
         fit = fit_exponents(data, log_powers=args.log_powers, step=args.step, level=args.level, q=args.q,
@@ -274,6 +296,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     law = load_law(args.law, resource=args.resource, constants=_names(args.constants), assume=args.assume)
     data, notes, fixed = load_data(args, law)
+    notes += q_note
     lower, lower_constants = None, None
     if args.lower_bound:
         lower = load_law(args.lower_bound, resource=law.resource)

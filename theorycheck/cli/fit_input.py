@@ -122,6 +122,20 @@ def store_path(path: str) -> str | None:
     return path
 
 
+def run_design(path: str) -> tuple[float | None, str | None]:
+    """``(q, resource)`` of the check whose output ``path`` is (its directory, ``trials.sqlite``
+    or ``thresholds.csv``), read from the ``verdict.json`` beside it; ``(None, None)`` if none."""
+    folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
+    try:
+        with open(os.path.join(folder, "verdict.json"), encoding="utf-8") as f:
+            design = json.load(f)["design"]
+        q, resource = design.get("q"), design.get("resource")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None, None
+    return (float(q) if isinstance(q, int | float) and 0 < q < 1 else None,
+            resource if isinstance(resource, str) and resource.isidentifier() else None)
+
+
 def _read_store(path: str) -> tuple[list[str], list[dict]]:
     """Binomial rows of a trial store: its records grouped by their parameters (module docstring)."""
     from theorycheck.sweep.store import SqliteStore
@@ -154,15 +168,17 @@ def _cell_text(value: object) -> str:
     return str(value)
 
 
-def read_data(path: str, *, resource: str, params: Callable[[list[str], str], list[str]]) -> CsvData:
-    """Read ``path`` (a CSV, or a trial store: :func:`store_path`); ``params(header, kind)``
-    chooses the parameter columns (and may refuse the header with a ValueError)."""
+def read_data(path: str, *, resource: str, params: Callable[[list[str], str, dict], list[str]]) -> CsvData:
+    """Read ``path`` (a CSV, or a trial store: :func:`store_path`); ``params(header, kind,
+    distinct)`` chooses the parameter columns (and may refuse the header with a ValueError);
+    ``distinct`` maps each column to the set of its distinct entries."""
     store = store_path(path)
     header, raw = _read_store(store) if store else _read_csv(path)
     if not header:
         raise ValueError(f"{path!r} is empty: expected a header such as d,L,V,{resource},successes,trials")
     kind, column = _kind(path, header, resource)
-    params = params(header, kind)
+    distinct = {h: {str(rec.get(h) or "").strip() for rec in raw} for h in header}
+    params = params(header, kind, distinct)
     absent = [p for p in params if p not in header]
     if absent:
         raise ValueError(f"the CSV has no column {absent[0]!r} (columns: {', '.join(header)})")
@@ -191,7 +207,6 @@ def read_data(path: str, *, resource: str, params: Callable[[list[str], str], li
         if kind == "binomial":
             _check_counts(row, i)
         rows.append(row)
-    distinct = {h: {str(rec.get(h) or "").strip() for rec in raw} for h in header}
     return CsvData(path, tuple(header), tuple(rows), kind, column, distinct, tuple(raw))
 
 
