@@ -77,3 +77,24 @@ def test_sigterm_stops_a_parallel_check_cleanly(tmp_path):
     assert "theorycheck: interrupted (finished trials are kept in the store)" in text
     assert "leaked semaphore" not in text and "Traceback" not in text
     assert stored_trials(out) >= 4
+
+
+@pytest.mark.dask
+def test_ctrl_c_stops_a_dask_local_check_in_one_line(tmp_path):
+    # a terminal's Ctrl-C signals the whole process group, the dask workers too: each printed
+    # its KeyboardInterrupt traceback (~67 lines) before the one-line "interrupted"
+    out = tmp_path / "int"
+    cmd = [sys.executable, "-c", "import sys; from theorycheck.cli.main import main; sys.exit(main())",
+           "check", "--dask-local", "--workers", "2", "--quiet", "--json", "--out", str(out)]  # the main job
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                            start_new_session=True)
+    deadline = time.time() + 180
+    while stored_trials(out) < 2 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the check finished before it could be stopped"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    text = err.decode()
+    assert proc.returncode == 130, text
+    assert text == f"theorycheck: interrupted (finished trials are kept in the store); resume with --out {out}\n", text

@@ -68,6 +68,16 @@ SPLIT_TASK = theorycheck.Task(  # success falls with p: its law is a capacity, '
     resource="p", defaults={"n": 64},
 )
 
+def broken(params, seed):
+    raise RuntimeError("my own bug")
+
+
+BROKEN_TASK = theorycheck.Task(
+    "er-broken", broken,
+    variables=[theorycheck.Variable("n", "integer", 2, 4096), theorycheck.Variable("p", "real", high=1.0)],
+    resource="p", defaults={"n": 64},
+)
+
 LAMBDA_TASK = theorycheck.Task(
     "er-lambda", lambda params, seed: connected(params, seed),
     variables=[theorycheck.Variable("n", "integer", 2), theorycheck.Variable("p", "real", high=1.0)],
@@ -294,6 +304,16 @@ def test_a_capacity_law_is_searched_from_above(task_file, tmp_path, capsys):
         assert tb["increasing"] is False and ta["increasing"] is True
         half = (tb["ci"][1] - tb["ci"][0]) / 2
         assert ta["ci"][0] - half <= tb["estimate"] <= ta["ci"][1] + half, (ta, tb)
+
+
+def test_an_error_in_the_user_s_trial_is_not_called_a_bug_of_theorycheck(task_file, tmp_path, capsys):
+    # it said "internal error ... (a bug: please report ...)" for the user's own RuntimeError
+    code = main(["check", "--law", TRUE_LAW, "--task", f"{task_file}:BROKEN_TASK", "--out", str(tmp_path / "b"),
+                 "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 4 and err.count("\n") == 1
+    assert err.startswith("theorycheck: error in the task's own trial: trial failed in cell 'cell00:")
+    assert "RuntimeError: my own bug; fix the trial" in err and "a bug: please report" not in err
 
 
 def test_measure_dataset_runs_a_task_on_any_executor(task_file):

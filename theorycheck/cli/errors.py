@@ -7,8 +7,8 @@
 1     refuted
 2     bad input: a ``ValueError`` raised before any work, one line on stderr
 3     inconclusive
-4     the run failed: an internal error (a bug) or the machine refused
-      (full disk, store not writable); one line on stderr, no verdict
+4     the run failed: an internal error (a bug), an error in a user task's own trial,
+      or the machine refused (full disk, store not writable); one line on stderr, no verdict
 130   interrupted (Ctrl-C, or SIGTERM: ``timeout``, ``kill``, a batch scheduler's
       time limit); finished trials are kept in the store
 141   stdout closed early (``theorycheck ... | head``), as a process killed by
@@ -22,13 +22,16 @@ error line is ``theorycheck: internal error: <Type>: <message> (a bug: please re
 rerun with THEORYCHECK_DEBUG=1 for the traceback)``; with ``THEORYCHECK_DEBUG=1`` the
 traceback is printed first (the exit code stays 4). Failures of the machine rather than
 the code (``sqlite3.OperationalError`` such as "database or disk is full", ``OSError``
-such as ENOSPC) get a line saying what to do instead of "a bug".
+such as ENOSPC) get a line saying what to do instead of "a bug", and so does an error
+raised by a trial defined outside theorycheck (a user's task file): ``theorycheck: error in
+the task's own trial: <cell, params, seed, error>; fix the trial ...``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import signal
 import sqlite3
 import sys
@@ -53,9 +56,9 @@ from theorycheck.report.terminal import (  # noqa: E402
 MAX_MESSAGE = 300
 
 
-def _one_line(text: str) -> str:
+def _one_line(text: str, longest: int = MAX_MESSAGE) -> str:
     text = " / ".join(part.strip() for part in str(text).splitlines() if part.strip())
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+    return text if len(text) <= longest else text[: longest - 3] + "..."
 
 
 def _debug() -> bool:
@@ -64,6 +67,10 @@ def _debug() -> bool:
 
 def internal_error_line(exc: BaseException) -> str:
     """The one line printed for an exception that is not bad input (module docstring)."""
+    if getattr(exc, "external", False):  # sweep.engine.TrialError from a user's own trial: not our bug
+        text = _one_line(exc, 2 * MAX_MESSAGE)
+        kept = "" if "finished trials are kept" in text else " (finished trials are kept in the store)"
+        return f"theorycheck: error in the task's own trial: {text}; fix the trial and run the same command again{kept}"
     what = f"{type(exc).__name__}: {_one_line(exc)}" if str(exc).strip() else type(exc).__name__
     if isinstance(exc, sqlite3.OperationalError) or (isinstance(exc, OSError) and not isinstance(
             exc, (BrokenPipeError, ConnectionError))):
@@ -117,7 +124,10 @@ def run_command(func: Callable[[Any], int], args: Any, *, stderr: TextIO | None 
         print(f"theorycheck: error: {exc}", file=err)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("theorycheck: interrupted (finished trials are kept in the store)", file=err)
+        lock = sys.modules.get("theorycheck.sweep.lock")  # the --out of this run, if it took one
+        held = lock.held() if lock is not None else []
+        where = f"; resume with --out {shlex.quote(str(held[0]))}" if len(held) == 1 else ""
+        print(f"theorycheck: interrupted (finished trials are kept in the store){where}", file=err)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()

@@ -77,14 +77,19 @@ from theorycheck.sweep.result import SweepResult
 from theorycheck.sweep.store import MemoryStore, TrialStore
 from theorycheck.sweep.batching import TARGET_SECONDS, BatchPlanner
 from theorycheck.sweep.trial import execute_batch, execute_trial
-from theorycheck.sweep.version import trial_code_version
+from theorycheck.sweep.version import defined_outside_package, trial_code_version
 
 __all__ = ["SweepResult", "TrialError", "run_sweep"]
 
 
 class TrialError(RuntimeError):
     """A trial function raised (the message names the cell, parameters and seed), or the
-    executor's workers died."""
+    executor's workers died. ``external``: the trial is code defined outside theorycheck (a
+    user's task), so the CLI does not call it a bug of theorycheck's."""
+
+    def __init__(self, message: str, *, external: bool = False) -> None:
+        super().__init__(message)
+        self.external = external
 
 
 _BROKEN_HINT = (
@@ -167,6 +172,7 @@ class _SweepRun:
         self.trial_seconds = self.worker_cpu_seconds = 0.0
         self.cells_done = self.trials_in_done_cells = 0
         self.start = time.monotonic()
+        self.external = defined_outside_package(trial)  # its errors are the user's code's
 
     def run(self) -> SweepResult:
         try:
@@ -232,7 +238,7 @@ class _SweepRun:
             try:
                 future = self.executor.submit(execute_batch, self.trial, items)
             except BrokenExecutor as exc:
-                raise TrialError(f"{_BROKEN_HINT} ({exc})") from exc
+                raise TrialError(f"{_BROKEN_HINT} ({exc})", external=self.external) from exc
             self.pending[future] = tasks
             self.running += len(tasks)
             self.futures += 1
@@ -242,13 +248,14 @@ class _SweepRun:
         return TrialError(
             f"trial failed in cell {task.cell.key!r} with params {task.params!r}, "
             f"seed SeedSequence({task.seed.entropy}, spawn_key={task.seed.spawn_key}): "
-            f"{type(error).__name__}: {error}"
+            f"{type(error).__name__}: {error}", external=self.external,
         )
 
     def _finish_batch(self, tasks: list[PendingTrial], future: Future[Any]) -> None:
         error = future.exception()
         if isinstance(error, BrokenExecutor):
-            raise TrialError(f"{_BROKEN_HINT} ({error})") from error
+            raise TrialError(f"running cell {tasks[0].cell.key!r} with params {tasks[0].params!r}, "
+                             f"{_BROKEN_HINT} ({error})", external=self.external) from error
         if error is not None:  # the batch itself failed (e.g. could not be pickled)
             raise self._trial_error(tasks[0], error) from error
         done, failure, cpu = future.result()

@@ -213,6 +213,26 @@ def check_executor_arguments(
 
 
 @contextlib.contextmanager
+def _workers_ignore_sigint() -> Iterator[None]:
+    """SIGINT ignored while a ``LocalCluster`` starts its worker processes, which inherit
+    that and keep it (Python installs its KeyboardInterrupt handler only where SIGINT is at its
+    default). A terminal's Ctrl-C reaches the whole process group: without this every worker
+    printed its KeyboardInterrupt traceback (~67 lines) before the one-line "interrupted". The
+    parent handles the Ctrl-C and closes the cluster, which ends the workers."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
 def make_executor(
     workers: int | None = None,
     scheduler: str | None = None,
@@ -239,18 +259,17 @@ def make_executor(
         import dask.config  # installed with distributed
 
         n_workers = workers if workers is not None else (os.cpu_count() or 1)
-        with (
-            dask.config.set(LOCAL_WORKER_CONFIG),
-            distributed.LocalCluster(
-                n_workers=n_workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=":0",
-                silence_logs=logging.ERROR,
-            ) as cluster,
-            distributed.Client(cluster, set_as_default=False) as client,
-        ):
-            yield client.get_executor()
+        with dask.config.set(LOCAL_WORKER_CONFIG):
+            with _workers_ignore_sigint():  # only while the workers start (not the run)
+                cluster = distributed.LocalCluster(
+                    n_workers=n_workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                )
+            with cluster, distributed.Client(cluster, set_as_default=False) as client:
+                yield client.get_executor()
     elif workers is None or workers == 1:
         yield None
     else:

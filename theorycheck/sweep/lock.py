@@ -119,6 +119,11 @@ def lock_out(directory: str | os.PathLike[str]) -> OutLock:
     return _HELD[key]
 
 
+def held() -> list[Path]:
+    """The output directories whose locks this process holds (taken by :func:`lock_out`)."""
+    return list(_HELD)
+
+
 def release_all() -> None:
     """Release every lock taken by :func:`lock_out` (the end of a CLI command)."""
     while _HELD:

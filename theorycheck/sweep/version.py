@@ -106,10 +106,9 @@ def _without_file(func) -> bytes:
         return b"" if code is None else code.co_code + repr(code.co_names).encode()
 
 
-def trial_code_version(trial) -> str:
-    """:func:`code_version`, plus ``+trial.<12 hex>`` when ``trial`` (or what it wraps) is
-    defined outside ``theorycheck``: a SHA-256 of every ``*.py`` file in the folder of each
-    defining file (module docstring)."""
+def _outside(trial) -> tuple[set[Path], list[bytes]]:
+    """The folders of the files outside the package that define ``trial``, and the texts of
+    those parts that have no file."""
     package_dir = Path(theorycheck.__file__).resolve().parent
     folders, loose = set(), []
     for obj in _functions(trial):
@@ -118,6 +117,20 @@ def trial_code_version(trial) -> str:
             loose.append(_without_file(obj))
         elif package_dir not in path.parents:
             folders.add(path.parent)
+    return folders, loose
+
+
+def defined_outside_package(trial) -> bool:
+    """Whether some of ``trial``'s code lives outside ``theorycheck`` (a user's task)."""
+    folders, loose = _outside(trial)
+    return bool(folders or loose)
+
+
+def trial_code_version(trial) -> str:
+    """:func:`code_version`, plus ``+trial.<12 hex>`` when ``trial`` (or what it wraps) is
+    defined outside ``theorycheck``: a SHA-256 of every ``*.py`` file in the folder of each
+    defining file (module docstring)."""
+    folders, loose = _outside(trial)
     base = code_version()
     if not folders and not loose:
         return base
