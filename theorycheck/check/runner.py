@@ -28,6 +28,7 @@ from theorycheck.check.where_measured import law_constraints, mark_verdict, regi
 from theorycheck.check.run_arguments import check_run_arguments
 from theorycheck.check.target import Target, resolve_target
 from theorycheck.registry import Task
+from theorycheck.check.advice import budget_advice
 from theorycheck.sweep import CellSpec, run_sweep
 from theorycheck.sweep.version import trial_code_version
 from theorycheck.threshold import ThresholdSearch
@@ -228,6 +229,9 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     verdict = compare(tgt.law, data, q=q, lower_bound=tgt.lower_law, **kwargs)
     if isinstance(verdict, NoCrossing):  # every search stopped at its ceiling: say so
         verdict = replace(verdict, reason=_ceiling_reason(design.resource))
+    advice = budget_advice(design.budget, verdict)  # "more trials per cell" as a budget to choose
+    if advice is not None:
+        verdict = replace(verdict, suggestions=(*verdict.suggestions, advice))
     if thresholds == "per-seed":  # report each cell's quantile and CI, not the table's normal approximation
         by_id = {_cell_id(p): th for p, th in measured}
         verdict = replace(verdict, cells=tuple(replace(c, threshold=by_id.get(_cell_id(c.params), c.threshold))

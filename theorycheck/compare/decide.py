@@ -58,6 +58,8 @@ class Decision:
     #: swept range), a local segment ``"64..256"``, ``"all"`` (every window inside the
     #: tolerance) or ``"span"`` (the range is too narrow to call it consistent)
     window: str = ""
+    #: inconclusive only: about how many times the trials per cell would decide it (CI width ∝ 1/√trials)
+    more_trials: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"status": self.status, "reason": self.reason, "suggestion": self.suggestion,
@@ -141,6 +143,7 @@ def decide(
         worst = max(worst, factor)
     if span < min_span:
         reasons.append(f"{variable} spans only {span:.2f} decades (< {min_span:g})")
+    more = None
     if math.isinf(worst):
         hint = f"more cells or trials inside the transitions along {variable}"
     else:
@@ -150,4 +153,4 @@ def decide(
         if leaning:
             hint += "; as it stands the data lean towards refuting"
     return Decision("inconclusive", "; ".join(reasons), hint, first_tost, first_two, tuple(table),
-                    ", ".join(pc.label for pc, _, _ in open_))
+                    ", ".join(pc.label for pc, _, _ in open_), more_trials=more)
