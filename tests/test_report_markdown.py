@@ -71,6 +71,17 @@ def test_reproduce_command_names_a_file_task_as_given_and_its_assumptions(tmp_pa
                                                                    {})
 
 
+def test_a_task_file_given_by_a_relative_path_is_reproduced_from_anywhere(tmp_path, monkeypatch):
+    # `--task ../graph.py:TASK` was copied as given, so the Reproduce line worked only from
+    # the folder the run started in
+    from theorycheck.task_sources import load_task
+
+    (tmp_path / "step_task.py").write_text(STEP_TASK)
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    assert load_task("../step_task.py:TASK").source == f"{tmp_path.resolve() / 'step_task.py'}:TASK"
+
+
 def _verdict_dict():
     return {
         "verdict": "consistent", "headline": "consistent within ±0.25; but `N >= C*V*log(V)` fits decisively "

@@ -108,7 +108,9 @@ def load_task(spec: str) -> Task:
     if from_file and getattr(trial, "__module__", None) == module.__name__ and "<" not in trial.__qualname__:
         task = dataclasses.replace(task, trial=FileTrial(str(Path(where).expanduser().resolve()),
                                                          trial.__qualname__))
-    return dataclasses.replace(task, source=str(spec))
+    # a file as an absolute path: a report's Reproduce line then works from any folder
+    source = f"{Path(where).expanduser().resolve()}:{attr}" if from_file else str(spec)
+    return dataclasses.replace(task, source=source)
 
 
 def resolve_task(task: str | Task | None) -> str | Task | None:

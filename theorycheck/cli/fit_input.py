@@ -139,11 +139,17 @@ def run_design(path: str) -> tuple[float | None, str | None]:
 def _read_store(path: str) -> tuple[list[str], list[dict]]:
     """Binomial rows of a trial store: its records grouped by their parameters (module docstring)."""
     from theorycheck.sweep.store import SqliteStore
+    from theorycheck.sweep.store_contract import CorruptStoreError
 
     if not os.path.isfile(path):
         raise ValueError(f"cannot read {path!r}: no such file; give a check's output directory or its trials.sqlite")
-    with SqliteStore(os.path.dirname(path) or ".") as store:
-        records = store.records()
+    try:
+        with SqliteStore(os.path.dirname(path) or ".") as store:
+            records = store.records()
+    except CorruptStoreError as exc:  # its advice (--force-new: delete it) is a check's, not fit's
+        reason = str(exc).split("; use a new output directory")[0]
+        raise ValueError(f"{reason}: fit reads a store as it is; give the run's thresholds.csv, or another "
+                         "store") from None
     if not records:
         raise ValueError(f"{path!r} holds no finished trials: nothing to fit")
     if any("critical" in r.result for r in records):

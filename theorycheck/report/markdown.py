@@ -134,10 +134,12 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
         parts.append(f"- success criterion: {t['criterion']}")
     parts += ["", "## Sweep design", ""]
     parts.append(f"- resource searched: `{design['resource']}` (threshold at success probability {design.get('q', 0.5)})")
-    parts.append("- simulator: " + ", ".join(f"{k}={val}" for k, val in design.get("simulation", {}).items()))
+    settings = ", ".join(f"{k}={val}" for k, val in design.get("simulation", {}).items())
+    parts.append(f"- simulator: task `{design.get('task', '-')}`" + (f", {settings}" if settings else ""))
     parts.append("- base point: " + ", ".join(f"{k}={format_number(val)}" for k, val in design["base"].items()))
-    for var, values in design["varied"].items():
-        parts.append(f"- varied `{var}`: " + ", ".join(format_number(x) for x in values))
+    for var, values in design["varied"].items():  # every value measured, the base point's too
+        seen = sorted({*values, *(float(c["params"][var]) for c in result["cells"] if var in c.get("params", {}))})
+        parts.append(f"- varied `{var}`: " + ", ".join(format_number(x) for x in seen))
     parts.append(
         f"- budget `{design.get('budget', '-')}`: {design.get('cells', len(result['cells']))} cells, "
         f"{result.get('run', {}).get('trials', '-')} trials, seed entropy {design.get('entropy', '-')}"

@@ -49,7 +49,8 @@ def readable_log_axis(axis: Any, values: Any = None, *, fixed: bool = False, max
     (matplotlib labels minor ticks on narrow log ranges, and they overlap).
     ``fixed=True`` puts the ticks at ``values`` (the swept values of a variable), thinned
     to ``max_ticks``; otherwise :class:`~matplotlib.ticker.LogLocator` picks multiples
-    1-2-5 (over <= 1.5 decades of ``values``), 1-3 (<= 3 decades) or 1 per decade.
+    1-2-5 (over <= 1.5 decades of ``values``), 1-3 (<= 3 decades) or 1 per decade; over less
+    than 0.6 decades (a collapse plot's ratios near 1), ~5 round values between its ends.
     x labels are slanted."""
     vals = np.unique(np.asarray([v for v in np.ravel(values) if np.isfinite(v) and v > 0], dtype=float)) \
         if values is not None else np.array([])
@@ -57,6 +58,10 @@ def readable_log_axis(axis: Any, values: Any = None, *, fixed: bool = False, max
         vals = vals[::int(np.ceil(vals.size / max_ticks))]
         axis.set_major_locator(FixedLocator(vals))
         axis.set_major_formatter(FixedFormatter([_tick_label(v) for v in vals]))
+    elif vals.size > 1 and np.log10(vals.max() / vals.min()) < 0.6:  # too narrow for 1-2-5: ~5 round values
+        ticks = np.unique([float(f"{v:.2g}") for v in np.geomspace(vals.min(), vals.max(), 5)])
+        axis.set_major_locator(FixedLocator(ticks))
+        axis.set_major_formatter(FixedFormatter([_tick_label(v) for v in ticks]))
     else:
         decades = float(np.log10(vals.max() / vals.min())) if vals.size > 1 else 10.0
         subs = (1.0, 2.0, 5.0) if decades <= 1.5 else (1.0, 3.0) if decades <= 3 else (1.0,)
