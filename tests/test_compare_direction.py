@@ -41,3 +41,13 @@ def test_flat_data_are_never_refused_either_way():
             data = Dataset.from_rows(rows, resource="N", increasing=increasing)
             z = trend_z(data)
             assert math.isfinite(z) and abs(z) < CONTRADICTION_Z
+
+
+def test_trend_z_weights_the_mean_log_resource_by_trials():
+    # guards the trial-weighted centring of log N: an unweighted mean gives the same numerator but a larger
+    # variance (z = 1.876 here). By hand, log N = 0, 1, 2 with n = 6, 2, 2 and k = 1, 1, 2: p = 0.4,
+    # weighted mean 0.6, dx = (-0.6, 0.4, 1.4), numerator sum (k - n p) dx = 2.6,
+    # variance p (1 - p) sum n dx^2 = 0.24 * 6.4 = 1.536.
+    rows = [{"n": 1, "N": math.e**i, "successes": k, "trials": t} for i, (k, t) in enumerate(((1, 6), (1, 2), (2, 2)))]
+    data = Dataset.from_rows(rows, resource="N")
+    assert trend_z(data) == pytest.approx(2.6 / math.sqrt(1.536), rel=1e-12)  # rel: log(e**i) rounding only

@@ -311,3 +311,26 @@ def test_constant_ci_coverage_when_the_cells_scatter_around_the_law():
         covered += c.ci[0] <= 2.0 <= c.ci[1]
     print(f"scattered cells: constant coverage {covered / 200:.3f}")
     assert 0.90 <= covered / 200 <= 0.99, covered
+
+
+def _mixed_widths(seed: int) -> Dataset:
+    """True-law cells: four with transition width 0.01 in log N, four with width 1.0 (8 trials a point)."""
+    rows = []
+    for i, (width, vs) in enumerate(((0.01, [10, 100]), (1.0, [30, 300]))):
+        part = planted_dataset(POWER, grid={"V": vs, "d": [4, 64]}, constants={"C": 3.0}, width=width,
+                               trials=8, seed=seed + i)
+        rows += [{**c.values, "N": r, "successes": k, "trials": n} for c in part.cells for r, k, n in c.points]
+    return Dataset.from_rows(rows, resource="N")
+
+
+def test_cells_of_very_different_widths_are_not_called_misaligned():
+    # guards the misalignment yardstick (10x the widest cell's width): measured against the narrowest cell
+    # instead, true-law data whose cells' widths differ 100-fold would fall back to the WLS constants.
+    data = _mixed_widths(1)
+    widths = sorted(1.0 / th.slope for th in cell_thresholds(data))
+    assert widths[-1] > 50 * widths[0]  # seed 1: 0.008 .. 0.94
+    fit = fit_law(POWER, data)
+    assert fit.constants_from == "likelihood", fit.notes
+    assert not any("do not line up" in n for n in fit.notes)
+    lo, hi = fit.constants["C"].ci
+    assert lo < 3.0 < hi  # seed 1: (2.99, 3.55)

@@ -166,3 +166,42 @@ def test_point_thresholds_give_exponent_cis_with_their_nominal_coverage():
             lo, hi = v.exponents[name].ci
             hits[name] += lo <= true <= hi
     assert all(0.92 <= h / 400 <= 0.98 for h in hits.values()), hits
+
+
+def test_a_ci_table_keeps_the_standard_error_it_was_given():
+    # guards the CI -> se conversion log(hi/lo)/(2z): dividing by z alone would double every cell's error.
+    # _planted writes ci = exp(log_t ± z*0.05), so log_se is 0.05 up to rounding (rel=1e-9).
+    table = _planted(11, kind="ci")
+    for cell in table.cells:
+        assert cell.log_se == pytest.approx(0.05, rel=1e-9)
+    # thresholds() gives back the CIs written into the table, exp(log_t ± z*0.05) (the numbers its verdict used)
+    z = norm.ppf(0.975)
+    for cell, th in zip(table.cells, table.thresholds(), strict=True):
+        lo, hi = math.exp(cell.log_threshold - z * 0.05), math.exp(cell.log_threshold + z * 0.05)
+        assert th.ci == pytest.approx((lo, hi), rel=1e-9)
+        assert th.estimate == pytest.approx(math.exp(cell.log_threshold), rel=1e-12)
+
+
+def _scattered(seed: int, stated_se: float, extra_sd: float = 0.3) -> ThresholdTable:
+    """The true law's log thresholds + N(0, extra_sd^2), each stated with the same se."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    rows = [{"V": v, "d": d, "se": stated_se,
+             "threshold": 3 * v**2 * math.log(v) / d * math.exp(rng.normal(0, extra_sd))} for v, d in GRID]
+    return ThresholdTable.from_rows(rows, resource="N", variables=["V", "d"])
+
+
+def test_cells_that_scatter_beyond_their_stated_errors_widen_the_exponent_cis():
+    # guards the widening cov + tau^2 I: without it a table stating se 0.05 whose cells scatter with sd 0.3
+    # keeps CIs 6x too narrow (the note saying "widened" would still print).
+    law = Law.parse(TRUE)
+    small, honest = compare(law, _scattered(11, 0.05)), compare(law, _scattered(11, 0.3))
+    note = [n for n in small.notes if "exponent CIs widened" in n]
+    assert len(note) == 1 and not any("exponent CIs widened" in n for n in honest.notes)
+    # the honest copy has no excess, so its CI widths are proportional to its se, 0.3; the other copy's
+    # covariance is (0.05^2 + tau^2) I, the same matrix up to a factor: both exponents' widths scale alike
+    ratio = {k: np.ptp(small.exponents[k].ci) / np.ptp(honest.exponents[k].ci) for k in ("V", "d")}
+    assert ratio["V"] == pytest.approx(ratio["d"], rel=1e-9)  # same factor, up to rounding
+    # ... and that factor is the total sd sqrt(0.05^2 + tau^2) over 0.3, with tau as the note prints it
+    # (2 significant digits: tau ± 0.005 moves the total sd by < 0.005, hence abs=0.005)
+    tau = float(note[0].split("extra sd ")[1].split()[0])
+    assert 0.3 * ratio["V"] == pytest.approx(math.hypot(0.05, tau), abs=0.005)

@@ -157,6 +157,7 @@ def test_elasticity_of_monomial_is_its_exponent_plus_log_term():
 
 def test_strict_inequality_and_reversed_sides():
     law = Law.parse("C*V*log(V) < N")
-    assert law.resource == "V" or law.resource == "N"
+    # the resource is the left-hand side's variable: V, at most the threshold (a capacity)
+    assert law.resource == "V" and law.sense == "<="
     law = Law.parse("C*V*log(V) < N", resource="N")
     assert law.sense == ">=" and law.threshold == symbol("C") * V * sp.log(V)

@@ -129,3 +129,10 @@ def test_structural_leading_terms_agree_with_sympy_limits():
     slow = limit_term(law.threshold, ray, law.variables)
     assert (dict(fast.powers), dict(fast.logs)) == (dict(slow.powers), dict(slow.logs))
     assert fast.growth(ray) == slow.growth(ray) == (Fraction(3, 2), 1)
+
+
+def test_log_of_a_fixed_variable_does_not_count_in_kappa():
+    # guards: Term.growth counting log powers of variables held fixed on the ray (ray 0)
+    law = Law.parse("N >= C*V*log(d)")
+    assert law.ray_growth({"V": 1, "d": 0}) == (Fraction(1), Fraction(0))
+    assert law.ray_growth({"V": 1, "d": 1}) == (Fraction(1), Fraction(1))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import sympy as sp
 
@@ -123,3 +125,11 @@ def test_unsolvable_resource_says_so():
 def test_non_positive_threshold_is_refused():
     with pytest.raises(ValueError, match="not positive"):
         Law.parse("N >= -V")
+
+
+def test_ln_is_the_natural_log():
+    # guards: ln parsed as another base (log10 gives 200 instead of 100*ln(100) = 460.5)
+    law = Law.parse("N >= C*V*ln(V)")
+    assert law.threshold == Law.parse("N >= C*V*log(V)").threshold
+    # rel 1e-12: float evaluation of the SymPy expression vs math.log (rounding only, ~1e-16)
+    assert law.evaluate({"V": 100.0}, {"C": 1}) == pytest.approx(100 * math.log(100), rel=1e-12)

@@ -121,3 +121,17 @@ def test_constraint_involving_the_resource_is_read_at_the_threshold():
     regime = Regime({"V": 1, "d": "3/4", "L": "1/4"}, "", ("N << L*V",))
     assert regime.violated(regime.ray, Law.parse("N >= L*V**2/d**2")) == []
     assert regime.violated(regime.ray, Law.parse("N >= L*V**2")) == ["N << L*V"]
+
+
+def test_much_less_than_is_strict_on_the_ray():
+    # guards: "d << V" judged as <= (a ray with d and V growing alike would be accepted)
+    with pytest.raises(ValueError, match="violates its own constraint"):
+        Regime({"V": 1, "d": 1}, "", ("d << V",))
+    regime = Regime({"V": 1, "d": "3/4"}, "", ("d << V",))
+    assert regime.violated({"V": Fraction(1), "d": Fraction(1)}) == ["d << V"]
+    assert regime.violated({"V": Fraction(1), "d": Fraction(15, 16)}) == []
+
+
+def test_cone_drops_a_neighbour_ray_that_holds_everything_fixed():
+    # guards: cone keeping the all-zero ray when an exponent equals eps (V = 1/16 moved by -1/16)
+    assert Regime({"V": "1/16"}).cone() == [{"V": Fraction(1, 16)}, {"V": Fraction(1, 8)}]

@@ -35,6 +35,24 @@ def test_every_evaluated_point_equals_plain_simulate(algorithm):
     assert not flags[0] and flags[-1]
 
 
+# a cell whose accuracy depends on which test contexts are drawn (at CELL it does not)
+CONTEXT_CELL = RetrievalParams(V=32, d=24, L=16, N=1, contexts=4)
+
+
+def test_evaluated_points_equal_plain_simulate_where_the_test_set_matters():
+    # guards: simulate drawing its test set from another seed stream than the per-seed evaluator
+    # (a test set from the training stream changes the accuracy at N = 1000 and 10000 here)
+    grid = [300, 1000, 3000, 10000]
+    found = critical_value(CONTEXT_CELL, 7, grid, algorithm="limit", beta=2.0, scan=True)
+    assert [N for N, _, _ in found.evaluated] == grid
+    for N, accuracy, success in found.evaluated:
+        plain = simulate(CONTEXT_CELL.replace(N=N), "limit", seed=7, beta=2.0)
+        assert accuracy == plain.accuracy, N  # the same fit and test set, bit for bit
+        assert success == plain.success
+    # not vacuous: the accuracy moves along the grid (it is not stuck at 0 or 1)
+    assert len({accuracy for _, accuracy, _ in found.evaluated}) == len(grid)
+
+
 def test_bisection_finds_the_scanned_critical_value_from_any_hint():
     for seed in (1, 2):  # two seeds whose success is monotone on this grid
         full = critical_value(CELL, seed, GRID, scan=True)

@@ -196,3 +196,14 @@ def test_many_label_blocks_threads_do_not_change_the_result():
         for name in ("G1", "g", "G2"):
             assert _rel(getattr(streamed, name), getattr(base, name)) < RTOL
             assert _rel(getattr(base, name), getattr(dense, name)) < RTOL
+
+
+def test_train_selection_accuracy_is_a_fraction_of_the_n_training_sequences():
+    # guards: the count of well-selected training sequences divided by something other than N
+    p, emb, seed = _setup("orthogonal", False)
+    assert run_limit(p, emb, seed).diagnostics["train_selection_accuracy"] == 1.0  # every one selected
+    p = RetrievalParams(V=24, d=8, L=16, N=300)  # d small: some sequences are mis-selected
+    fit = run_limit(p, rt.make_embeddings(p, np.random.default_rng(11)), np.random.SeedSequence(12))
+    share = fit.diagnostics["train_selection_accuracy"]
+    assert 0.5 < share < 1.0
+    assert share == round(share * p.N) / p.N  # exactly k/N: a count over the N sequences

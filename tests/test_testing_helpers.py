@@ -105,6 +105,14 @@ def test_assert_monotone_strict_rejects_a_flat_direction():
         assert_monotone(law, {"V": "hurts", "L": "hurts"}, {"V": [10.0, 100.0], "L": [4.0, 4.0]}, strict=True)
 
 
+def test_assert_monotone_fails_where_the_elasticity_is_nan():
+    # guards: a NaN elasticity passing (at V = d sqrt(V - d) has infinite slope: the elasticity is nan)
+    law = Law.parse("N >= C*(sqrt(V-d)+d)", assume="d <= V")
+    with pytest.raises(AssertionError, match="nan at {V: 4, d: 4}"):
+        assert_monotone(law, {"V": "hurts"}, {"V": [4.0, 8.0], "d": [4.0, 2.0]})
+    assert_monotone(law, {"V": "hurts"}, {"V": [8.0], "d": [2.0]})  # finite elsewhere: passes
+
+
 def test_assert_monotone_bad_input_is_a_value_error():
     law = Law.parse("N >= C*L*V/d")
     with pytest.raises(ValueError, match="points lack 'V'"):
@@ -137,6 +145,22 @@ def test_assert_dominates_fails_asymptotically_for_a_smaller_order():
     too_weak = Law.parse("N >= C*L*V*log(V)/d**2")  # one power of V short
     with pytest.raises(AssertionError, match="does not dominate"):
         assert_dominates(too_weak, lower)  # regime: the lower bound's
+
+
+def test_assert_dominates_capacity_form_flips_the_asymptotic_test():
+    # guards: the O-relation not flipped for <= (capacity) laws: the sufficient capacity is the smaller one
+    rel = assert_dominates("V <= C*N", "V <= C*N**2", {"N": 1})
+    assert rel.kind == "O"
+    with pytest.raises(AssertionError, match="does not dominate"):
+        assert_dominates("V <= C*N**2", "V <= C*N", {"N": 1})
+
+
+def test_assert_dominates_capacity_form_flips_the_numerical_gap():
+    # guards: the numerical gap not flipped for <= (capacity) laws (same order, constants decide)
+    rel = assert_dominates("V <= C1*N", "V <= C2*N", {"N": 1}, constants={"C1": 1.0, "C2": 2.0})
+    assert rel.kind == "Theta"
+    with pytest.raises(AssertionError, match="falls below"):
+        assert_dominates("V <= C1*N", "V <= C2*N", {"N": 1}, constants={"C1": 2.0, "C2": 1.0})
 
 
 def test_assert_dominates_bad_input_is_a_value_error():
@@ -181,6 +205,14 @@ def test_too_narrow_a_sweep_is_inconclusive_unless_allowed():
         assert_threshold_consistent(law, data)
     verdict = assert_threshold_consistent(law, data, allow_inconclusive=True)
     assert verdict.status == "inconclusive"
+
+
+def test_allow_inconclusive_still_fails_a_refuted_law():
+    # guards: allow_inconclusive=True passing any verdict (here a V exponent off by one: refuted)
+    data = planted_dataset(Law.parse("N >= C*V*d"), grid=GRID_2D, constants={"C": 2.0}, width=0.1,
+                           trials=16, seed=3)
+    with pytest.raises(AssertionError, match="refuted"):
+        assert_threshold_consistent("N >= C*V**2*d", data, allow_inconclusive=True)
 
 
 def test_assert_threshold_consistent_rejects_non_dataset():

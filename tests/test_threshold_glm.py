@@ -151,3 +151,24 @@ def test_bad_q_and_level():
         fit_threshold(POINTS, q=0)
     with pytest.raises(ValueError, match="level must lie strictly between 0 and 1"):
         fit_threshold(POINTS, level=1.5)
+
+
+def test_bracket_certifies_a_side_from_six_trials_not_five():
+    # guards the two-sided level of the bracket: at a one-sided 5% (not 2.5%) 0/5 and 5/5 would already bound it.
+    # 0.5^5 = 0.031 > 0.025 (unbounded); 0.5^6 = 0.016 < 0.025 (bounded), as trials_to_certify says
+    from theorycheck.threshold.isotonic import trials_to_certify
+
+    assert trials_to_certify(0.5, 0.95, "low") == trials_to_certify(0.5, 0.95, "high") == 6
+    assert fit_threshold([(10, 0, 5), (20, 5, 5)]).ci == (0.0, math.inf)
+    th = fit_threshold([(10, 0, 6), (20, 6, 6)])
+    assert th.method == "bracket" and th.ci == pytest.approx((10, 20))
+
+
+def test_monotonicity_warning_is_bonferroni_corrected_over_all_pairs():
+    # guards the correction: 7/10 then 1/10 has one-sided Fisher p = 0.0099 < 1%, which warns on its own, but
+    # among 3 points (3 pairs) it is 0.03 > 1%; without the correction the third point would not matter.
+    def warns(pts):
+        return any("not monotone" in w for w in fit_threshold(pts).warnings)
+
+    assert warns([(10, 7, 10), (20, 1, 10)])
+    assert not warns([(10, 7, 10), (20, 1, 10), (30, 10, 10)])
