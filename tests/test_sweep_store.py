@@ -206,18 +206,24 @@ def test_a_trial_outside_the_package_adds_the_digest_of_its_folder(tmp_path):
 
     proj = tmp_path / "proj"
     proj.mkdir()
-    (proj / "helpers.py").write_text("LIMIT = 3\n")
-    (proj / "mine.py").write_text("def trial(params, seed):\n    return params['n'] > 3\n")
+    (proj / "tc_version_helpers.py").write_text("LIMIT = 3\n")
+    (proj / "mine.py").write_text("import tc_version_helpers\n\n\ndef trial(params, seed):\n"
+                                  "    return params['n'] > tc_version_helpers.LIMIT\n")
     assert trial_code_version(planted_trial) == code_version()  # the package's own trial
     first = trial_code_version(FileTrial(str(proj / "mine.py"), "trial"))
     assert first.startswith(code_version() + "+trial.")
     assert trial_code_version(FileTrial(str(proj / "mine.py"), "trial")) == first  # nothing changed
     assert trial_code_version(CriticalTrial(FileTrial(str(proj / "mine.py"), "trial"), "n")) == first
-    (proj / "helpers.py").write_text("LIMIT = 4\n")
-    second = trial_code_version(FileTrial(str(proj / "mine.py"), "trial"))
-    assert second != first
-    moved = proj.rename(tmp_path / "elsewhere")  # a moved project keeps its store
-    assert trial_code_version(FileTrial(str(moved / "mine.py"), "trial")) == second
+    (proj / "notes.py").write_text("print('a script of mine, not imported')\n")
+    assert trial_code_version(FileTrial(str(proj / "mine.py"), "trial")) == first  # not the trial's code
+    (proj / "tc_version_helpers.py").write_text("LIMIT = 4\n")  # a helper the trial imports
+    assert trial_code_version(FileTrial(str(proj / "mine.py"), "trial")) != first
+    solo = tmp_path / "solo"
+    solo.mkdir()
+    (solo / "alone.py").write_text("def trial(params, seed):\n    return params['n'] > 3\n")
+    here = trial_code_version(FileTrial(str(solo / "alone.py"), "trial"))
+    moved = solo.rename(tmp_path / "elsewhere")  # a moved project keeps its store
+    assert trial_code_version(FileTrial(str(moved / "alone.py"), "trial")) == here
 
 
 def test_store_is_usable_with_a_real_cell_after_reopen(filled):

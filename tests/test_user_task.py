@@ -257,8 +257,8 @@ def test_file_task_resumes_after_sigkill(serial_run, task_file, tmp_path):
     assert data["verdict"] == reference["verdict"] and data["cells"] == reference["cells"]
 
 
-def test_editing_the_task_s_folder_refuses_the_old_store(tmp_path, capsys):
-    # the store's code version covers the .py files beside a file task: rerunning after a fix
+def test_editing_the_task_file_refuses_the_old_store(tmp_path, capsys):
+    # the store's code version covers a file task and the modules it loads from its folder: rerunning after a fix
     # must not hand back the old trials (it did: "876 trials reused, 0 computed")
     (tmp_path / "er_task.py").write_text(textwrap.dedent(ER_TASK))
     argv = ["check", "--law", TRUE_LAW, "--task", f"{tmp_path / 'er_task.py'}:TASK", "--cells", "n=16; n=32",
@@ -267,7 +267,11 @@ def test_editing_the_task_s_folder_refuses_the_old_store(tmp_path, capsys):
     capsys.readouterr()
     assert main(argv) in (0, 1, 3)  # nothing changed: resumed
     assert "0 computed" in capsys.readouterr().err
-    (tmp_path / "helper.py").write_text("FIXED = True\n")
+    (tmp_path / "notes.py").write_text("print('a script beside the task, not imported')\n")
+    assert main(argv) in (0, 1, 3)  # not the trial's code: still resumed
+    assert "0 computed" in capsys.readouterr().err
+    with open(tmp_path / "er_task.py", "a") as f:
+        f.write("# fixed\n")
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "simulation code changed" in err and "--force-new" in err and err.count("\n") == 1

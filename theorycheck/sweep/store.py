@@ -193,7 +193,7 @@ class SqliteStore:
                 )
                 if stored.get("code_version") != identity.code_version:  # say what the version covers
                     diffs += (" -- the simulation code changed since: theorycheck's, or the task's own "
-                              "files (the .py files beside a trial defined outside theorycheck)")
+                              "files (a trial defined outside theorycheck: its file and the modules it imports from its folder)")
                 raise ForeignStoreError(
                     f"store {str(self.path)!r} was written by a different sweep ({diffs}); "
                     f"{_advice(self.path)}"

@@ -14,12 +14,13 @@ subpackage is included by default: a stale cache is worse than a recomputation. 
 written under another code version is refused (``ForeignStoreError``) rather than mixed.
 
 A trial that lives outside ``theorycheck`` (a user's task, ``--task file.py:NAME``) adds
-its own digest (:func:`trial_code_version`): the bytes of every ``*.py`` file in the folder
-of the file that defines it (the file itself and the helpers beside it; a function with no
+its own digest (:func:`trial_code_version`): the bytes of the file that defines it and of
+every module loaded from that file's folder (the helpers it imports; a function with no
 file, typed in a notebook or a REPL, by its source text or bytecode). Editing the trial or
-a helper beside it therefore starts a new store instead of reusing old answers. Code
-elsewhere (an installed package of one's own) is not covered: pass ``code_version=`` to
-:func:`theorycheck.sweep.run_sweep`, or start a fresh store.
+a helper it imports therefore starts a new store instead of reusing old answers, while a
+new script saved beside it does not. Code elsewhere (an installed package of one's own) is
+not covered: pass ``code_version=`` to :func:`theorycheck.sweep.run_sweep`, or start a
+fresh store.
 """
 
 from __future__ import annotations
@@ -107,38 +108,43 @@ def _without_file(func) -> bytes:
 
 
 def _outside(trial) -> tuple[set[Path], list[bytes]]:
-    """The folders of the files outside the package that define ``trial``, and the texts of
-    those parts that have no file."""
+    """The files outside the package that define ``trial``, with the modules loaded from
+    their folders, and the texts of those parts that have no file."""
     package_dir = Path(theorycheck.__file__).resolve().parent
-    folders, loose = set(), []
+    files, loose = set(), []
     for obj in _functions(trial):
         path = _source_file(obj)
         if path is None:
             loose.append(_without_file(obj))
         elif package_dir not in path.parents:
-            folders.add(path.parent)
-    return folders, loose
+            files.add(path)
+    for folder in {f.parent for f in files}:  # the helpers the trial's file imports
+        for module in list(sys.modules.values()):
+            name = getattr(module, "__file__", None)
+            path = Path(name).resolve() if name and name.endswith(".py") else None
+            if path is not None and folder in path.parents and not {"site-packages", "dist-packages"} & set(path.parts):
+                files.add(path)
+    return files, loose
 
 
 def defined_outside_package(trial) -> bool:
     """Whether some of ``trial``'s code lives outside ``theorycheck`` (a user's task)."""
-    folders, loose = _outside(trial)
-    return bool(folders or loose)
+    files, loose = _outside(trial)
+    return bool(files or loose)
 
 
 def trial_code_version(trial) -> str:
     """:func:`code_version`, plus ``+trial.<12 hex>`` when ``trial`` (or what it wraps) is
-    defined outside ``theorycheck``: a SHA-256 of every ``*.py`` file in the folder of each
-    defining file (module docstring)."""
-    folders, loose = _outside(trial)
+    defined outside ``theorycheck``: a SHA-256 of its files and of the modules loaded from
+    their folders (module docstring)."""
+    files, loose = _outside(trial)
     base = code_version()
-    if not folders and not loose:
+    if not files and not loose:
         return base
     digest = hashlib.sha256()
-    for folder in sorted(folders):
-        for path in sorted(folder.glob("*.py")):
-            # names, not places: a project folder that moves keeps its store
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(files, key=lambda f: (f.name, f.as_posix())):
+        # names, not places: a project folder that moves keeps its store
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     for text in loose:
         digest.update(text + b"\0")
     return f"{base}+trial.{digest.hexdigest()[:12]}"
