@@ -30,7 +30,6 @@ from theorycheck.check.target import Target, resolve_target
 from theorycheck.registry import Task
 from theorycheck.check.advice import budget_advice
 from theorycheck.sweep import CellSpec, run_sweep
-from theorycheck.sweep.version import trial_code_version
 from theorycheck.threshold import ThresholdSearch
 from theorycheck.threshold.per_seed_search import CriticalTrial, PerSeedSearch
 
@@ -249,7 +248,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
         cells=cells, verdict=verdict,
         run={**trial_counts(sweep, thresholds), "computed": sweep.computed,
              "reused": sweep.reused, "seconds": round(time.perf_counter() - t0, 2)},
-        environment=_environment(entropy, trial),
+        environment=_environment(entropy, sweep.identity.code_version),
         caveats=list(design.notes) + list(tgt.caveats),
         regime=regime,
     )
@@ -268,7 +267,7 @@ def _cell_id(params: Mapping[str, float]) -> tuple:
     return tuple(sorted((k, round(float(v), 9)) for k, v in params.items()))
 
 
-def _environment(entropy: int, trial: Any) -> dict[str, Any]:
+def _environment(entropy: int, code_version: str) -> dict[str, Any]:
     import matplotlib
     import numpy
     import scipy
@@ -278,7 +277,7 @@ def _environment(entropy: int, trial: Any) -> dict[str, Any]:
     import theorycheck
 
     return {
-        "theorycheck": theorycheck.__version__, "code_version": trial_code_version(trial),
+        "theorycheck": theorycheck.__version__, "code_version": code_version,  # the one the store was keyed by
         "python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
         "sympy": sympy.__version__, "statsmodels": statsmodels.__version__,
         "matplotlib": matplotlib.__version__, "entropy": entropy,
