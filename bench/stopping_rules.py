@@ -20,9 +20,11 @@ the CI the stopping rule reads; the reported CI is the search's own:
   the CI itself.
 
 Coupon cells: all ``n`` coupons seen in ``m`` uniform draws, with the exact ``P(m)`` from
-the occupancy chain (the number of distinct coupons after each draw); the search starts at
-``n log n`` (0.8x the exact median, a law ``m >= C n log n`` with ``C = 1``) with the quick
-budget's settings (4 trials a point, 480 trials, CI ratio ``e^0.06``), seeds ``0..S-1``.
+the occupancy chain (the number of distinct coupons after each draw). The search starts at
+``n log n`` (a law ``m >= C n log n`` with ``C = 1``; for n = 566 and 800 that is 0.95x the
+median, where ``P`` is already 0.37, inside a transition whose sd of ``log m*`` is ~0.17),
+with the quick budget's settings (4 trials a point, 480 trials, CI ratio ``e^0.06``, a full
+width), seeds ``0..S-1``.
 ``--shapes`` adds the calibration shapes of ``tests/shape_harness.py`` (its searches, its
 seed 0). Each line: searches, coverage of the exact median, mean trials, and coverage by
 the number of trials at which the search stopped.
@@ -83,7 +85,7 @@ def stopping_rule(rule: str):
         elif rule in ("shallow", "slope", "either"):
             search.glm_threshold_t = _read_ci(rule, saved[2])
         elif rule != "kept":
-            raise SystemExit(f"unknown rule {rule!r}; choose from {', '.join(RULES)}")
+            raise ValueError(f"unknown rule {rule!r}; choose from {', '.join(RULES)}")
         yield
     finally:
         search.MIN_TRIALS_TO_STOP, search.STOP_ON_AVERAGE, search.glm_threshold_t = saved
@@ -132,23 +134,28 @@ def main() -> None:
     ap.add_argument("--shapes", default="", help="e.g. gumbel,weibull,probit,logistic")
     ap.add_argument("--shape-runs", type=int, default=200)
     a = ap.parse_args()
+    rules = a.rules.split(",")
+    unknown = sorted(set(rules) - set(RULES))
+    if unknown:
+        ap.error(f"unknown rule(s) {', '.join(unknown)}; choose from {', '.join(RULES)}")
+    shapes = [s for s in a.shapes.split(",") if s]
+    if shapes:
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+        import shape_harness
     cells = [int(x) for x in a.n.split(",") if x]
     cdfs = {n: coupon_cdf(n) for n in cells}
     # exact median, continuous: the resource where P crosses 1/2, between two integers
     medians = {n: float(np.searchsorted(cdfs[n], 0.5)) - 0.5 for n in cells}
     print(f"coupon cells n = {cells}, exact medians {medians}; {a.seeds} seeds each")
-    for rule in a.rules.split(","):
+    for rule in rules:
         t0 = time.process_time()
         with stopping_rule(rule):
             rows = [(n, *coupon_search(cdfs[n], n, seed)) for n in cells for seed in range(a.seeds)]
             trials = np.array([r[1] for r in rows])
             covered = np.array([r[3] <= medians[r[0]] <= r[4] for r in rows])
-            print(_line(f"{rule} coupon", trials, covered) + f"  cpu {time.process_time() - t0:.0f}s",
-                  flush=True)
-            for name in filter(None, a.shapes.split(",")):
-                sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-                import shape_harness
-
+            cpu = time.process_time() - t0
+            print(_line(f"{rule} coupon", trials, covered) + f"  cpu {cpu:.0f}s", flush=True)
+            for name in shapes:
                 shape_rng = np.random.default_rng(np.random.SeedSequence([0, 7]))
                 res = [shape_harness.run_search(shape_harness.make_shape(name, shape_rng), i)
                        for i in range(a.shape_runs)]
