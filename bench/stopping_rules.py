@@ -48,6 +48,7 @@ import theorycheck.threshold.search as search  # noqa: E402
 SLOPE_REL_SE = 0.15
 BANDS = ((0, 120), (120, 150), (150, 200), (200, 300), (300, 10**9))
 RULES = ("kept", "min150", "min200", "average", "shallow", "slope", "either")
+SHAPES = ("probit", "logistic", "gumbel", "weibull", "coupon")  # tests/shape_harness.py
 
 
 def _widen(ci: tuple[float, float], est: float, factor: float) -> tuple[float, float]:
@@ -139,10 +140,20 @@ def main() -> None:
     if unknown:
         ap.error(f"unknown rule(s) {', '.join(unknown)}; choose from {', '.join(RULES)}")
     shapes = [s for s in a.shapes.split(",") if s]
+    if set(shapes) - set(SHAPES):
+        bad = ", ".join(sorted(set(shapes) - set(SHAPES)))
+        ap.error(f"--shapes: unknown {bad}; choose from {', '.join(SHAPES)}")
+    try:
+        cells = [int(x) for x in a.n.split(",") if x]
+    except ValueError:
+        cells = []
+    if not cells or min(cells) < 2:
+        ap.error(f"--n takes whole numbers >= 2 separated by commas, e.g. 566,800; got {a.n!r}")
+    if a.seeds < 1 or a.shape_runs < 1:
+        ap.error(f"--seeds and --shape-runs must be at least 1; got {a.seeds} and {a.shape_runs}")
     if shapes:
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
         import shape_harness
-    cells = [int(x) for x in a.n.split(",") if x]
     cdfs = {n: coupon_cdf(n) for n in cells}
     # exact median, continuous: the resource where P crosses 1/2, between two integers
     medians = {n: float(np.searchsorted(cdfs[n], 0.5)) - 0.5 for n in cells}
