@@ -226,6 +226,26 @@ def test_a_trial_outside_the_package_adds_the_digest_of_its_folder(tmp_path):
     assert trial_code_version(FileTrial(str(moved / "alone.py"), "trial")) == here
 
 
+def test_a_module_with_a_relative_file_name_is_not_read_from_the_task_folder(tmp_path, monkeypatch):
+    # torch registers torch._classes with __file__ = "_classes.py"; resolved against the
+    # working folder (a user's project, where their task file is) it named a file that does
+    # not exist, and `check --task file.py:NAME` failed with FileNotFoundError when torch
+    # had been imported in the same process
+    import sys
+    import types
+
+    from theorycheck.sweep.version import trial_code_version
+    from theorycheck.task_sources import FileTrial
+
+    (tmp_path / "mine.py").write_text("def trial(params, seed):\n    return params['n'] > 3\n")
+    monkeypatch.chdir(tmp_path)
+    before = trial_code_version(FileTrial(str(tmp_path / "mine.py"), "trial"))
+    fake = types.ModuleType("tc_relative_file")
+    fake.__file__ = "_relative_nowhere.py"
+    monkeypatch.setitem(sys.modules, "tc_relative_file", fake)
+    assert trial_code_version(FileTrial(str(tmp_path / "mine.py"), "trial")) == before
+
+
 def test_store_is_usable_with_a_real_cell_after_reopen(filled):
     directory, n = filled
     extra = {"z": CellSpec({"threshold": 20, "width": 0.425}, "N", support.FakeBisection(8, 64))}

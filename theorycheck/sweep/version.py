@@ -121,7 +121,9 @@ def _outside(trial) -> tuple[set[Path], list[bytes]]:
     for folder in {f.parent for f in files}:  # the helpers the trial's file imports
         for module in list(sys.modules.values()):
             name = getattr(module, "__file__", None)
-            path = Path(name).resolve() if name and name.endswith(".py") else None
+            # a relative __file__ names no file that was loaded (torch._classes has
+            # "_classes.py"): resolved against the working folder it would point into it
+            path = Path(name).resolve() if name and name.endswith(".py") and Path(name).is_absolute() else None
             if path is not None and folder in path.parents and not {"site-packages", "dist-packages"} & set(path.parts):
                 files.add(path)
     return files, loose
