@@ -1,20 +1,25 @@
-"""The count path on an array backend (GPU) vs the PyTorch dense anchor of issue 13.
+"""The count path on an array backend (a GPU) against the NumPy path and issue 13's PyTorch dense anchor.
 
-    python bench/bench_gpu.py --backend torch --threads 16
-    python bench/bench_gpu.py --backend numpy --threads 2 --cell 4096,512,64,400000
+    python bench/bench_gpu.py --backend torch --threads 16 --baseline --json out.json
+    python bench/bench_gpu.py --backend array_api_strict --cells 512,64,16,20000 --threads 2
 
-Runs one limit trial (data draw, three passes, the dense products on ``--backend``) at
-``--cell`` (default V=16384, d=1024, L=64, N=10**6) ``--repeats`` times and prints the
-minimum wall time and the ratio to the anchor: a PyTorch dense three-step took 7.55 s on
-an H100 at that cell (goal: the count path >= 20x faster, i.e. <= 0.38 s).
-Before timing, it checks on a small cell that the backend gives the NumPy statistics
-(largest relative difference of ``G1``, ``g``, ``G2``).  Counting stays on the CPU
-(NumPy, ``--threads`` threads); only the ``V²·d`` products move to the device.
+First the agreement with the NumPy path on a small cell, for both trigger settings and
+both attention rules (largest relative difference of ``G1``, ``g``, ``G2``; predictions
+equal), and a repeat of the same trial on the backend (a GPU's atomic adds sum in a
+varying order).  Then, per ``--cells`` entry ``V,d,L,N``: the host draw of the training
+data alone (``--threads`` threads; the floor of any path that draws in NumPy), one limit
+trial's training (draw, move, three passes) and its prediction on the ``V`` test
+sequences, minimum over ``--repeats`` after one warm-up; with ``--baseline`` the NumPy
+path on the same machine with the same threads.  At (16384, 1024, 64, 10**6) it prints
+the ratio to the anchor: a PyTorch dense three-step took 7.55 s on an H100 there (issue
+13; goal >= 20x, i.e. <= 0.38 s).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
 import time
 
@@ -25,45 +30,109 @@ import numpy as np  # noqa: E402
 
 from theorycheck.algorithms.backend import get_backend  # noqa: E402
 from theorycheck.algorithms.limit import run_limit  # noqa: E402
-from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings  # noqa: E402
+from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings, test_batch  # noqa: E402
+from theorycheck.tasks.training_passes import compact_token_dtype, draw_into  # noqa: E402
 
 ANCHOR_SECONDS = 7.55  # PyTorch dense three-step on an H100 at (16384, 1024, 64, 1e6), issue 13
+ANCHOR_CELL = (16384, 1024, 64, 1_000_000)
 
 
-def _cell(V, d, L, N):
-    p = RetrievalParams(V=V, d=d, L=L, N=N)
+def _cell(V, d, L, N, **kw):
+    p = RetrievalParams(V=V, d=d, L=L, N=N, **kw)
     return p, make_embeddings(p, np.random.default_rng(0)), np.random.SeedSequence(1)
 
 
-def check_agreement(backend: str) -> float:
-    p, emb, seed = _cell(512, 64, 16, 20000)
-    ref = run_limit(p, emb, seed)
-    other = run_limit(p, emb, seed, backend=backend)
-    return max(float(np.abs(getattr(other, k) - getattr(ref, k)).max() / np.abs(getattr(ref, k)).max())
-               for k in ("G1", "g", "G2"))
+def _rel(a, b) -> float:
+    return float(np.abs(a - b).max() / np.abs(b).max())
+
+
+def agreement(backend: str) -> list[dict]:
+    rows = []
+    for miv in (True, False):
+        for beta in (math.inf, 3.0):
+            p, emb, seed = _cell(512, 64, 16, 20000, marker_in_value=miv)
+            ref = run_limit(p, emb, seed, beta=beta)
+            other = run_limit(p, emb, seed, beta=beta, backend=backend)
+            again = run_limit(p, emb, seed, beta=beta, backend=backend)
+            test = test_batch(p, emb, np.random.default_rng(2))
+            same = float(np.mean(other.predict(test)[0] == ref.predict(test)[0]))
+            rows.append({"marker_in_value": miv, "beta": beta,
+                         "max_rel_vs_numpy": max(_rel(getattr(other, k), getattr(ref, k)) for k in ("G1", "g", "G2")),
+                         "max_rel_repeat": max(_rel(getattr(again, k), getattr(other, k)) for k in ("G1", "g", "G2")),
+                         "predictions_equal": same})
+    return rows
+
+
+def _timed(fn, repeats: int) -> tuple[float, object]:
+    best, out = math.inf, None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, out
+
+
+def measure(backend: str, cell, threads: int, repeats: int) -> dict:
+    p, emb, seed = _cell(*cell)
+    tokens = np.empty((p.N, p.L), dtype=compact_token_dtype(p.V))
+    pos, labels = np.empty(p.N, dtype=np.int64), np.empty(p.N, dtype=np.int64)
+    draw, _ = _timed(lambda: draw_into(p, emb, seed, tokens, pos, labels, threads), repeats)
+    del tokens, pos, labels
+    test = test_batch(p, emb, np.random.default_rng(2))
+    run_limit(p.replace(N=min(p.N, 1000)), emb, seed, backend=backend, threads=threads)  # warm-up
+    train, fit = _timed(lambda: run_limit(p, emb, seed, backend=backend, threads=threads), repeats)
+    predict, (predicted, _) = _timed(lambda: fit.predict(test), repeats)
+    return {"backend": backend, "cell": list(cell), "threads": threads, "draw_s": draw, "train_s": train,
+            "predict_s": predict, "trial_s": train + predict,
+            "accuracy": float(np.mean(predicted == test.labels)),
+            "train_selection": fit.diagnostics["train_selection_accuracy"]}
+
+
+def _line(r: dict) -> str:
+    return (f"{tuple(r['cell'])} {r['backend']:>6}: draw {r['draw_s']:.3f} s, train {r['train_s']:.3f} s, "
+            f"predict {r['predict_s']:.3f} s, trial {r['trial_s']:.3f} s; accuracy {r['accuracy']:.4f}")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--backend", default="torch")
-    ap.add_argument("--cell", default="16384,1024,64,1000000")
+    ap.add_argument("--cells", default="16384,1024,64,1000000;4096,512,64,400000;1024,128,256,262144",
+                    help="';'-separated V,d,L,N")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--baseline", action="store_true", help="also time the NumPy path (one repeat)")
+    ap.add_argument("--json", default=None, help="write every figure to this file")
     args = ap.parse_args(argv)
-    bk = get_backend(args.backend)
-    print(f"backend {bk.name} (device {bk.device or 'default'}), threads {args.threads}")
-    print(f"agreement with numpy on (512, 64, 16, 20000): max relative difference {check_agreement(bk.name):.2e}")
-    V, d, L, N = (int(float(x)) for x in args.cell.split(","))
-    p, emb, seed = _cell(V, d, L, N)
-    walls = []
-    for _ in range(args.repeats):
-        start = time.perf_counter()
-        fit = run_limit(p, emb, seed, threads=args.threads, backend=bk)
-        walls.append(time.perf_counter() - start)
-    best = min(walls)
-    print(f"({V}, {d}, {L}, {N}): limit trial (training) min wall {best:.3f} s over {args.repeats}"
-          f"   train selection {fit.diagnostics['train_selection_accuracy']:.4f}")
-    print(f"ratio to the PyTorch dense anchor {ANCHOR_SECONDS} s: {ANCHOR_SECONDS / best:.1f}x (goal >= 20x)")
+    try:
+        cells = [tuple(int(float(x)) for x in c.split(",")) for c in args.cells.split(";")]
+        if any(len(c) != 4 for c in cells):
+            raise ValueError
+        bk = get_backend(args.backend)
+    except ValueError as exc:
+        ap.error(str(exc) or f"--cells must be ';'-separated V,d,L,N, got {args.cells!r}")
+    device = bk.device or "default"
+    if bk.name == "torch" and bk.device == "cuda":
+        device = bk._module.cuda.get_device_name()
+    print(f"backend {bk.name} (device {device}), host threads {args.threads}")
+    report = {"backend": bk.name, "device": device, "agreement": agreement(bk.name), "cells": []}
+    for row in report["agreement"]:
+        print(f"(512, 64, 16, 20000) miv={row['marker_in_value']!s:5} beta={row['beta']}: max relative "
+              f"difference {row['max_rel_vs_numpy']:.1e} to numpy, {row['max_rel_repeat']:.1e} between two "
+              f"runs; predictions equal {row['predictions_equal']:.4f}")
+    for cell in cells:
+        r = measure(bk.name, cell, args.threads, args.repeats)
+        report["cells"].append(r)
+        print(_line(r), flush=True)
+        if args.baseline:
+            b = measure("numpy", cell, args.threads, 1)
+            report["cells"].append(b)
+            print(_line(b) + f"   -> {b['trial_s'] / r['trial_s']:.1f}x the NumPy trial", flush=True)
+        if cell == ANCHOR_CELL:
+            print(f"ratio to the PyTorch dense anchor ({ANCHOR_SECONDS} s, H100): training "
+                  f"{ANCHOR_SECONDS / r['train_s']:.1f}x, whole trial {ANCHOR_SECONDS / r['trial_s']:.1f}x (goal >= 20x)")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(report, fh, indent=1)
 
 
 if __name__ == "__main__":

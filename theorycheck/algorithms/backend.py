@@ -1,17 +1,24 @@
-"""Array backend of the count path's dense products (docs/theory.md §3 item 2).
+"""Array backend of the count path (docs/theory.md §3 item 2).
 
 The count path costs ``O(N·L)`` for counting and ``O(V²·d)`` for the dense products of
-the per-label-block tables with the embeddings (``C_k E``, ``R_k Eᵀ``, ``W_kᵀ (·)``,
-the soft-attention ``D_k E``).  The products are the part an accelerator speeds up, and
-they are written once against the Python array API through ``array-api-compat``:
-``numpy`` (default, no conversion at all), ``torch`` (CUDA when available, else CPU),
-``cupy``, or ``array_api_strict`` (the standard's reference namespace, for tests).
+the per-label-block tables with the embeddings.  On ``numpy`` (the default) both run in
+the CPU path of :mod:`theorycheck.algorithms.count_passes`, threaded over label blocks.
+On any other backend the *whole* path runs there
+(:mod:`theorycheck.algorithms.device_counts`): the counting (gathers, the per-sequence
+means, the scatter-adds) and the products, written once against the Python array API
+through ``array-api-compat``: ``torch`` (CUDA when available, else CPU), ``cupy``, or
+``array_api_strict`` (the standard's reference namespace, for tests).
 
-The counting (``bincount``, gathers, scatter-adds) stays in NumPy: the array API has no
-``bincount`` or scatter-add.  Random draws stay in NumPy too, so a seed gives the same
-data on every backend; the statistics then agree to float64 rounding (the products sum
-in another order on another library), so successes and accuracies agree except at exact
-ties.  All arithmetic is float64 on every backend.
+The array API has no ``bincount`` (nor a scatter-add); :meth:`Backend.bincount` is the
+one primitive added here: the library's own where it has one (NumPy, PyTorch, CuPy), else
+a sort, a cumulative sum and a ``searchsorted``, all in the standard.
+
+**Reproducibility.**  The random draws stay in NumPy (on the host, from the trial's
+seed), so a seed gives the same training and test data on every backend; the statistics
+then agree to float64 rounding (sums in another order), and successes and accuracies
+agree except at exact ties.  All arithmetic is float64 on every backend.  On a CUDA
+device the weighted counts are atomic float64 adds, whose order varies from run to run:
+a repeat agrees with the first run to rounding (~1e-15 relative), not bit for bit.
 """
 
 from __future__ import annotations
@@ -27,9 +34,9 @@ BACKENDS = ("numpy", "torch", "cupy", "array_api_strict")
 
 
 class Backend:
-    """Dense float64 products on one array library: :meth:`put` / :meth:`keep` move
-    NumPy arrays in, :meth:`mm` and :meth:`T` compute, :meth:`numpy` brings results back.
-    For ``numpy`` all four are the identity or NumPy's own operators."""
+    """One array library: :meth:`put` / :meth:`put_int` / :meth:`put_as_is` / :meth:`keep`
+    move NumPy arrays in, ``xp`` (the array-API namespace) and :meth:`bincount` compute, :meth:`numpy`
+    brings results back.  For ``numpy`` ``xp`` is ``None`` (the CPU path is used)."""
 
     def __init__(self, name: str):
         self.name = name
@@ -47,43 +54,49 @@ class Backend:
         elif name == "cupy":
             self.device = None
             probe = module.zeros(1, dtype=module.float64)
-        else:
-            self.device = None
-            probe = module.asarray(np.zeros(1))
+        else:  # the strict namespace's second device stands in for an accelerator: an
+            # array made without ``device=`` lands elsewhere and cannot be combined
+            self.device = module.Device("device1")
+            probe = module.asarray(np.zeros(1), device=self.device)
         self.xp = array_namespace(probe)
         self._module = module
         self._kept: dict[int, tuple[np.ndarray, object]] = {}
+
+    def put_as_is(self, a: np.ndarray):
+        """``a`` as an array of the backend in its own dtype (NumPy: ``a`` itself)."""
+        if self.xp is None:
+            return a
+        a = np.ascontiguousarray(a)
+        if self.name == "torch":
+            if not a.flags.writeable:  # torch shares the buffer and warns on read-only memory
+                a = a.copy()
+            return self._module.from_numpy(a).to(self.device)
+        return self.xp.asarray(a) if self.device is None else self.xp.asarray(a, device=self.device)
 
     def put(self, a: np.ndarray):
         """``a`` as a float64 array of the backend (NumPy: ``a`` itself)."""
         if self.xp is None:
             return a
-        a = np.ascontiguousarray(a, dtype=np.float64)
-        if self.name == "torch":
-            if not a.flags.writeable:  # torch shares the buffer and warns on read-only memory
-                a = a.copy()
-            return self._module.from_numpy(a).to(self.device)
-        return self.xp.asarray(a)
+        return self.put_as_is(np.asarray(a, dtype=np.float64))
+
+    def put_int(self, a: np.ndarray):
+        """Integer ``a`` as an int64 array of the backend (the index dtype every library
+        takes); moved in its own, possibly narrower, dtype and widened there."""
+        if self.xp is None:
+            return np.asarray(a, dtype=np.int64)
+        return self.xp.astype(self.put_as_is(np.asarray(a)), self.xp.int64)
 
     def keep(self, a: np.ndarray):
         """:meth:`put` for an operand reused by many products (the embeddings): made
-        once per array object (the last 4 are kept)."""
+        once per array object (the last 8 are kept)."""
         if self.xp is None:
             return a
         hit = self._kept.get(id(a))
         if hit is None or hit[0] is not a:
-            if len(self._kept) >= 4:
+            if len(self._kept) >= 8:
                 self._kept.clear()
             hit = self._kept[id(a)] = (a, self.put(a))
         return hit[1]
-
-    def mm(self, a, b):
-        """``a @ b`` of two backend arrays (a backend array)."""
-        return a @ b if self.xp is None else self.xp.matmul(a, b)
-
-    def T(self, a):
-        """Transpose of a backend matrix."""
-        return a.T if self.xp is None else self.xp.permute_dims(a, (1, 0))
 
     def numpy(self, x) -> np.ndarray:
         """A backend array as a NumPy array."""
@@ -93,7 +106,30 @@ class Backend:
             return x.cpu().numpy()
         if self.name == "cupy":
             return x.get()
-        return np.from_dlpack(x)
+        return np.from_dlpack(x.to_device(self._module.Device("CPU_DEVICE")))
+
+    def bincount(self, index, weights=None, *, minlength: int):
+        """``out[j] = Σ_{index[i] = j} weights[i]`` (or the count) for ``j < minlength``,
+        as float64: 1-d int64 ``index`` with entries in ``[0, minlength)``."""
+        if self.name in ("numpy", "cupy"):
+            lib = np if self.xp is None else self._module
+            return lib.bincount(index, weights=weights, minlength=minlength).astype(lib.float64)
+        if self.name == "torch":
+            return self._module.bincount(index, weights=weights, minlength=minlength).to(self._module.float64)
+        return _bincount_by_sorting(self.xp, index, weights, minlength)
+
+
+def _bincount_by_sorting(xp, index, weights, minlength: int):
+    """:meth:`Backend.bincount` from the array API standard alone: sort the indices
+    (stably, so the sums' order is fixed), cut the sorted run at every ``j`` with
+    ``searchsorted`` and difference the cumulative counts or weights at the cuts
+    (rounding ~``eps·|running sum|`` per entry)."""
+    order = xp.argsort(index, stable=True)
+    cuts = xp.searchsorted(xp.take(index, order), xp.arange(minlength + 1, dtype=index.dtype, device=index.device))
+    if weights is None:
+        return xp.astype(cuts[1:] - cuts[:-1], xp.float64)
+    running = xp.cumulative_sum(xp.take(weights, order), include_initial=True)
+    return xp.take(running, cuts[1:]) - xp.take(running, cuts[:-1])
 
 
 _CACHE: dict[str, Backend] = {}

@@ -5,8 +5,8 @@ Pass 1 ``G₁`` from the (label, token) counts, pass 2 ``g`` from the score tabl
 token) masses; the formulas are in :mod:`theorycheck.algorithms.limit`.  Each pass walks
 the label blocks of :class:`~theorycheck.algorithms.label_blocks.SortedTokens`
 (``init`` / ``kernel`` / ``finish`` per block, results added in block order, so the
-same bits for any number of threads); the dense ``V²·d`` products run on an array
-backend (:mod:`theorycheck.algorithms.backend`).
+same bits for any number of threads).  This is the NumPy path; on another array
+backend the whole path runs there (:mod:`theorycheck.algorithms.device_counts`).
 """
 
 from __future__ import annotations
@@ -16,14 +16,10 @@ import math
 import numpy as np
 
 from theorycheck.algorithms.attention_readout import attend
-from theorycheck.algorithms.backend import Backend, get_backend
 from theorycheck.algorithms.label_blocks import SortedTokens
 from theorycheck.tasks.retrieval import Batch, Embeddings
 
 __all__ = ["first_gradient", "key_query_direction", "second_value"]
-
-NUMPY = get_backend("numpy")
-
 
 def _rows(n: int) -> np.ndarray:
     return np.arange(n)
@@ -62,8 +58,7 @@ def _sum_in_order(parts) -> np.ndarray:
     return total
 
 
-def first_gradient(data: SortedTokens, N: int, W: np.ndarray, emb: Embeddings, miv: bool,
-                    bk: Backend = NUMPY) -> np.ndarray:
+def first_gradient(data: SortedTokens, N: int, W: np.ndarray, emb: Embeddings, miv: bool) -> np.ndarray:
     """Pass 1: ``G₁`` from the (label, token) counts ``C`` and label counts ``c``, block
     by block: ``G₁ = Σ_blocks W_kᵀ (C_k E + [miv] c_k z_trigᵀ) / (N L)``."""
     V, L = data.params.V, data.params.L
@@ -87,8 +82,7 @@ def first_gradient(data: SortedTokens, N: int, W: np.ndarray, emb: Embeddings, m
         y0, y1 = data.blocks[k]
         table, labels = state
         Wk = W[y0:y1]
-        CE = bk.mm(bk.put(table.reshape(y1 - y0, V)), bk.keep(emb.E))
-        out = bk.numpy(bk.mm(bk.put(Wk.T), CE))
+        out = Wk.T @ (table.reshape(y1 - y0, V) @ emb.E)
         if miv:
             out += np.outer(Wk.T @ labels, emb.z_trig)
         return out
@@ -96,16 +90,16 @@ def first_gradient(data: SortedTokens, N: int, W: np.ndarray, emb: Embeddings, m
     return _sum_in_order(data.over_blocks(N, init, kernel, finish)) / (N * L)
 
 
-def key_query_direction(data: SortedTokens, N: int, W, G1, emb, miv: bool, bk: Backend = NUMPY) -> np.ndarray:
+def key_query_direction(data: SortedTokens, N: int, W, G1, emb, miv: bool) -> np.ndarray:
     """Pass 2: ``g`` from the block's score table ``Q_k[y, x] = e_xᵀ G₁ᵀ w_y`` and the
     per-sequence means; token sums added in block order."""
     V, L = data.params.V, data.params.L
 
     def init(k):
         y0, y1 = data.blocks[k]
-        R = bk.mm(bk.put(W[y0:y1]), bk.put(G1))  # rows r_y = G₁ᵀ w_y
-        Q = bk.numpy(bk.mm(R, bk.T(bk.keep(emb.E)))).ravel()
-        return {"Q": Q, "q": bk.numpy(R) @ emb.z_trig, "sums": np.zeros(V), "trig": 0.0}
+        R = W[y0:y1] @ G1  # rows r_y = G₁ᵀ w_y
+        Q = (R @ emb.E.T).ravel()
+        return {"Q": Q, "q": R @ emb.z_trig, "sums": np.zeros(V), "trig": 0.0}
 
     def kernel(b: Batch, k, st):
         y0 = data.blocks[k][0]
@@ -136,8 +130,7 @@ def key_query_direction(data: SortedTokens, N: int, W, G1, emb, miv: bool, bk: B
     return (total[:V] @ emb.E + total[V] * emb.z_trig) / (N * L)
 
 
-def second_value(data: SortedTokens, N: int, W, emb, a, alpha, beta, scale, miv: bool,
-                  bk: Backend = NUMPY):
+def second_value(data: SortedTokens, N: int, W, emb, a, alpha, beta, scale, miv: bool):
     """Pass 3: ``G₂`` from the (label, attended token) masses ``D_k`` of each block; also
     the training selection accuracy."""
     from scipy.sparse import csr_matrix  # on first use: the registry imports this module for its name
@@ -179,8 +172,7 @@ def second_value(data: SortedTokens, N: int, W, emb, a, alpha, beta, scale, miv:
             D = csr_matrix((np.ones(flat.size), (flat // V, flat % V)), shape=(y1 - y0, V))
             out = Wk.T @ (D @ emb.E)
         else:
-            DE = bk.mm(bk.put(st["D"].reshape(y1 - y0, V)), bk.keep(emb.E))
-            out = bk.numpy(bk.mm(bk.put(Wk.T), DE))
+            out = Wk.T @ (st["D"].reshape(y1 - y0, V) @ emb.E)
         if miv:
             out += np.outer(Wk.T @ st["c"], emb.z_trig)
         return np.append(out.ravel(), st["hits"])

@@ -38,9 +38,11 @@ three passes see the same data through :class:`~theorycheck.algorithms.label_blo
 entries), each block is one thread's work, and per-block results are added in block
 order, so results are bit-for-bit the same for any number of threads.  With hard
 attention ``D`` has one entry per sequence and ``D E`` is a sparse product (``N·d``).
-The passes are in :mod:`theorycheck.algorithms.count_passes`; the dense ``V²·d``
-products run on an array backend (:mod:`.backend`, NumPy by default).  Numbers:
-``bench/bench_limit.py``.
+The passes are in :mod:`theorycheck.algorithms.count_passes` (NumPy, the default).  On
+another array backend (``backend="torch"``: a GPU when there is one) the whole path,
+counting and products, and the prediction run there
+(:mod:`theorycheck.algorithms.device_counts`, :mod:`.backend`), from the same data.
+Numbers: ``bench/bench_limit.py``, ``bench/bench_gpu.py``.
 """
 
 from __future__ import annotations
@@ -52,8 +54,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from theorycheck.algorithms.attention_readout import predict_labels
-from theorycheck.algorithms.backend import Backend, check_backend, get_backend
+from theorycheck.algorithms.backend import check_backend, get_backend
 from theorycheck.algorithms.count_passes import first_gradient, key_query_direction, second_value
+from theorycheck.algorithms.device_counts import DeviceTokens, device_passes, predict_on
 from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens
 from theorycheck.models.training import DENSE_OPTIONS
 from theorycheck.registry import Algorithm
@@ -89,7 +92,8 @@ def check_beta(beta) -> float:
 @dataclass(frozen=True)
 class LimitFit:
     """Result of :func:`run_limit`: ``G1``, ``g``, ``G2`` (docs/theory.md orientation, ``d×d``
-    and ``d``), the attention rule and the diagnostics."""
+    and ``d``), the attention rule, the diagnostics and the array backend that
+    :meth:`predict` runs on."""
 
     params: RetrievalParams
     emb: Embeddings = field(repr=False)
@@ -98,6 +102,7 @@ class LimitFit:
     G2: np.ndarray = field(repr=False)
     beta: float
     diagnostics: Mapping[str, float]
+    backend: str = "numpy"
 
     @property
     def trigger_coef(self) -> float:
@@ -106,12 +111,15 @@ class LimitFit:
     def predict(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
         """Labels ``argmax_y u_yᵀ G₂ o(X)`` and the attended positions."""
         emb = self.emb
-        M = emb.U @ self.G2  # rows u_yᵀ G₂
-        marker = M @ emb.z_trig if self.params.marker_in_value else None
         a = emb.E @ self.g
         alpha = self.trigger_coef
-        return predict_labels(emb.E, M, batch.tokens, batch.pos, a, alpha, self.beta,
-                              _logit_scale(alpha), marker)
+        rule = (a, alpha, self.beta, _logit_scale(alpha))
+        if self.backend != "numpy":  # M = U G₂ (a V·d² product) there too
+            return predict_on(get_backend(self.backend), emb, self.G2, self.params.marker_in_value,
+                              batch.tokens, batch.pos, *rule)
+        M = emb.U @ self.G2  # rows u_yᵀ G₂
+        marker = M @ emb.z_trig if self.params.marker_in_value else None
+        return predict_labels(emb.E, M, batch.tokens, batch.pos, *rule, marker)
 
 
 def _logit_scale(alpha: float) -> float:
@@ -152,7 +160,9 @@ def run_limit(
     tokens per sub-batch (default ``2**18``); ``cache_bytes``: keep the compact training
     tokens between passes up to this size (default 512 MiB); ``threads``: worker threads
     over label blocks (results do not depend on it, bit for bit); ``backend``: array
-    library of the dense products (:mod:`theorycheck.algorithms.backend`).
+    library of the whole count path and the prediction (:mod:`theorycheck.algorithms.backend`;
+    on a backend other than NumPy ``threads`` draws the data and the two cache options
+    do not apply).
 
     Diagnostics: ``trigger_coef``, ``trigger_coef_scaled``, ``selection_margin``,
     ``token_score_spread``, ``logit_scale`` (see :func:`selection_diagnostics`),
@@ -164,32 +174,41 @@ def run_limit(
             "the MLP limit is run_limit_mlp (theorycheck.algorithms.limit_mlp)"
         )
     beta = check_beta(beta)
-    bk = get_backend(backend)
-    data = SortedTokens(params, emb, train_seed, chunk_tokens=chunk_tokens,
-                        cache_bytes=cache_bytes, threads=threads)
-    return limit_on_prefix(data, params.N, beta=beta, backend=bk)
+    if get_backend(backend).xp is None:
+        data = SortedTokens(params, emb, train_seed, chunk_tokens=chunk_tokens,
+                            cache_bytes=cache_bytes, threads=threads)
+    else:  # the whole path on the backend; the token-cache options are the host path's
+        data = DeviceTokens(params, emb, train_seed, backend, threads=threads)
+    return limit_on_prefix(data, params.N, beta=beta)
 
 
-def limit_on_prefix(data: SortedTokens, N: int, *, beta: float = math.inf,
-                    backend: str | Backend = "numpy") -> LimitFit:
+def limit_on_prefix(data: SortedTokens | DeviceTokens, N: int, *, beta: float = math.inf) -> LimitFit:
     """The limit trained on the first ``N`` sequences of ``data`` (``N <= data.n_max``):
     the same fit as :func:`run_limit` with ``params.N = N`` and the same seed, because the
     training data are nested (docs/theory.md §1, :mod:`theorycheck.tasks.retrieval`).
-    One :class:`SortedTokens` drawn at ``n_max`` serves every ``N`` on a grid."""
+    One :class:`SortedTokens` (NumPy) or :class:`DeviceTokens` (another array backend,
+    which the fit's :meth:`LimitFit.predict` then uses too) drawn at ``n_max`` serves
+    every ``N`` on a grid."""
     params, emb = data.params.replace(N=N), data.emb
     beta = check_beta(beta)
-    bk = get_backend(backend)
     miv = params.marker_in_value
     W = centered_labels(emb.U)
-    G1 = first_gradient(data, N, W, emb, miv, bk)
-    g = key_query_direction(data, N, W, G1, emb, miv, bk)
-    diagnostics = selection_diagnostics(emb, g, params)
-    a = emb.E @ g
-    alpha = diagnostics["trigger_coef"]
-    G2, train_selection = second_value(data, N, W, emb, a, alpha, beta, diagnostics["logit_scale"], miv, bk)
+    if isinstance(data, DeviceTokens):
+        G1, g, G2, train_selection, diagnostics = device_passes(
+            data, N, W, miv, beta, lambda g: selection_diagnostics(emb, g, params))
+        backend = data.bk.name
+    else:
+        G1 = first_gradient(data, N, W, emb, miv)
+        g = key_query_direction(data, N, W, G1, emb, miv)
+        diagnostics = selection_diagnostics(emb, g, params)
+        a = emb.E @ g
+        alpha = diagnostics["trigger_coef"]
+        G2, train_selection = second_value(data, N, W, emb, a, alpha, beta, diagnostics["logit_scale"], miv)
+        backend = "numpy"
     diagnostics["train_selection_accuracy"] = train_selection
     diagnostics["beta"] = beta
-    return LimitFit(params=params, emb=emb, G1=G1, g=g, G2=G2, beta=beta, diagnostics=diagnostics)
+    return LimitFit(params=params, emb=emb, G1=G1, g=g, G2=G2, beta=beta, diagnostics=diagnostics,
+                    backend=backend)
 
 
 # Registry declaration (theorycheck.registry): the attention-only fast path, or the MLP limit
