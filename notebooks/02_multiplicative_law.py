@@ -274,6 +274,17 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # (`--seed 7`) it is refuted in `d` (-2.72 [-2.78, -2.66], the cells next to the storage wall),
 # consistent in `L` (-0.001) and inconclusive in `V` (2.09 against 2.13).
 #
+# **On a GPU (2026-11-26, docs/theory.md §7.9)** the wedge can be crossed where it is half a
+# decade wide (`V` in the tens of thousands; `--set backend=torch` runs the whole count path
+# there). On 12 in-regime cells, `V` 4096..23170, `d` 1024..4096, `L = 64`
+# (`bench/data/three_step_gpu_lines.csv`), `three_step_hard` is refuted: `V` 1.79 [1.76, 1.82]
+# and `d` -1.14 [-1.18, -1.10] near the wall (`d = 1024`, `V = 8192`), `V` 1.50 [1.46, 1.55]
+# and `d` -0.86 [-0.90, -0.81] further from it (`d = 2048`, `V = 16384`); the free fit gives
+# `V^1.58 d^-1.04`. What describes every cell is the count floor plus a `V²/d²` term,
+# `vural2026.three_step_additive`: `N ≥ 0.43 V log V + 1254 V²/d²` (observed/predicted
+# 0.95..1.11 on the cells it was read from, 0.98..1.03 on the earlier CPU cells with
+# `d² ≥ 13 V log V`). No `L` in it, again.
+#
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
 # centred, the MLP-noise wall `m·d ≈ 26 V log V` is there, and right of it `N*` is flat in `L`

@@ -165,3 +165,11 @@ for kind in KINDS:
 #
 # With hard attention the random arm is `L`-free too: what orthogonal embeddings buy in
 # this reconstruction shows only when selection is soft (finite `β`) or absent (one-step).
+#
+# Measured on a GPU on wider lines (2026-11-26, docs/theory.md §7.9: `V` 4096..23170,
+# `d` 1024..4096, `L = 64`, trigger out of the value path), the random arm's threshold is
+# `N* ≈ 0.43 V log V + 1254 V²/d²` (`vural2026.three_step_additive`). Its first term is the
+# count floor that the orthogonal arm pays alone (with the trigger out of the value path
+# the ablation above puts it near `0.8-0.95 V log V` at `V = 128`); the second is what
+# non-orthogonal embeddings cost, `V²/d²` and no `L`: it halves the gap to the orthogonal
+# floor each time `d` grows by `√2`, and it is about a fifth of `N*` at `V = 16384`, `d = 4096`.

@@ -115,3 +115,44 @@ def test_full_training_d_line(capsys, tmp_path):
     d = out["exponents"]["d"]
     assert code == 1 and d["status"] == "refuted"
     assert d["estimate"] == pytest.approx(-3.86, abs=0.005) and d["ci"] == pytest.approx([-4.31, -3.41], abs=0.005)
+
+
+# docs/theory.md §7.8 and the README: the three-step thresholds on wide in-regime lines, measured on
+# a GPU (V 4096..23170, d 1024..4096, L = 64; bench/gpu_lines.py and `check --set backend=torch`)
+def test_gpu_lines_refute_three_step_hard(capsys):
+    code, out = _fit(capsys, "three_step_gpu_lines.csv", "--law", "vural2026.three_step_hard")
+    assert code == 1 and out["verdict"] == "refuted"
+    v, d = out["exponents"]["V"], out["exponents"]["d"]
+    assert v["estimate"] == pytest.approx(1.58, abs=0.005) and v["ci"] == pytest.approx([1.53, 1.62], abs=0.005)
+    assert d["estimate"] == pytest.approx(-1.02, abs=0.005) and d["ci"] == pytest.approx([-1.07, -0.98], abs=0.005)
+    assert v["status"] == d["status"] == "refuted"
+
+
+def test_gpu_lines_are_consistent_with_the_additive_law(capsys):
+    # the law was read off these cells, so this is a check of the fit, not of the law
+    code, out = _fit(capsys, "three_step_gpu_lines.csv", "--law", "vural2026.three_step_additive")
+    assert code == 0 and out["verdict"] == "consistent"
+    assert out["constant"]["C0"]["estimate"] == pytest.approx(0.431, abs=0.0005)
+    assert out["constant"]["C0"]["ci"] == pytest.approx([0.38, 0.49], abs=0.005)
+    assert out["constant"]["C1"]["estimate"] == pytest.approx(1254, abs=0.5)
+    assert out["exponents"]["V"]["predicted"] == pytest.approx(1.595, abs=0.0005)  # local elasticities
+    assert out["exponents"]["d"]["predicted"] == pytest.approx(-1.025, abs=0.0005)
+
+
+def test_gpu_lines_free_exponents(capsys):
+    code, out = _fit(capsys, "three_step_gpu_lines.csv")
+    assert code == 0
+    assert out["exponents"]["V"]["estimate"] == pytest.approx(1.58, abs=0.005)
+    assert out["exponents"]["V"]["ci"] == pytest.approx([1.39, 1.77], abs=0.005)
+    assert out["exponents"]["d"]["estimate"] == pytest.approx(-1.04, abs=0.005)
+    assert out["exponents"]["d"]["ci"] == pytest.approx([-1.27, -0.82], abs=0.005)
+
+
+def test_additive_law_on_fresh_cpu_seeds(capsys):
+    # the five wedge cells of its own paper check (--seed 17): exponents inside the tolerance,
+    # inconclusive because both lines span 0.3 decades (docs/theory.md §7.9)
+    code, out = _fit(capsys, "three_step_additive_cpu_seed17.csv", "--law", "vural2026.three_step_additive")
+    assert code == 3 and out["verdict"] == "inconclusive"
+    assert out["exponents"]["V"]["estimate"] == pytest.approx(1.82, abs=0.005)
+    assert out["exponents"]["d"]["estimate"] == pytest.approx(-1.47, abs=0.005)
+    assert all(e["status"] == "inconclusive" for e in out["exponents"].values())
