@@ -32,3 +32,17 @@ def test_defaults_and_bad_limits():
     assert ResourceAxis.checked(lower=None, upper=None, integer=False, increasing=True).lower == 0.0
     with pytest.raises(ValueError, match=r"lower \(8\) must be below upper \(4\)"):
         ResourceAxis.checked(lower=8, upper=4, integer=True, increasing=True)
+
+
+def test_a_real_resource_is_rounded_so_that_machines_agree_on_its_trials():
+    # a trial's seed is keyed by the value it runs at; the values come from fits whose last
+    # bits differ between machines, so a real value keeps 7 significant digits (axis.py)
+    from theorycheck.threshold.axis import REAL_DIGITS, ResourceAxis
+
+    ax = ResourceAxis.checked(lower=None, upper=2.0, integer=False, increasing=True)
+    x = 0.6123456789012345
+    assert ax.snap(x) == ax.snap(x * (1 + 3e-15)) == ax.snap(x * (1 - 3e-15)) == 0.6123457
+    assert REAL_DIGITS == 7 and ax.snap(3.0) == 2.0  # the limits still hold
+    wide = ResourceAxis.checked(lower=None, upper=None, integer=False, increasing=False)
+    assert wide.snap(1234.56789) == 1234.568 and wide.r(-math.log(1234.56789)) == 1234.568
+    assert ax.r(math.log(0.5)) == 0.5

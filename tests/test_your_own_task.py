@@ -183,5 +183,5 @@ def test_the_doc_runs_verbatim_outside_the_repository(tmp_path):
                            "--budget standard --out run-true --quiet --tolerance 0.1"],
                           cwd=work, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 3 and done.stdout.startswith("verdict: inconclusive"), done.stdout + done.stderr
-    assert "d 45..91: CI [-0.151, -0.004]" in done.stdout
+    assert "d 45..91: CI [-0.138, +0.021]" in done.stdout
     assert (work / "run-true" / "trials.sqlite").stat().st_size == before

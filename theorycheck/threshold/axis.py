@@ -6,7 +6,11 @@ success always grows with ``t`` and a geometric step in ``r`` is a fixed step in
 (docs/thresholds.md). Every value proposed is clipped to the resource's limits
 ``[lower, upper]`` and, for an integer resource, rounded to the nearest integer inside
 them: two values of ``t`` may land on the same ``r``, which is how a search learns that
-the grid is exhausted.
+the grid is exhausted. A real resource is rounded to :data:`REAL_DIGITS` significant
+digits: the values proposed come from fits whose last bits differ between machines (BLAS,
+CPU), and a trial's seed is keyed by the value it runs at, so unrounded values made a
+check of a real resource take other trials on another machine (a 5% different threshold
+for the same command, seen on docs/your_own_task.md).
 """
 
 from __future__ import annotations
@@ -16,7 +20,11 @@ from dataclasses import dataclass
 
 from theorycheck.validate import check_positive
 
-__all__ = ["ResourceAxis"]
+__all__ = ["ResourceAxis", "REAL_DIGITS"]
+
+#: Significant digits a real resource value keeps: a relative step of at most 1e-6, far below any
+#: threshold's CI (a few percent), far above the ~1e-15 by which machines' fits differ.
+REAL_DIGITS = 7
 
 
 @dataclass(frozen=True)
@@ -26,6 +34,8 @@ class ResourceAxis:
     >>> ax = ResourceAxis.checked(lower=None, upper=None, integer=True, increasing=True)
     >>> ax.snap(0.3), ax.r(math.log(99.6))
     (1.0, 100.0)
+    >>> ResourceAxis.checked(lower=None, upper=None, integer=False, increasing=True).snap(0.612345678901)
+    0.6123457
     """
 
     lower: float
@@ -57,6 +67,8 @@ class ResourceAxis:
             r = float(max(round(r), math.ceil(self.lower)))
             if math.isfinite(self.upper):
                 r = min(r, float(math.floor(self.upper)))
+        elif 0 < r < math.inf:
+            r = min(max(float(f"{r:.{REAL_DIGITS}g}"), self.lower), self.upper)
         return r
 
     def r(self, t: float) -> float:
