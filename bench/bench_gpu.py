@@ -112,7 +112,9 @@ def main(argv=None):
         ap.error(str(exc) or f"--cells must be ';'-separated V,d,L,N, got {args.cells!r}")
     device = bk.device or "default"
     if bk.name == "torch" and bk.device == "cuda":
-        device = bk._module.cuda.get_device_name()
+        import torch
+
+        device = torch.cuda.get_device_name()
     print(f"backend {bk.name} (device {device}), host threads {args.threads}")
     report = {"backend": bk.name, "device": device, "agreement": agreement(bk.name), "cells": []}
     for row in report["agreement"]:

@@ -28,6 +28,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sample", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
+    if args.sample < 1:
+        ap.error(f"--sample must be an integer >= 1 (trials to replay), got {args.sample}")
     try:
         with sqlite3.connect(f"file:{args.store}?mode=ro", uri=True) as db:
             rows = db.execute("select params, seed, result from trials order by key").fetchall()

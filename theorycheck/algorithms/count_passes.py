@@ -21,6 +21,7 @@ from theorycheck.tasks.retrieval import Batch, Embeddings
 
 __all__ = ["first_gradient", "key_query_direction", "second_value"]
 
+
 def _rows(n: int) -> np.ndarray:
     return np.arange(n)
 

@@ -135,6 +135,20 @@ def attend_on(xp, tokens, pos, a, alpha: float, beta: float, scale: float):
     return attended, weights / xp.sum(weights, axis=1, keepdims=True)
 
 
+def _pairs(xp, rel, tokens, V: int):
+    """``(y − y0)·V + x`` for every (sequence, slot) of a sub-batch, flattened: the index
+    into its block's ``(B, V)`` table."""
+    return _flat(xp, xp.expand_dims(rel * V, axis=1) + tokens)
+
+
+def _block_value(xp, Wd, y0: int, y1: int, table, c, E, z):
+    """A block's share ``W_kᵀ (T_k E) [+ (W_kᵀ c_k) z_trigᵀ]`` of ``G₁`` or ``G₂``, with the
+    block's ``(label, token)`` table ``T_k`` flattened and ``c = None`` without the marker."""
+    WkT = xp.permute_dims(Wd[y0:y1, ...], (1, 0))
+    out = WkT @ (xp.reshape(table, (y1 - y0, E.shape[0])) @ E)
+    return out if c is None else out + _outer(xp, WkT @ c, z)
+
+
 def device_passes(data: DeviceTokens, N: int, W: np.ndarray, miv: bool, beta: float, diagnose):
     """``(G₁, g, G₂, train selection accuracy)`` of the limit trained on the first ``N``
     sequences of ``data``, as NumPy arrays; ``diagnose(g)`` gives the selection
@@ -143,46 +157,40 @@ def device_passes(data: DeviceTokens, N: int, W: np.ndarray, miv: bool, beta: fl
     xp = bk.xp
     V, L = data.params.V, data.params.L
     E, Wd, z = bk.keep(emb.E), bk.keep(W), bk.keep(emb.z_trig)
-    blocks = range(len(data.blocks))
 
     def zeros(n: int):
         return xp.zeros(n, dtype=xp.float64, device=E.device)
 
     # pass 1: G₁ = Σ_k W_kᵀ (C_k E + [miv] c_k z_trigᵀ) / (N L)
     G1 = 0.0
-    for k in blocks:
-        y0, y1 = data.blocks[k]
+    for k, (y0, y1) in enumerate(data.blocks):
         B = y1 - y0
-        C, c = zeros(B * V), zeros(B)
+        C, c = zeros(B * V), zeros(B) if miv else None
         for tokens, _, rel in data.block(k, N):
-            C = C + bk.bincount(_flat(xp, xp.expand_dims(rel * V, axis=1) + tokens), minlength=B * V)
-            c = c + bk.bincount(rel, minlength=B)
-        WkT = xp.permute_dims(Wd[y0:y1, ...], (1, 0))
-        G1 = G1 + WkT @ (xp.reshape(C, (B, V)) @ E)
-        if miv:
-            G1 = G1 + _outer(xp, WkT @ c, z)
+            C = C + bk.bincount(_pairs(xp, rel, tokens, V), minlength=B * V)
+            if miv:
+                c = c + bk.bincount(rel, minlength=B)
+        G1 = G1 + _block_value(xp, Wd, y0, y1, C, c, E, z)
     G1 = G1 / (N * L)
 
     # pass 2: g = (Σ_x b_x e_x + (Σ_n s_{n,ℓ_n}) z_trig) / (N L)
-    sums, trig, Q_block = zeros(V), 0.0, None
-    for k, (tokens, pos, rel) in _sub_batches(data, N):
-        y0, y1 = data.blocks[k]
-        if Q_block != k:
-            R = Wd[y0:y1, ...] @ G1  # rows r_y = G₁ᵀ w_y
-            Q, Q_block = _flat(xp, R @ xp.permute_dims(E, (1, 0))), k
-        n = tokens.shape[0]
-        S = xp.reshape(xp.take(Q, _flat(xp, xp.expand_dims(rel * V, axis=1) + tokens)), (n, L))
-        shift = xp.mean(S, axis=1)
-        if miv:
-            marker = xp.take(R @ z, rel)
-            shift = shift + marker / L
-        S = S - xp.expand_dims(shift, axis=1)
-        sums = sums + bk.bincount(_flat(xp, tokens), _flat(xp, S), minlength=V)
-        informative = _at(xp, S, pos)
-        if miv:
-            sums = sums + bk.bincount(_at(xp, tokens, pos), marker, minlength=V)
-            informative = informative + marker
-        trig = trig + xp.sum(informative)
+    sums, trig = zeros(V), 0.0
+    for k, (y0, y1) in enumerate(data.blocks):
+        R = Wd[y0:y1, ...] @ G1  # rows r_y = G₁ᵀ w_y
+        Q = _flat(xp, R @ xp.permute_dims(E, (1, 0)))
+        for tokens, pos, rel in data.block(k, N):
+            S = xp.reshape(xp.take(Q, _pairs(xp, rel, tokens, V)), tokens.shape)
+            shift = xp.mean(S, axis=1)
+            if miv:
+                marker = xp.take(R @ z, rel)
+                shift = shift + marker / L
+            S = S - xp.expand_dims(shift, axis=1)
+            sums = sums + bk.bincount(_flat(xp, tokens), _flat(xp, S), minlength=V)
+            informative = _at(xp, S, pos)
+            if miv:
+                sums = sums + bk.bincount(_at(xp, tokens, pos), marker, minlength=V)
+                informative = informative + marker
+            trig = trig + xp.sum(informative)
     g = bk.numpy((sums @ E + trig * z) / (N * L))
 
     # pass 3: G₂ = Σ_k W_kᵀ (D_k E + [miv] c'_k z_trigᵀ) / N, D_k the attended masses
@@ -190,10 +198,9 @@ def device_passes(data: DeviceTokens, N: int, W: np.ndarray, miv: bool, beta: fl
     alpha, scale = diagnostics["trigger_coef"], diagnostics["logit_scale"]
     a = bk.put(emb.E @ g)
     G2, hits = 0.0, 0
-    for k in blocks:
-        y0, y1 = data.blocks[k]
+    for k, (y0, y1) in enumerate(data.blocks):
         B = y1 - y0
-        D, c = zeros(B * V), zeros(B)
+        D, c = zeros(B * V), zeros(B) if miv else None
         for tokens, pos, rel in data.block(k, N):
             attended, sigma = attend_on(xp, tokens, pos, a, alpha, beta, scale)
             hit = attended == pos
@@ -201,24 +208,13 @@ def device_passes(data: DeviceTokens, N: int, W: np.ndarray, miv: bool, beta: fl
                 D = D + bk.bincount(rel * V + _at(xp, tokens, attended), minlength=B * V)
                 informative = xp.astype(hit, xp.float64)
             else:
-                pairs = _flat(xp, xp.expand_dims(rel * V, axis=1) + tokens)
-                D = D + bk.bincount(pairs, _flat(xp, sigma), minlength=B * V)
+                D = D + bk.bincount(_pairs(xp, rel, tokens, V), _flat(xp, sigma), minlength=B * V)
                 informative = _at(xp, sigma, pos)
             if miv:
                 c = c + bk.bincount(rel, informative, minlength=B)
             hits = hits + xp.sum(xp.astype(hit, xp.int64))
-        WkT = xp.permute_dims(Wd[y0:y1, ...], (1, 0))
-        G2 = G2 + WkT @ (xp.reshape(D, (B, V)) @ E)
-        if miv:
-            G2 = G2 + _outer(xp, WkT @ c, z)
+        G2 = G2 + _block_value(xp, Wd, y0, y1, D, c, E, z)
     return (bk.numpy(G1), g, bk.numpy(G2 / N), float(bk.numpy(hits)) / N, diagnostics)
-
-
-def _sub_batches(data: DeviceTokens, N: int):
-    """``(k, sub-batch)`` over every block's sub-batches, in block order."""
-    for k in range(len(data.blocks)):
-        for batch in data.block(k, N):
-            yield k, batch
 
 
 def predict_on(bk: Backend, emb: Embeddings, G2, miv: bool, tokens, pos, a, alpha, beta, scale):
