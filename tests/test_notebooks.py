@@ -34,10 +34,13 @@ def _execute(name: str, monkeypatch) -> str:
     for cell in nb.cells:
         for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
             if out.get("output_type") == "stream":
+                # joined as written: a busy kernel may flush one print() in several messages
+                # (seen: "...oᵀ:" and " True" apart), so no separator may go between them
                 chunks.append(out["text"])
             elif "text/plain" in out.get("data", {}):
-                chunks.append(out["data"]["text/plain"])
-    return "\n".join(chunks)
+                chunks.append("\n" + out["data"]["text/plain"] + "\n")
+        chunks.append("\n")
+    return "".join(chunks)
 
 
 def _result(text: str) -> dict[str, str]:

@@ -36,7 +36,9 @@ def test_uncentred_storage_has_no_threshold_in_m(capsys):
 def test_uncentred_storage_with_the_trigger_out_is_refuted(capsys):
     code, out = _fit(capsys, "mlp_storage_uncentred_trigger_out_quick.csv", "--law", "vural2026.mlp_storage")
     assert code == 1 and out["verdict"] == "refuted"
-    assert out["constant"]["C1"]["estimate"] == pytest.approx(36.8, abs=0.05)
+    # 37.6 since the law fit's exact gradient and extra starts (36.8 before: an optimum 23.5
+    # lower in log-likelihood, with the V width trend run to its bound and dropped)
+    assert out["constant"]["C1"]["estimate"] == pytest.approx(37.6, abs=0.05)
     assert out["exponents"]["V"]["estimate"] == pytest.approx(4.03, abs=0.005)
     assert out["exponents"]["d"]["estimate"] == pytest.approx(-4.09, abs=0.005)
 

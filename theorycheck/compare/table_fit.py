@@ -32,6 +32,7 @@ from theorycheck.intervals import critical
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import LRTest
 from theorycheck.compare.identifiable import identifiable
+from theorycheck.compare.law_model import constant_elasticities
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.model_selection import ModelComparison, ModelScore
 from theorycheck.compare.threshold_table import TableCell, ThresholdTable
@@ -53,6 +54,11 @@ class _TableModel:
         consts = {name: math.exp(v) for name, v in zip(self.free, log_c)}
         out = np.asarray(self.law.log_evaluate(self.values, consts), dtype=float).reshape(-1)
         return np.full(self.n, float(out[0])) if out.size == 1 else out
+
+    def dlog_f(self, log_c: np.ndarray) -> np.ndarray:
+        """``d log f / d log C`` per cell and free constant (exact)."""
+        consts = {name: math.exp(v) for name, v in zip(self.free, log_c)}
+        return constant_elasticities(self.law, self.values, consts, self.free, self.n)
 
 
 def _usable(table: ThresholdTable) -> list[int]:
@@ -81,19 +87,25 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
                                   method="bounded").x
     if model.with_scale:
         x0 = np.append(x0, np.average(y - model.log_f(x0[:nc]), weights=w ** 2))
-    sol = least_squares(resid, x0, bounds=(x0 - 50.0, x0 + 50.0)) if len(x0) else None
+    def jac(p: np.ndarray) -> np.ndarray:  # exact: a forward difference's error depends on the CPU
+        cols = [model.dlog_f(p[:nc])] + ([np.ones((len(cells), 1))] if model.with_scale else [])
+        return -np.hstack(cols) * w[:, None]
+
+    sol = least_squares(resid, x0, jac=jac, bounds=(x0 - 50.0, x0 + 50.0)) if len(x0) else None
     p = sol.x if sol is not None else x0
     r = resid(p)
     chisq, df = float(r @ r), len(cells) - len(p)
     identified = len(p) <= len(cells)
     cov = np.full((len(p), len(p)), np.nan)
     if identified and len(p):
-        jac = sol.jac
-        try:
-            cov = np.linalg.inv(jac.T @ jac) * (max(1.0, chisq / df) if df > 0 else 1.0)
-        except np.linalg.LinAlgError:
+        j = jac(p)
+        # J^T J is singular to float64 when cond(J) > 1e8 (cond(J^T J) > 1e16): a constant whose
+        # term has vanished from every cell (it ran towards 0) has a column of ~1e-13
+        if np.linalg.cond(j) > 1e8:
             identified = False
             notes.append("the constants are not identified by these cells (singular information matrix)")
+        else:
+            cov = np.linalg.inv(j.T @ j) * (max(1.0, chisq / df) if df > 0 else 1.0)
     z = critical(level)
     if df > 0 and chisq / df > 1.0:  # the scale is estimated from df residuals: Student t, as fit_power_law_wls
         z = critical(level, df)

@@ -51,6 +51,7 @@ import numpy as np
 from theorycheck.intervals import critical
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import Exponent
+from theorycheck.compare.law_model import constant_elasticities
 
 
 #: Narrowest window (max/min of a variable) over which a local slope is tested.
@@ -106,15 +107,11 @@ def _law_log(law: Any, data: Dataset, cells: Sequence[int], constants: Mapping[s
 
 def constant_jacobian(law: Any, data: Dataset, cells: Sequence[int],
                       constants: Mapping[str, float]) -> np.ndarray:
-    """``G = [1, d log f / d log C_j]`` over ``cells`` (central differences, h = 1e-4)."""
-    cols = [np.ones(len(cells))]
+    """``G = [1, d log f / d log C_j]`` over ``cells`` (the law's symbolic derivatives)."""
+    values = {v: data.cell_values(v)[list(cells)] for v in law.variables}
     base = {c: float(constants.get(c, 1.0)) for c in law.constants}
-    h = 1e-4
-    for c in law.constants:
-        up = {**base, c: base[c] * math.exp(h)}
-        down = {**base, c: base[c] * math.exp(-h)}
-        cols.append((_law_log(law, data, cells, up) - _law_log(law, data, cells, down)) / (2 * h))
-    return np.column_stack(cols)
+    return np.column_stack([np.ones(len(cells)),
+                            constant_elasticities(law, values, base, law.constants, len(cells))])
 
 
 def excess_scatter(resid: np.ndarray, cov: np.ndarray, basis: np.ndarray) -> float:

@@ -58,7 +58,7 @@ class LawEvaluation:
         u = [numeric.log_symbol(a) for a in self._args]
         return {
             name: numeric.float_function(u, sp.diff(self._log_form, numeric.log_symbol(symbol(name))))
-            for name in self.variables
+            for name in self.variables + self.constants
         }
 
     def _constant_arrays(self, constants: Mapping[str, Any] | None) -> list[np.ndarray]:
@@ -175,12 +175,17 @@ class LawEvaluation:
         subs.update({symbol(c): constants.get(c, 1) for c in self.constants})
         return precise.evaluate_mp(self.threshold, subs, dps)
 
-    def elasticities(self, points: Mapping[str, Any], constants: Mapping[str, Any] | None = None) -> dict[str, np.ndarray]:
-        """Local exponents ``d log f / d log x`` of the threshold for every variable, vectorised."""
+    def elasticities(self, points: Mapping[str, Any], constants: Mapping[str, Any] | None = None,
+                     *, of_constants: bool = False) -> dict[str, np.ndarray]:
+        """Local exponents ``d log f / d log x`` of the threshold for every variable, vectorised
+        (symbolic derivatives of the log-space form); with ``of_constants=True`` for every free
+        constant instead (``d log f / d log C``: the law fit's exact gradient)."""
         args = [np.log(a) for a in self._inputs(points, constants)]
+        names = self.constants if of_constants else self.variables
         out = {}
         with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
-            for name, fn in self._elasticity_functions.items():
+            for name in names:
+                fn = self._elasticity_functions[name]
                 value = np.asarray(fn(*args), dtype=np.float64)
                 out[name] = np.broadcast_to(value, np.shape(args[0]) if args else ()).copy()
         return out
