@@ -10,6 +10,10 @@ from theorycheck.cli.main import main
     [
         (["check", "vural2026.nope"], "unknown bound"),
         (["check", "--budget", "huge"], "unknown budget 'huge'"),
+        (["check", "--max-cost", "lots"], "--max-cost must be a positive number of token visits (or inf), got 'lots'"),
+        (["check", "--max-cost", "0"], "the quick budget's own cap is 6e+07"),
+        (["check", "--max-cost", "nan"], "--max-cost must be a positive number"),
+        (["compare-embeddings", "--max-cost", "-1"], "--max-cost must be a positive number"),
         (["check", "--law", "N >= C*T*log(V)"], "cannot set"),
         (["check", "--law", "N >= C*(V"], "law"),
         (["check", "vural2026.one_step", "--law", "N >= V"], "not both"),

@@ -41,6 +41,39 @@ def test_reproduce_command_plans_the_same_sweep(target, kw):
     assert tgt.to_dict()["law"] == result["target"]["law"]
 
 
+def test_max_cost_lifts_the_search_ceiling_and_is_reproduced():
+    # (16384, 2048, 64) costs ~5e9 token visits by the CPU model at the law's predicted
+    # threshold, above 16x the quick budget's cap (9.6e8): its search may not go above its
+    # start. --max-cost inf (a GPU's run) lets it double up to the 4096x overshoot limit,
+    # is recorded in the design, and the Reproduce line carries it and plans the same sweep.
+    from theorycheck.check.runner import MAX_OVERSHOOT, search_ceiling
+
+    cells = ["--cells", "V=16384,d=2048,L=64; V=16384,d=2048,L=128"]
+    for extra, factor in (([], 1.0), (["--max-cost", "inf"], MAX_OVERSHOOT)):
+        args = build_parser().parse_args(["check", "vural2026.headline", *extra, *cells])
+        tgt, design = plan("vural2026.headline", **resolve_common(args))
+        assert search_ceiling(design, design.cells[0], design.starts[0]) == design.starts[0] * factor
+    assert design.budget.name == "quick" and design.to_dict()["max_cost"] == float("inf")
+    result = {"target": tgt.to_dict(), "design": {**design.to_dict(), "q": 0.5, "entropy": 3}, "verdict": {}}
+    argv = shlex.split(reproduce_command(result))
+    assert argv[argv.index("--max-cost") + 1] == "inf"
+    _, again = plan("vural2026.headline", **resolve_common(build_parser().parse_args(argv[1:])))
+    assert again.to_dict() == design.to_dict()
+    assert "max_cost" not in _result("vural2026.one_step")["design"]  # a named budget as it is
+
+
+def test_max_cost_widens_a_design_that_the_cap_held_narrow():
+    # the designed lines stop widening where a trial would cost more than the cap (design rule
+    # iv): the headline's quick L line is 64..362 under the quick cap (L = 512 at twice its
+    # predicted N, 1.8e5, costs 1.2e8 token visits > 6e7) and 64..512, the budget's 8x, without it
+    def varied(*extra):
+        args = build_parser().parse_args(["check", "vural2026.headline", *extra])
+        return plan("vural2026.headline", **resolve_common(args))[1].varied
+
+    assert varied() == {"L": [64.0, 128.0, 362.0]}
+    assert varied("--max-cost", "inf") == {"L": [64.0, 181.0, 512.0]}
+
+
 STEP_TASK = """
 import theorycheck
 

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from theorycheck.check.budget import Budget
+from theorycheck.check.budget import BUDGETS, Budget
 from theorycheck.registry import Task
 
 __all__ = ["SweepDesign", "design_sweep", "check_law_on_task", "predicted", "design_constraints",
@@ -68,6 +68,9 @@ class SweepDesign:
             "base": dict(self.base), "varied": {k: list(v) for k, v in self.varied.items()},
             "cells": len(self.cells), "budget": self.budget.name, "notes": list(self.notes),
         }
+        named = BUDGETS.get(self.budget.name)
+        if named is None or named.max_cost != self.budget.max_cost:  # --max-cost, or a Budget of one's own
+            out["max_cost"] = self.budget.max_cost
         if self.given:
             out["given_cells"] = [{k: x for k, x in c.items() if k in self.varied or x != self.base.get(k)}
                                   for c in self.cells]

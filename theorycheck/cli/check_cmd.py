@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from theorycheck.cli.options import (add_run_options, check_parallel, default_out, parse_assignments, parse_cells,
-                                     prepare_out)
+                                     prepare_out, run_budget)
 
 DEFAULT_TARGET = "vural2026.headline"
 
@@ -36,9 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def resolve_common(args: argparse.Namespace) -> dict:
     """Parse and validate everything (raises ValueError) and return the keyword arguments of check."""
-    from theorycheck.check.budget import get_budget
-
-    get_budget(args.budget)
+    budget = run_budget(args)
     from theorycheck.check.run_arguments import CLI_NAMES, check_run_arguments
 
     # the checks of check() itself, with the option names, before the output directory exists
@@ -48,7 +46,7 @@ def resolve_common(args: argparse.Namespace) -> dict:
 
     if getattr(args, "assume", None) and not args.law:
         raise ValueError("--assume applies to --law; a catalogue bound states its own regime")
-    return dict(budget=args.budget, task=resolve_task(getattr(args, "task", None)),
+    return dict(budget=budget, task=resolve_task(getattr(args, "task", None)),
                 assume=tuple(args.assume) if getattr(args, "assume", None) else None,
                 settings=parse_assignments(args.settings, "--set"),
                 base=parse_assignments(args.base, "--base", numeric=True), vary=vary,

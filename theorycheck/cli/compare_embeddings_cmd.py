@@ -13,7 +13,7 @@ from pathlib import Path
 from theorycheck.check.ablation import RANDOM_TARGET, ablation_jobs
 from theorycheck.cli.check_cmd import run_checks
 from theorycheck.cli.options import (add_run_options, check_parallel, default_out, parse_assignments, plain_text,
-                                     prepare_out)
+                                     prepare_out, run_budget)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     check_run_arguments(vary=None, entropy=args.seed, q=args.q, tolerance=args.tolerance,
                         thresholds=args.thresholds, names=CLI_NAMES)
     jobs = [(name, target, {**kw, "thresholds": args.thresholds}) for name, target, kw in
-            ablation_jobs(V=args.V, algorithm=args.algorithm, budget=args.budget,
+            ablation_jobs(V=args.V, algorithm=args.algorithm, budget=run_budget(args),
                           settings=parse_assignments(args.settings, "--set"), random_target=args.random_target)]
     for _, target, kw in jobs:
         plan(target, **kw)  # every input check before any work

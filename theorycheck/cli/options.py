@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import math
 import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_run_options", "check_parallel", "parse_assignments", "plain_text", "prepare_out", "default_out"]
+__all__ = ["add_run_options", "check_parallel", "parse_assignments", "plain_text", "prepare_out", "default_out",
+           "run_budget"]
 
 
 def plain_text(docstring: str) -> str:
@@ -22,6 +24,10 @@ def plain_text(docstring: str) -> str:
 def add_run_options(p: argparse.ArgumentParser) -> None:
     """Budget, parallelism, output and seeding options."""
     p.add_argument("--budget", default="quick", help="quick (<= 5 min), standard (<= 30 min), paper (every variable inside the regime, <= 30 min) or full")
+    p.add_argument("--max-cost", default=None, metavar="COST",
+                   help="replace the budget's cap on one trial's predicted cost (token visits of the CPU "
+                   "count path, ~16 ns each; quick 6e7, standard and paper 3e8, full 2e9), which the design "
+                   "keeps to and search ceilings are set from: on a GPU, e.g. 1e12, or inf (docs/gpu.md)")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
                    help="simulator setting, e.g. algorithm=limit, embeddings=orthogonal, marker_in_value=false")
     p.add_argument("--base", action="append", default=[], metavar="VAR=VALUE",
@@ -48,6 +54,26 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--q", type=float, default=0.5, help="success probability defining the threshold")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+
+
+def run_budget(args: argparse.Namespace):
+    """The :class:`~theorycheck.check.budget.Budget` of ``--budget``, with ``--max-cost`` in
+    place of its trial-cost cap when given (ValueError naming the option otherwise)."""
+    import dataclasses
+
+    from theorycheck.check.budget import get_budget
+
+    budget = get_budget(args.budget)
+    if args.max_cost is None:
+        return budget
+    try:
+        cap = float(args.max_cost)
+    except ValueError:
+        cap = math.nan
+    if not cap > 0:
+        raise ValueError(f"--max-cost must be a positive number of token visits (or inf), got {args.max_cost!r}; "
+                         f"the {budget.name} budget's own cap is {budget.max_cost:g}")
+    return dataclasses.replace(budget, max_cost=cap)
 
 
 def _value(text: str) -> Any:

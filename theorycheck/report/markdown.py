@@ -85,6 +85,8 @@ def reproduce_command(result: dict[str, Any]) -> str:
         if t.get("task"):
             words += ["--task", t.get("task_source") or t["task"]]
     words += ["--budget", str(design.get("budget", "quick")), "--seed", str(design.get("entropy", 2026))]
+    if design.get("max_cost") is not None:
+        words += ["--max-cost", format_number(design["max_cost"], 12)]
     for k, val in (design.get("simulation") or {}).items():
         words += ["--set", f"{k}={val}"]
     for k, val in (design.get("base") or {}).items():
