@@ -9,8 +9,9 @@ equal), and a repeat of the same trial on the backend (a GPU's atomic adds sum i
 varying order).  Then, per ``--cells`` entry ``V,d,L,N``: the host draw of the training
 data alone (``--threads`` threads; the floor of any path that draws in NumPy), one limit
 trial's training (draw, move, three passes) and its prediction on the ``V`` test
-sequences, minimum over ``--repeats`` after one warm-up; with ``--baseline`` the NumPy
-path on the same machine with the same threads.  At (16384, 1024, 64, 10**6) it prints
+sequences, minimum over ``--repeats`` after one warm-up, and on CUDA the peak GPU memory
+PyTorch allocated for them; with ``--baseline`` the NumPy path on the same machine with the
+same threads.  At (16384, 1024, 64, 10**6) it prints
 the ratio to the anchor: a PyTorch dense three-step took 7.55 s on an H100 there (issue
 13; goal >= 20x, i.e. <= 0.38 s).
 """
@@ -72,6 +73,22 @@ def _timed(fn, repeats: int) -> tuple[float, object]:
     return best, out
 
 
+def _cuda_peak(backend: str, reset: bool = False) -> float | None:
+    """Peak GPU memory PyTorch allocated since the last reset, in MiB (``None`` off CUDA).
+    It counts the tensors of the trial, not the caching allocator's reserve."""
+    bk = get_backend(backend)
+    if bk.name != "torch" or bk.device != "cuda":
+        return None
+    import torch
+
+    if reset:
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        return None
+    torch.cuda.synchronize()
+    return torch.cuda.max_memory_allocated() / 2**20
+
+
 def measure(backend: str, cell, threads: int, repeats: int) -> dict:
     p, emb, seed = _cell(*cell)
     tokens = np.empty((p.N, p.L), dtype=compact_token_dtype(p.V))
@@ -80,17 +97,19 @@ def measure(backend: str, cell, threads: int, repeats: int) -> dict:
     del tokens, pos, labels
     test = test_batch(p, emb, np.random.default_rng(2))
     run_limit(p.replace(N=min(p.N, 1000)), emb, seed, backend=backend, threads=threads)  # warm-up
+    _cuda_peak(backend, reset=True)
     train, fit = _timed(lambda: run_limit(p, emb, seed, backend=backend, threads=threads), repeats)
     predict, (predicted, _) = _timed(lambda: fit.predict(test), repeats)
     return {"backend": backend, "cell": list(cell), "threads": threads, "draw_s": draw, "train_s": train,
-            "predict_s": predict, "trial_s": train + predict,
+            "predict_s": predict, "trial_s": train + predict, "gpu_peak_mib": _cuda_peak(backend),
             "accuracy": float(np.mean(predicted == test.labels)),
             "train_selection": fit.diagnostics["train_selection_accuracy"]}
 
 
 def _line(r: dict) -> str:
+    peak = "" if r["gpu_peak_mib"] is None else f"; GPU peak {r['gpu_peak_mib']:.0f} MiB"
     return (f"{tuple(r['cell'])} {r['backend']:>6}: draw {r['draw_s']:.3f} s, train {r['train_s']:.3f} s, "
-            f"predict {r['predict_s']:.3f} s, trial {r['trial_s']:.3f} s; accuracy {r['accuracy']:.4f}")
+            f"predict {r['predict_s']:.3f} s, trial {r['trial_s']:.3f} s; accuracy {r['accuracy']:.4f}{peak}")
 
 
 def main(argv=None):
