@@ -147,6 +147,18 @@ def test_elasticities_match_finite_differences_of_log_threshold():
         law.elasticity("N", {"L": 1.0, "V": 2.0, "d": 3.0})
 
 
+def test_elasticities_in_the_constants_are_each_terms_share():
+    # d log f / d log C_j of a sum is that term's share of the sum (the law fit's gradient,
+    # compare/law_model.py); constants not given are 1
+    law = Law.parse("N >= C0*V*log(V) + C1*V**2/d**2")
+    V, d = np.array([1e3, 1e4]), np.array([256.0, 512.0])
+    el = law.elasticities({"V": V, "d": d}, {"C0": 0.4}, of_constants=True)
+    first, second = 0.4 * V * np.log(V), V**2 / d**2
+    np.testing.assert_allclose(el["C0"], first / (first + second), rtol=1e-13)
+    np.testing.assert_allclose(el["C1"], second / (first + second), rtol=1e-13)
+    assert set(el) == {"C0", "C1"} and set(law.elasticities({"V": V, "d": d})) == {"V", "d"}
+
+
 def test_elasticity_of_monomial_is_its_exponent_plus_log_term():
     law = Law.parse("N >= C*L*V**2*log(V)/d**2")
     el = law.elasticities({"L": 3.0, "V": np.array([10.0, 1e6]), "d": 7.0})

@@ -55,11 +55,16 @@ class LawEvaluation:
 
     @cached_property
     def _elasticity_functions(self) -> dict:
-        u = [numeric.log_symbol(a) for a in self._args]
-        return {
-            name: numeric.float_function(u, sp.diff(self._log_form, numeric.log_symbol(symbol(name))))
-            for name in self.variables + self.constants
-        }
+        """``name -> d log f / d log name`` as a float function of the log arguments, built on
+        first use (the constants' only when a fit asks for its gradient)."""
+        return {}
+
+    def _elasticity_function(self, name: str):
+        functions = self._elasticity_functions
+        if name not in functions:
+            u = [numeric.log_symbol(a) for a in self._args]
+            functions[name] = numeric.float_function(u, sp.diff(self._log_form, numeric.log_symbol(symbol(name))))
+        return functions[name]
 
     def _constant_arrays(self, constants: Mapping[str, Any] | None) -> list[np.ndarray]:
         if constants is None:
@@ -185,7 +190,7 @@ class LawEvaluation:
         out = {}
         with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
             for name in names:
-                fn = self._elasticity_functions[name]
+                fn = self._elasticity_function(name)
                 value = np.asarray(fn(*args), dtype=np.float64)
                 out[name] = np.broadcast_to(value, np.shape(args[0]) if args else ()).copy()
         return out
