@@ -36,3 +36,13 @@ def test_refuted_needs_the_95_percent_interval_outside_the_tolerance():
     d = _decide(0.47, 0.11)
     assert d.status == "refuted", d.reason
     assert d.ci[0] == pytest.approx(0.47 - Z95 * 0.11, abs=1e-12) and d.ci[0] > 0.25
+
+
+@pytest.mark.parametrize(("worst", "shown"), [(1.23, 1.3), (2.0, 2.0), (0.123, 0.13), (10312.04, 11000.0),
+                                              (10312.1, 11000.0), (99.1, 100.0), (1.0 + 1e-9, 1.0)])
+def test_the_trials_still_needed_keep_two_significant_digits(worst, shown):
+    # "about 10312x the trials" moved to "10312.1x" when the fit's last bits moved: the
+    # estimate is rounded up to 2 significant digits, and 1e-9 of noise does not round up
+    from theorycheck.compare.decide import _ceil_2
+
+    assert _ceil_2(worst) == shown

@@ -67,6 +67,15 @@ class Decision:
                 "window": self.window}
 
 
+def _ceil_2(x: float) -> float:
+    """``x`` rounded up to 2 significant digits (1.23 -> 1.3, 10312 -> 11000): an estimate of
+    the trials still needed, printed without digits that a last-bit change of the fit moves."""
+    if not x > 0:
+        return x
+    step = 10.0 ** (math.floor(math.log10(x)) - 1)
+    return float(f"{math.ceil(round(x / step, 6)) * step:.2g}")
+
+
 def _intervals(piece: Piece, level: float) -> tuple[tuple[float, float], tuple[float, float]]:
     alpha = 1.0 - level
     z_tost = float(norm.ppf(1.0 - alpha))
@@ -147,7 +156,7 @@ def decide(
     if math.isinf(worst):
         hint = f"more cells or trials inside the transitions along {variable}"
     else:
-        more = math.ceil(min(worst**2, 1e6) * 10) / 10
+        more = _ceil_2(min(worst**2, 1e6))
         hint = (f"{variable}: about {more:g}x the trials (seeds) per cell, or widen it from {span:.2f} to "
                 f"~{max(span * worst, min_span):.2f} decades")
         if leaning:

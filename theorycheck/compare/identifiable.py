@@ -20,22 +20,18 @@ def identifiable(model: Any) -> list[str]:
     """Decide which constants are free and whether an overall factor K is needed; set
     ``model.free`` and ``model.with_scale``; return notes on the constants fixed at 1.
 
-    ``model`` gives ``names`` (the law's constants) and ``log_f(log_c)`` (the law's log
-    threshold at every cell for log constants ``log_c``). A constant is free when its column of
-    the Jacobian ``d log f / d log C`` (central differences, step 1e-3) adds to the rank of the
-    columns already free (singular values above 1e-4 of the largest); ``K`` is needed when the
-    free columns do not already span a constant shift of every cell."""
+    ``model`` gives ``names`` (the law's constants, all of them in ``free`` on entry) and
+    ``dlog_f(log_c)`` (the Jacobian ``d log f / d log C`` at every cell, exact:
+    :func:`theorycheck.compare.law_model.constant_elasticities`). A constant is free when its
+    column at ``C = 1`` adds to the rank of the columns already free (singular values above
+    1e-4 of the largest); ``K`` is needed when the free columns do not already span a constant
+    shift of every cell."""
     notes: list[str] = []
     if not model.names:
         model.free, model.with_scale = [], True
         return notes
-    h = 1e-3
-    cols = []
-    for i in range(len(model.names)):
-        e = np.zeros(len(model.names))
-        e[i] = h
-        cols.append((model.log_f(e) - model.log_f(-e)) / (2 * h))  # central: error ~ h^2
-    jac = np.column_stack(cols)
+    model.free = list(model.names)
+    jac = model.dlog_f(np.zeros(len(model.names)))
     ones = np.ones((jac.shape[0], 1))
 
     def rank(m: np.ndarray) -> int:
