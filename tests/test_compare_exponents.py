@@ -198,7 +198,8 @@ def test_fit_law_drops_a_width_trend_that_runs_to_its_bound(monkeypatch):
     # constant's CI can span orders of magnitude (seen on _sparse_misfit(1): the trend ran
     # to -10 and C's CI spanned 1.2e6..9e8). That data's likelihood has several local optima
     # in the trend, and which one L-BFGS-B reached depended on the CPU's rounding (-10 on
-    # one machine, -2.6 on another), so the bound is reached here by construction: cells
+    # one machine, -2.6 on another; the starts of law_fit._maximise now reach the bound on
+    # every machine, tests/test_law_fit_optimum.py), so the bound is reached here by construction: cells
     # whose transition width grows 4x per doubling of m (a trend of magnitude 2, exact
     # expected counts, 40 trials a point) against a bound lowered to 1. The trend is dropped
     # and the law refitted: an ordinary CI about the cells' N*m (4.8e7, 6.3e7, 8.4e7), which

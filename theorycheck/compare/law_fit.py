@@ -100,6 +100,15 @@ def _start(model: LawModel, ths: Sequence[Threshold]) -> np.ndarray:
                            np.zeros(len(model.width_trends))])
 
 
+def _bounds(model: LawModel, x0: np.ndarray) -> tuple[list[tuple[float, float]], int]:
+    """The box of the parameters (constants within 50 of the start, trends within 20, the log
+    slope below a step's, width trends within their bound) and the log slope's index."""
+    nc = len(model.free) + int(model.with_scale)
+    bounds = [(v - 50.0, v + 50.0) for v in x0[:nc]] + [(-20.0, 20.0)] * len(model.trends) \
+        + [(-10.0, _MAX_LOG_SLOPE)] + [(-_MAX_WIDTH_TREND, _MAX_WIDTH_TREND)] * len(model.width_trends)
+    return bounds, nc + len(model.trends)
+
+
 def _maximise(model: LawModel, x0: np.ndarray, bounds: list[tuple[float, float]], i_s: int):
     """The best of three L-BFGS-B runs (exact gradient): from ``x0``; from the optimum with the
     slope held at the cells' median and no width trends; from the optimum with no width trends.
@@ -141,9 +150,7 @@ def fit_law(
     ths = cell_thresholds(data, q=q, level=level) if thresholds is None else thresholds
     x0 = _start(model, ths)
     nc = len(model.free) + int(model.with_scale)
-    i_s = nc + len(model.trends)
-    bounds = [(v - 50.0, v + 50.0) for v in x0[:nc]] + [(-20.0, 20.0)] * len(model.trends) \
-        + [(-10.0, _MAX_LOG_SLOPE)] + [(-_MAX_WIDTH_TREND, _MAX_WIDTH_TREND)] * len(model.width_trends)
+    bounds, i_s = _bounds(model, x0)
     res = _maximise(model, x0, bounds, i_s)
     p = res.x
     stuck = [v for j, v in enumerate(model.width_trends) if abs(p[i_s + 1 + j]) > _MAX_WIDTH_TREND - 1e-3]
