@@ -1,0 +1,133 @@
+"""Do the documented fits of ``bench/data`` give the same numbers on another machine?
+(prints figures, asserts nothing)
+
+    python bench/fit_stability.py                  # every fit below, 3 nudged copies each
+    python bench/fit_stability.py --copies 5 --only mlp_storage
+
+Another CPU rounds the last bit of ``exp``, ``log`` and BLAS sums differently.  This bench
+emulates that: each CSV's resource column is moved by a few ulps (relative ``4e-16 * z``,
+``z`` standard normal, seeded), the same ``theorycheck fit ... --json`` runs on the original
+and on each copy, and every number of the two JSON outputs (and in their texts) is compared
+to a relative 1e-6: far above where an optimiser that converged stops (its tolerance moves a
+standard error by ~1e-9), far below the 3-4 digits printed.  A fit
+"moved" when some number differs by more: its result depends on the machine.
+
+Measured 2026-11-26, 3 copies: with the one-start, forward-difference law fit used until
+then, 14 of these 24 fits moved (width trends -6.3 against -9.7, ``C4`` 10.7 against 14.1,
+a verdict line's ΔBIC 189 against 81, neighbouring forms listed or not); with the exact
+gradient and the starts of :func:`theorycheck.compare.law_fit._maximise` (docs/methods.md
+§4) 1 moved, by 1.1e-6 in the upper end of a constant's CI that spans 59 decades
+(``limit_beta4_zeta05_L_line.csv``: 5.429068e31 against 5.429074e31; printed digits equal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+FITS = [  # (CSV, resource, the rest of the documented command)
+    ("gd_adam120_L_line.csv", "N", "--law vural2026.headline"),
+    ("gd_adam60_L_line.csv", "N", "--law vural2026.headline"),
+    ("gd_adam60_d_line.csv", "N", "--law vural2026.headline"),
+    ("gd_adam60_trigger_in_L_line.csv", "N", "--law vural2026.headline"),
+    ("gd_adam60_trigger_in_zeta05_L_line.csv", "N", "--law vural2026.headline"),
+    ("gd_adam30_L_line.csv", "N", "--law vural2026.headline"),
+    ("limit_trigger_in_1024_256.csv", "N", "--law vural2026.headline"),
+    ("limit_beta4_zeta05_L_line.csv", "N", "--law vural2026.headline"),
+    ("mean_bias_in_regime.csv", "N", "--law vural2026.mean_bias"),
+    ("mean_bias_zeta_2048.csv", "N", "--law vural2026.mean_bias"),
+    ("mean_bias_zeta_4096.csv", "N", "--law vural2026.mean_bias"),
+    ("mlp_gradient_noise_in_regime.csv", "N", "--law vural2026.mlp_gradient_noise"),
+    ("mlp_gradient_noise_quick.csv", "N", "--law vural2026.mlp_gradient_noise --params V,d,L,m"),
+    ("mlp_mean_bias_V_line_paper.csv", "N", "--law vural2026.mlp_mean_bias --ignore m"),
+    ("mlp_mean_bias_d_line_fixed_md_paper.csv", "N", "--law vural2026.mlp_mean_bias --ignore m"),
+    ("mlp_mean_bias_d_line_paper.csv", "N", "--law vural2026.mlp_mean_bias --params V,d,L,m"),
+    ("mlp_phase_centred_trigger_in.csv", "N", "--law vural2026.mlp_gradient_noise --params V,d,L,m"),
+    ("mlp_phase_uncentred_trigger_out.csv", "N", "--law vural2026.mlp_mean_bias --params V,d,L,m"),
+    ("mlp_phase_uncentred_trigger_in.csv", "N", "--law vural2026.mlp_mean_bias --params V,d,L,m"),
+    ("mlp_storage_uncentred_quick.csv", "m", "--law vural2026.mlp_storage"),
+    ("mlp_storage_uncentred_trigger_out_quick.csv", "m", "--law vural2026.mlp_storage"),
+    ("three_step_in_regime.csv", "N",
+     '--law "N >= C0*V*log(V)/(1 - C1*V*log(V)/d**2)" --assume "d**2 > 2*V*log(V)" --params V,d,L'),
+    ("three_step_in_regime.csv", "N", "--law vural2026.three_step_hard --params V,d,L"),
+    ("three_step_in_regime.csv", "N", "--params V,d,L"),
+]
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+def fit(path: str, rest: str) -> dict:
+    cmd = [sys.executable, "-m", "theorycheck.cli.main", "fit", path, *shlex.split(rest), "--json"]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode not in (0, 1, 3):
+        raise SystemExit(f"{' '.join(cmd)} failed (exit {out.returncode}): {out.stderr.strip()}")
+    return json.loads(out.stdout)
+
+
+def moved(a, b, where: str = "") -> str | None:
+    """The first place where two JSON values differ beyond a relative 1e-6, or None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if a.keys() != b.keys():
+            return f"{where}: keys {sorted(set(a) ^ set(b))}"
+        return next((m for k in a if (m := moved(a[k], b[k], f"{where}.{k}"))), None)
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return f"{where}: {len(a)} against {len(b)} items"
+        return next((m for i, (x, y) in enumerate(zip(a, b)) if (m := moved(x, y, f"{where}[{i}]"))), None)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        same = (math.isnan(a) and math.isnan(b)) or a == b or math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
+        return None if same else f"{where}: {a!r} against {b!r}"
+    if isinstance(a, str) and isinstance(b, str) and a != b:
+        # text carries numbers too (notes, reasons): compare it with its numbers read
+        ta, tb = _numbers(a), _numbers(b)
+        return None if ta is not None and ta[0] == tb[0] and moved(ta[1], tb[1]) is None else f"{where}: {a!r} against {b!r}"
+    return None if a == b else f"{where}: {a!r} against {b!r}"
+
+
+def _numbers(text: str):
+    import re
+
+    pattern = r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?"
+    return re.sub(pattern, "#", text), [float(x) for x in re.findall(pattern, text)]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--copies", type=int, default=3)
+    ap.add_argument("--only", default="", help="run the fits whose CSV name contains this")
+    args = ap.parse_args(argv)
+    if args.copies < 1:
+        ap.error(f"--copies must be an integer >= 1, got {args.copies}")
+    count = 0
+    for name, resource, rest in [f for f in FITS if args.only in f[0]]:
+        path = os.path.join(DATA, name)
+        base = fit(path, rest)
+        rows = list(csv.DictReader(open(path, newline="")))
+        first = None
+        for seed in range(1, args.copies + 1):
+            rng = np.random.default_rng(seed)
+            with tempfile.NamedTemporaryFile("w", suffix=".csv", newline="", delete=False) as fh:
+                writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+                writer.writeheader()
+                for row in rows:
+                    writer.writerow({**row, resource: repr(float(row[resource]) * (1 + 4e-16 * rng.standard_normal()))})
+            try:
+                first = first or moved(base, fit(fh.name, rest))
+            finally:
+                os.unlink(fh.name)
+        count += first is not None
+        print(f"{'MOVED' if first else 'same '}  {name} {rest}" + (f"\n        {first}" if first else ""), flush=True)
+    print(f"{count} of {len([f for f in FITS if args.only in f[0]])} fits moved under ulp-level changes of their data")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
