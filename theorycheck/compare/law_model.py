@@ -37,6 +37,14 @@ from theorycheck.threshold.likelihood import binomial_constant, probit_loglik, p
 _MAX_LOG_SLOPE_CELL = 50.0  # a cell's log slope is clipped here so that exp() stays finite
 
 
+def log_threshold_at(law: Any, values: dict[str, np.ndarray], constants: dict[str, float],
+                     n_cells: int) -> np.ndarray:
+    """``log f`` of ``law`` at every cell (``values``: each variable's value per cell; a law
+    without variables gives one value, repeated), as a fresh float64 array."""
+    out = np.asarray(law.log_evaluate(values, constants), dtype=float).reshape(-1)
+    return np.broadcast_to(out, (n_cells,)).copy()
+
+
 def constant_elasticities(law: Any, values: dict[str, np.ndarray], constants: dict[str, float],
                           names: Sequence[str], n_cells: int) -> np.ndarray:
     """``d log f / d log C`` for the constants ``names`` at every cell, shape ``(cells, names)``:
@@ -80,9 +88,7 @@ class LawModel:
         """``log f`` per cell at the free constants ``exp(log_c)`` (the others at 1); cached."""
         key = tuple(np.asarray(log_c, dtype=float).tolist())
         if key != getattr(self, "_key", None):
-            consts = self._consts(log_c)
-            value = self.law.log_evaluate(self.values, consts) if self.values else self.law.log_evaluate({}, consts)
-            self._key, self._val = key, np.broadcast_to(np.asarray(value, dtype=float), (self.n_cells,)).copy()
+            self._key, self._val = key, log_threshold_at(self.law, self.values, self._consts(log_c), self.n_cells)
         return self._val
 
     def dlog_f(self, log_c: np.ndarray) -> np.ndarray:

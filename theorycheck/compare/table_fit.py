@@ -32,7 +32,7 @@ from theorycheck.intervals import critical
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import LRTest
 from theorycheck.compare.identifiable import identifiable
-from theorycheck.compare.law_model import constant_elasticities
+from theorycheck.compare.law_model import constant_elasticities, log_threshold_at
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.model_selection import ModelComparison, ModelScore
 from theorycheck.compare.threshold_table import TableCell, ThresholdTable
@@ -52,8 +52,7 @@ class _TableModel:
 
     def log_f(self, log_c: np.ndarray) -> np.ndarray:
         consts = {name: math.exp(v) for name, v in zip(self.free, log_c)}
-        out = np.asarray(self.law.log_evaluate(self.values, consts), dtype=float).reshape(-1)
-        return np.full(self.n, float(out[0])) if out.size == 1 else out
+        return log_threshold_at(self.law, self.values, consts, self.n)
 
     def dlog_f(self, log_c: np.ndarray) -> np.ndarray:
         """``d log f / d log C`` per cell and free constant (exact)."""

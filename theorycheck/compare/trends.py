@@ -51,7 +51,7 @@ import numpy as np
 from theorycheck.intervals import critical
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import Exponent
-from theorycheck.compare.law_model import constant_elasticities
+from theorycheck.compare.law_model import constant_elasticities, log_threshold_at
 
 
 #: Narrowest window (max/min of a variable) over which a local slope is tested.
@@ -101,8 +101,7 @@ class DesignTrends:
 
 def _law_log(law: Any, data: Dataset, cells: Sequence[int], constants: Mapping[str, float]) -> np.ndarray:
     values = {v: data.cell_values(v)[list(cells)] for v in law.variables}
-    out = np.asarray(law.log_evaluate(values, dict(constants)), dtype=float).reshape(-1)
-    return np.full(len(cells), float(out[0])) if out.size == 1 else out
+    return log_threshold_at(law, values, dict(constants), len(cells))
 
 
 def constant_jacobian(law: Any, data: Dataset, cells: Sequence[int],
