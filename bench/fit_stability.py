@@ -27,6 +27,7 @@ import csv
 import json
 import math
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -93,8 +94,6 @@ def moved(a, b, where: str = "") -> str | None:
 
 
 def _numbers(text: str):
-    import re
-
     pattern = r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?"
     return re.sub(pattern, "#", text), [float(x) for x in re.findall(pattern, text)]
 
