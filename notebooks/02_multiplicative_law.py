@@ -213,7 +213,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # | three-step limit, hard attention | `theorycheck check` | 0.014 [-0.010, 0.038]: refuted |
 # | same, `ζ = 1/2` | `theorycheck check vural2026.headline --set zeta=0.5` | -0.014 [-0.037, 0.008]: refuted |
 # | attention at finite temperature `β = 4` | `theorycheck check vural2026.headline --set beta=4` | 0.448 [0.425, 0.471], local 0.18 → 0.61: refuted |
-# | `β = 4`, `ζ = 1/2` (2026-11-26; accuracy stalls at 0.99 at `L = 128` and 0.94 at 362 whatever `N`) | `theorycheck check vural2026.headline --set beta=4 --set zeta=0.5` | 5.7 [3.6, 7.9] on 64..128 (thin), an accuracy ceiling rather than a threshold: refuted, `N ≪ L V` fails at 128 |
+# | `β = 4`, `ζ = 1/2` (2026-11-26; accuracy stalls at 0.99 at `L = 128` and 0.94 at 362 whatever `N`) | `theorycheck check vural2026.headline --set beta=4 --set zeta=0.5` | 5.7 [3.6, 7.9] on 64..128 (thin), an accuracy ceiling rather than a threshold: refuted outside the regime (`N ≪ L V` fails at 64 and 128) |
 # | `β = 4`, `ζ = 1/2`, trigger in the value path (accuracy stalls at 0.85, 0.64, 0.40) | `theorycheck check vural2026.headline --set beta=4 --set zeta=0.5 --set marker_in_value=true` | no cell crosses: inconclusive |
 # | `β = 10` (the finite-step algorithm's default; the finite-step three-step matched it seed for seed) | `theorycheck check vural2026.headline --set beta=10` | 0.019 [-0.006, 0.044]: refuted |
 # | trigger in the value path, `ζ = 1/2` (the mean bias sets `N* ≈ 1.04·10⁵` at every `L`) | `theorycheck check vural2026.headline --set marker_in_value=true --set zeta=0.5` | -0.001 [-0.028, 0.025]: refuted (`N ≪ L V` fails in 2 of 3 cells) |
