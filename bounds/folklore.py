@@ -40,8 +40,9 @@ BOUNDS = [
         ranges={"V": (16, 2048)},
         vary=("V",),
         expected=Expected("consistent", "quick", 2026,
-                          "2026-11-22: V-exponent 0.494, CI [0.474, 0.513]; observed minus predicted "
-                          "-0.104, 90% CI [-0.120, -0.087] within ±0.25; C ~ 14.7; ~5 s CPU"),
+                          "2026-11-26 (embeddings nested in d): V-exponent 0.503, CI [0.482, 0.524]; "
+                          "observed minus predicted -0.095, 90% CI [-0.112, -0.077] within ±0.25; "
+                          "C ~ 10.5; ~5 s CPU"),
         constants={"C": 10.0},
         description="one-step outer-product (Hebbian) memory: exact recall needs d^2 >~ C V log V",
         notes="C ~ 10 measured: at (V, d) = (256, 128) accuracy ~ 0.996-1.00, (512, 128) ~ 0.94.",

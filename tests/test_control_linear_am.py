@@ -34,7 +34,7 @@ def test_hebbian_memory_is_consistent_with_d_squared_over_V_log_V(hebbian):
     assert 0.4 < v["exponents"]["V"]["estimate"] < 0.7
     # Reference constant: C ~ 10 for exact Hebbian recall (docs/theory.md §7.2), with
     # success probability 1 over seeds; at tau = 1 and q = 1/2 (the median threshold) it
-    # comes out somewhat higher (README: C ~ 13). A factor 3 either way would be a bug.
+    # comes out near it (README: C ≈ 10 on the quick budget). A factor 3 either way would be a bug.
     c = v["constant"]["C"]["estimate"]
     assert 3 < c < 30
 

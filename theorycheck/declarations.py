@@ -128,7 +128,11 @@ class Task:
     a design does not set; ``validate(params)`` -- raises ValueError for parameters the
     trial cannot run (its return value is ignored); ``cost(params)`` -- the work of one
     trial, in units of about 30 ns (a check caps it); ``nested`` -- resources whose data are
-    nested (the first ``n`` samples are the same for every value ``>= n``); ``settings`` --
+    nested (the first ``n`` samples are the same for every value ``>= n``); ``scan(params,
+    seed, resource, values)`` -- optional, for a nested resource: an iterator of the seed's
+    successes at the increasing ``values``, lazily, each what ``trial`` gives there, when the
+    task can grow the resource in one pass (per-seed thresholds then pull from it; None where
+    it cannot, e.g. for some settings); ``settings`` --
     other numeric parameters, typed like variables but never varied by a design;
     ``choices`` -- categorical settings and their allowed values.
     """
@@ -144,6 +148,7 @@ class Task:
     nested: tuple[str, ...] = ()
     settings: Mapping[str, Variable] = field(default_factory=dict)
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    scan: Callable[[dict, Any, str, Any], Any] | None = None
     #: where the task was loaded from (``"detect.py:TASK"``, ``"pkg.mod:TASK"``), set by
     #: :func:`theorycheck.task_sources.load_task`; a report's Reproduce line names it
     source: str = ""
@@ -166,9 +171,11 @@ class Task:
         bad = [r for r in self.nested if r not in self.variables]
         if bad:
             raise ValueError(f"task {self.name}: nested resources {bad} are not variables")
-        for what, fn in (("validate", self.validate), ("cost", self.cost)):
+        for what, fn in (("validate", self.validate), ("cost", self.cost), ("scan", self.scan)):
             if fn is not None and not callable(fn):
                 raise ValueError(f"task {self.name}: {what} must be a function of params or None, got {fn!r}")
+        if self.scan is not None and not self.nested:
+            raise ValueError(f"task {self.name}: scan needs a nested resource; declare nested=(...) or drop scan")
         put("defaults", MappingProxyType(dict(self.defaults)))
         put("choices", MappingProxyType({k: tuple(v) for k, v in dict(self.choices).items()}))
         for key, value in self.defaults.items():  # a bad default surfaces here, not as a design error

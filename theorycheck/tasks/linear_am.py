@@ -11,6 +11,12 @@
   the trained memory stores the facts once ``d² ≳ V·ln V`` (their fit ``≈ 1.3·V·ln V``).
 
 Rows: ``E[x] = e_x``, ``U[y] = u_y``; the logits of all facts are ``E Wᵀ Uᵀ`` (``V×V``).
+
+**Nested in ``d``.**  A seed's embeddings are the first ``d`` of its coordinates
+``Z_E, Z_U`` (i.i.d. ``N(0, 1)``, drawn coordinate by coordinate from their own streams),
+scaled by ``1/√d``, and its facts ``Π`` do not depend on ``d``: the same seed at ``d' > d``
+adds coordinates and keeps the others (``Task(nested=("d",))``, per-seed thresholds in
+``d``).  For the Hebbian memory the logits grow by low-rank updates (:func:`hebbian_scan`).
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ import numpy as np
 from theorycheck.outcome import Outcome
 from theorycheck.optim import Adam
 from theorycheck.registry import Task, Variable
+from theorycheck.seeding import child_seed, seed_record, seed_sequence
+from theorycheck.tasks.linear_am_scan import linear_am_scan
 from theorycheck.validate import check_choice, check_fraction, check_int
 
 __all__ = ["LinearAMParams", "LinearAMMemory", "make_memory", "train_memory", "simulate_linear_am",
@@ -88,11 +96,15 @@ class LinearAMMemory:
         return float(np.mean(self.recall() == self.perm))
 
 
-def _draw(params: LinearAMParams, rng: np.random.Generator):
-    scale = 1.0 / math.sqrt(params.d)
-    E = rng.standard_normal((params.V, params.d)) * scale
-    U = rng.standard_normal((params.V, params.d)) * scale
-    return E, U, rng.permutation(params.V)
+def draw_coordinates(V: int, d: int, seed) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(Z_E, Z_U, Π)``: a seed's first ``d`` embedding coordinates (``V×d`` each,
+    i.i.d. ``N(0, 1)``) and its facts.  Coordinate ``k`` of every embedding is the ``k``-th
+    block of ``V`` draws of its own stream (children 0 and 1 of ``seed``), ``Π`` comes
+    from child 2: a seed's data at ``d`` are the first ``d`` columns of its data at any
+    ``d' > d`` (nested in ``d``)."""
+    ss = seed_sequence(seed)
+    ze, zu = (np.random.default_rng(child_seed(ss, i)).standard_normal((d, V)).T for i in (0, 1))
+    return ze, zu, np.random.default_rng(child_seed(ss, 2)).permutation(V)
 
 
 def train_memory(E: np.ndarray, U: np.ndarray, perm: np.ndarray, params: LinearAMParams) -> tuple[np.ndarray, list[float]]:
@@ -119,22 +131,22 @@ def train_memory(E: np.ndarray, U: np.ndarray, perm: np.ndarray, params: LinearA
     return W, losses
 
 
-def make_memory(params: LinearAMParams, rng: np.random.Generator) -> tuple[LinearAMMemory, list[float]]:
-    """Draw the facts and embeddings from ``rng`` and build the memory."""
-    E, U, perm = _draw(params, rng)
+def make_memory(params: LinearAMParams, seed) -> tuple[LinearAMMemory, list[float]]:
+    """Draw the facts and embeddings of ``seed`` (:func:`draw_coordinates`, scaled by
+    ``1/√d``) and build the memory."""
+    ze, zu, perm = draw_coordinates(params.V, params.d, seed)
+    E, U = ze / math.sqrt(params.d), zu / math.sqrt(params.d)
     W, losses = train_memory(E, U, perm, params)
     return LinearAMMemory(E=E, U=U, perm=perm, W=W), losses
 
 
 def simulate_linear_am(params: LinearAMParams, seed=0) -> Outcome:
     """One trial of the linear associative memory: recall accuracy over the ``V`` facts."""
-    from theorycheck.seeding import seed_record, seed_sequence
-
     if not isinstance(params, LinearAMParams):
         raise ValueError(f"params must be a LinearAMParams, got {type(params).__name__}")
     ss = seed_sequence(seed)
     start = time.perf_counter()
-    memory, losses = make_memory(params, np.random.default_rng(ss))
+    memory, losses = make_memory(params, ss)
     accuracy = memory.accuracy()
     extras = {"final_loss": losses[-1]} if losses else {}
     return Outcome(
@@ -189,4 +201,6 @@ TASK = Task(
     description="linear associative memory, the control task with a known law (docs/theory.md §5)",
     settings=(Variable("steps", "integer", 1, description="gradient steps (method='gd')"),),
     choices={"method": METHODS, "optimizer": OPTIMIZERS},
+    nested=("d",),
+    scan=linear_am_scan,
 )

@@ -13,9 +13,9 @@ searches again past any failure.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-__all__ = ["first_success", "verified_first_success"]
+__all__ = ["first_success", "verified_first_success", "scanned_first_success"]
 
 
 def first_success(success: Callable[[int], bool], K: int, hint: int | None = None,
@@ -79,3 +79,49 @@ def verified_first_success(success: Callable[[int], bool], K: int, found: int,
             return K
         i = bad + 1 + first_success(lambda t, b=bad: success(b + 1 + t), K - bad - 1, 0)
     return K
+
+
+def scanned_first_success(scan: Callable[[list[int]], Iterator[bool]], K: int, hint: int,
+                          horizon: int, below: int, stride: int = 1) -> tuple[int, dict[int, bool], list[int]]:
+    """The first success on a grid ``0..K-1`` read from ascending scans, for a task that
+    grows the resource in one pass (``Task(scan=...)``): ``scan(indices)`` yields the
+    successes at the increasing ``indices`` lazily, at the cost of about one evaluation at
+    the last index pulled plus a small cost per index read.
+
+    Coarse pass, every ``stride``-th index: it starts ``below`` under ``hint`` (and again
+    ``below`` further down while its first point succeeds) and reads until the points
+    within ``horizon`` after its last failure all succeed.  Fine pass: every index between
+    that last failure and the first coarse success after it.  Returns ``(index, outcomes,
+    tops)``: the index after the last failure read (``K``: none succeeds), every outcome
+    read, and the last index each scan pulled (its cost)."""
+    start = max(0, min(K - 1, hint) - below)
+    tops: list[int] = []
+    while True:
+        coarse = list(range(start, K, stride))
+        points = iter(scan(coarse))
+        first = bool(next(points))
+        if first and start > 0:
+            tops.append(start)
+            start = max(0, start - below)
+            continue
+        break
+    outcomes = {start: first}
+    index, n = (start if first else None), 0
+    while n < len(coarse) - 1 and (index is None or coarse[n] < index + horizon):
+        n += 1
+        outcomes[coarse[n]] = ok = bool(next(points))
+        if not ok:
+            index = None
+        elif index is None:
+            index = coarse[n]
+    tops.append(coarse[n])
+    if index is None:
+        return K, outcomes, tops
+    if index > start and stride > 1:  # the fine points between the last coarse failure and index
+        fine = list(range(index - stride + 1, index))
+        for i, ok in zip(fine, scan(fine)):
+            outcomes[i] = bool(ok)
+        tops.append(fine[-1])
+        failed = [i for i in fine if not outcomes[i]]
+        index = failed[-1] + 1 if failed else fine[0]
+    return index, outcomes, tops

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from theorycheck.sweep.trial import execute_trial
-from theorycheck.threshold.first_success import first_success, verified_first_success
+from theorycheck.threshold.first_success import first_success, scanned_first_success, verified_first_success
 from theorycheck.threshold.glm import check_q_level
 from theorycheck.threshold.quantile import quantile_threshold
 from theorycheck.threshold.result import Threshold
@@ -54,6 +54,9 @@ __all__ = ["LATTICE_KEY", "lattice", "CriticalTrial", "PerSeedSearch"]
 
 #: The trial parameter that carries the lattice (the wrapper removes it before the task sees it).
 LATTICE_KEY = "per_seed_lattice"
+#: A scanning task's coarse pass reads about this many lattice points per doubling, its fine
+#: pass every point of the last step (each point read costs a pass over the scan's state).
+SCAN_PER_DOUBLING = 8
 #: The lattice reaches this factor below the start at most (a law's constant may be far off).
 REACH_BELOW = 1024.0
 
@@ -81,16 +84,18 @@ class CriticalTrial:
     failure above an evaluated success, "evaluated": [[value, success], ...]}``.
     Picklable when ``trial`` is (worker processes, dask)."""
 
-    def __init__(self, trial: Callable[[dict, Any], Any], resource: str) -> None:
+    def __init__(self, trial: Callable[[dict, Any], Any], resource: str,
+                 scan: Callable[..., Any] | None = None, cost: Callable[..., float] | None = None) -> None:
         from theorycheck.sweep.cells import describe_trial
 
-        self.trial, self.resource = trial, str(resource)
+        self.trial, self.resource, self.scan, self.cost = trial, str(resource), scan, cost
         # what the sweep identity (and so the trial store) names this by
         self.__module__ = __name__
-        self.__qualname__ = f"CriticalTrial[{describe_trial(trial)},{self.resource}]"
+        self.__qualname__ = (f"CriticalTrial[{describe_trial(trial)},{self.resource}"
+                             f"{',scan' if scan is not None else ''}]")
 
     def __reduce__(self):
-        return (CriticalTrial, (self.trial, self.resource))
+        return (CriticalTrial, (self.trial, self.resource, self.scan, self.cost))
 
     def __call__(self, params: dict, seed: np.random.SeedSequence) -> dict[str, Any]:
         params = dict(params)
@@ -100,6 +105,9 @@ class CriticalTrial:
         K = len(grid)
         hint = int(np.clip(np.searchsorted(grid, params[self.resource]), 0, K - 1))
         entropy, spawn_key = seed.entropy, tuple(seed.spawn_key)
+        scanned = self._scanned(params, seed, grid, hint, horizon, spec["per_doubling"])
+        if scanned is not None:
+            return scanned
         outcomes: dict[int, bool] = {}
 
         def success(i: int) -> bool:
@@ -116,6 +124,36 @@ class CriticalTrial:
             "critical": grid[index].item() if index < K else None,
             "monotone": not any(a and not b for a, b in zip(flags, flags[1:])),
             "evaluated": [[grid[i].item(), outcomes[i]] for i in sorted(outcomes)],
+            "cost": float(len(outcomes)),
+        }
+
+    def _scanned(self, params: dict, seed: np.random.SeedSequence, grid: np.ndarray, hint: int,
+                 horizon: int, per_doubling: int) -> dict[str, Any] | None:
+        """The search by ascending scans (``Task(scan=...)``,
+        :func:`~theorycheck.threshold.first_success.scanned_first_success`): a coarse pass
+        (``SCAN_PER_DOUBLING`` points a doubling) from half a doubling below the hint, then
+        the fine points of its last step; None where the task has no scan for these params.  Its
+        ``cost`` is in trials at the hint: each scan's cost by the task's ``cost`` at the
+        last value it reached (one trial there; one per scan without a ``cost``)."""
+        if self.scan is None:
+            return None
+        K = len(grid)
+        child = lambda: np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key))  # noqa: E731
+        if self.scan(params, child(), self.resource, grid[hint:hint + 1].tolist()) is None:
+            return None
+        index, outcomes, tops = scanned_first_success(
+            lambda indices: self.scan(params, child(), self.resource, grid[indices].tolist()), K, hint, horizon,
+            max(1, per_doubling // 2), max(1, per_doubling // SCAN_PER_DOUBLING))
+        at = lambda i: {**params, self.resource: grid[i].item()}  # noqa: E731
+        cost = (sum(self.cost(at(t)) for t in tops) / self.cost(at(hint)) if self.cost is not None
+                else float(len(tops)))
+        flags = [outcomes[i] for i in sorted(outcomes)]  # every point from the scan's start
+        return {
+            "success": index < K,
+            "critical": grid[index].item() if index < K else None,
+            "monotone": not any(a and not b for a, b in zip(flags, flags[1:])),
+            "evaluated": [[grid[i].item(), outcomes[i]] for i in sorted(outcomes)],
+            "cost": cost,
         }
 
 
@@ -124,7 +162,7 @@ class PerSeedSearch:
     docstring).  ``start``: the first hint; ``lower``/``upper``: the resource's range
     (the lattice reaches ``start / REACH_BELOW`` at most); ``seeds_per_round``: seeds asked
     per round; ``max_evaluations``: stop once the seeds so far took this many evaluations
-    (the budget, in trials); ``rel_width``: stop once ``log(hi/lo)`` of the CI is at most
+    (the budget, in trials: a scanning task's seeds count their ``cost``); ``rel_width``: stop once ``log(hi/lo)`` of the CI is at most
     this; ``min_seeds``: never stop on the width before this many seeds."""
 
     def __init__(self, start: float, *, lower: float | None = None, upper: float | None = None,
@@ -150,6 +188,7 @@ class PerSeedSearch:
         self.critical: list[float] = []
         self.points: dict[float, list[int]] = {}
         self.flips = 0
+        self.spent = 0.0  # the seeds' cost in trials (CriticalTrial's "cost")
         self.done = False
         self._hint = float(start)
 
@@ -174,6 +213,7 @@ class PerSeedSearch:
     def tell_results(self, resource: float, results: list[Mapping[str, Any]]) -> None:
         """Record the seeds' results (:class:`CriticalTrial`'s dicts) and decide whether to stop."""
         for r in results:
+            self.spent += float(r.get("cost", len(r["evaluated"])))
             self.critical.append(math.inf if r["critical"] is None else float(r["critical"]))
             self.flips += not r["monotone"]
             for value, ok in r["evaluated"]:
@@ -186,7 +226,7 @@ class PerSeedSearch:
         elif any(math.isfinite(c) for c in self.critical):
             self._hint = max(c for c in self.critical if math.isfinite(c))
         n = len(self.critical)
-        self.done = (self.evaluations >= self.max_evaluations
+        self.done = (self.spent >= self.max_evaluations
                      or (n >= self.min_seeds and (current.censored is not None
                                                  or current.log_ci_width <= self.rel_width)))
 
@@ -204,4 +244,6 @@ class PerSeedSearch:
         note = (f"lattice of {self.per_doubling} values per doubling; the CI's lower end is moved down "
                 f"one step ({step:.4f}x) for the rounding; {self.evaluations} evaluations over "
                 f"{len(self.critical)} seeds")
+        if self.spent != self.evaluations:
+            note += f", costing about {self.spent:.0f} trials (the task scans the resource)"
         return replace(th, ci=(th.ci[0] / step, th.ci[1]), points=points, notes=(*th.notes, note))
