@@ -36,29 +36,14 @@ import numpy as np  # noqa: E402
 from theorycheck.seeding import child_seed, seed_sequence  # noqa: E402
 from theorycheck.tasks.linear_am import TASK, LinearAMParams, simulate_linear_am  # noqa: E402
 from theorycheck.tasks.linear_am_scan import hebbian_scan  # noqa: E402
-from theorycheck.threshold import find_threshold  # noqa: E402
 from theorycheck.threshold.per_seed_search import CriticalTrial, PerSeedSearch  # noqa: E402
 
-
-def _log_width(ci):
-    lo, hi = ci
-    return math.inf if lo <= 0 or not math.isfinite(hi) else math.log(hi / lo)
+from bench_per_seed import bernoulli, log_width, trial_cost  # noqa: E402  (this folder)
 
 
-def bernoulli(V, start, max_trials):
-    counter = iter(range(10**9))
-    cpu = time.process_time()
-    result = find_threshold(
-        lambda d, rep: simulate_linear_am(LinearAMParams(V=V, d=int(round(d)), target=1.0), next(counter)).success,
-        start=start, max_trials=max_trials, rel_width=math.log(1.06), seeds_per_point=4, integer=True)
-    return result, time.process_time() - cpu
-
-
-def trial_cost(V, d, repeats):
-    cpu = time.process_time()
-    for s in range(repeats):
-        simulate_linear_am(LinearAMParams(V=V, d=int(round(d)), target=1.0), 10**6 + s)
-    return (time.process_time() - cpu) / repeats
+def hebbian_succeeds(V):
+    """``succeeds(d, seed)``: exact recall of the Hebbian memory with ``V`` facts."""
+    return lambda d, seed: simulate_linear_am(LinearAMParams(V=V, d=int(round(d)), target=1.0), seed).success
 
 
 def per_seed(V, start, width, scan, horizon, max_seeds):
@@ -108,17 +93,17 @@ def main(argv=None):
           f" {'evals':>5s} {'t-eq':>6s}")
     for V in args.V:
         start = math.sqrt(10 * V * math.log(V))
-        bern, bern_cpu = bernoulli(V, start, args.max_trials)
+        bern, bern_cpu = bernoulli(hebbian_succeeds(V), start, args.max_trials)
         est = bern.estimate or start
-        unit = trial_cost(V, est, args.ref_trials)
-        width = _log_width(bern.ci)
+        unit = trial_cost(hebbian_succeeds(V), est, args.ref_trials)
+        width = log_width(bern.ci)
         head = (f"{V:5d} | {est:12.1f} {str(tuple(round(x, 1) for x in bern.ci)):>12s} {width:5.3f}"
                 f" {bern.trials:6d} {bern_cpu / unit:6.1f} |")
         for scan in (True, False) if args.generic else (True,):
             search, cpu = per_seed(V, est, width, scan, args.horizon, args.max_seeds)
             t = search.result()
             print(f"{head} {'scan' if scan else 'generic':7s} {t.estimate or math.nan:11.1f}"
-                  f" {str(tuple(round(x, 1) for x in t.ci)):>12s} {_log_width(t.ci):5.3f}"
+                  f" {str(tuple(round(x, 1) for x in t.ci)):>12s} {log_width(t.ci):5.3f}"
                   f" {len(search.critical):5d} {search.flips:5d} {search.evaluations:5d} {cpu / unit:6.1f}",
                   flush=True)
             head = " " * (len(head) - 1) + "|"
