@@ -44,6 +44,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("gd_adam30_L_line.csv", "N", "--law vural2026.headline"),
     ("limit_trigger_in_1024_256.csv", "N", "--law vural2026.headline"),
     ("limit_beta4_zeta05_L_line.csv", "N", "--law vural2026.headline"),
+    ("limit_beta4_trigger_in_L_line.csv", "N", "--law vural2026.headline"),
     ("one_step_zeta05_L_line.csv", "N", "--law vural2026.lower"),
     ("one_step_trigger_out_L_line.csv", "N", "--law vural2026.lower"),
     ("one_step_zeta05_trigger_out_L_line.csv", "N", "--law vural2026.lower"),
