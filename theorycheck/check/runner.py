@@ -213,7 +213,8 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     tgt, design = plan(target, budget=budget, task=task, settings=settings, base=base, vary=vary,
                        ranges=ranges, assume=assume, cells=cells, thresholds=thresholds)
     t0 = time.perf_counter()
-    trial = CriticalTrial(tgt.task.trial, design.resource, tgt.task.scan, tgt.task.cost) if thresholds == "per-seed" else tgt.task.trial
+    trial = (CriticalTrial(tgt.task.trial, design.resource, tgt.task.scan, tgt.task.cost)
+             if thresholds == "per-seed" else tgt.task.trial)
     sweep = run_sweep(cell_searches(design, q, thresholds), trial, entropy=entropy,
                       executor=executor, store=store, progress=progress)
     columns = (*tgt.law.variables, *(v for v in design.varied if v not in tgt.law.variables))
