@@ -33,7 +33,7 @@ Bernoulli trials at the threshold; so per-seed thresholds are *slower* than the
 Bernoulli search for the same CI width.  What they buy is a CI that holds for any shape of
 the success curve, and a per-seed record of where each seed crossed.  A task that grows the
 resource in one pass (``Task(scan=...)``, e.g. the linear memory in ``d``) is read by
-ascending scans instead, about 1.3-2.5x cheaper a seed, still dearer than the Bernoulli
+ascending scans instead, about 1.7-2.5x cheaper a seed, still dearer than the Bernoulli
 search from ``V = 1024`` on (docs/thresholds.md, "Per-seed in ``d``").
 """
 
