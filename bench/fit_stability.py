@@ -56,6 +56,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("mlp_mean_bias_V_line_paper.csv", "N", "--law vural2026.mlp_mean_bias --ignore m"),
     ("mlp_mean_bias_d_line_fixed_md_paper.csv", "N", "--law vural2026.mlp_mean_bias --ignore m"),
     ("mlp_mean_bias_d_line_paper.csv", "N", "--law vural2026.mlp_mean_bias --params V,d,L,m"),
+    ("mlp_gradient_noise_uncentred_quick.csv", "N", "--law vural2026.mlp_gradient_noise --params V,d,L,m"),
     ("mlp_phase_centred_trigger_in.csv", "N", "--law vural2026.mlp_gradient_noise --params V,d,L,m"),
     ("mlp_phase_uncentred_trigger_out.csv", "N", "--law vural2026.mlp_mean_bias --params V,d,L,m"),
     ("mlp_phase_uncentred_trigger_in.csv", "N", "--law vural2026.mlp_mean_bias --params V,d,L,m"),

@@ -204,7 +204,10 @@ BOUNDS = [
            "Derived (docs/theory.md §7.5). Measured with center_features=True in regime (V/d = 4, V/L >= 44; "
            "docs/mlp_phase.md §3): refuted in L, -0.005 [-0.037, 0.027] against 1 (N* ~ 2.9e4 from L = 4 "
            "to 23), and in m, -0.53 [-0.57, -0.48] against -1 (961 trials: theorycheck fit "
-           "bench/data/mlp_gradient_noise_in_regime.csv --law vural2026.mlp_gradient_noise)."),
+           "bench/data/mlp_gradient_noise_in_regime.csv --law vural2026.mlp_gradient_noise). "
+           "Uncentred (2026-11-26, --set center_features=false, 100 trials): inconclusive, no cell "
+           "reaches tau below its ceiling (accuracy 0.17-0.61 at N up to 9.1e5; "
+           "bench/data/mlp_gradient_noise_uncentred_quick.csv): the mean bias binds."),
     _entry("mlp_mean_bias", Law.parse("N*d >= C4*V**2*log(V)", resource="N"), "upper",
            {"N": "helps", "d": "helps", "V": "hurts"},
            Regime({"V": 1, "d": "1/2"}, "V = t, d = t^(1/2)", ("V >> d",)), "derived",
