@@ -177,3 +177,16 @@ def test_check_hebbian_per_seed_runs_on_the_scan_and_sits_at_or_above_the_bernou
         assert th["method"] == "quantile" and cell["params"] == ref["params"]
         assert 0.96 <= th["estimate"] / ref["threshold"]["estimate"] <= 1.25, (cell, ref)
         assert any("the task scans the resource" in n for n in th["notes"])
+
+
+def test_critical_trial_falls_back_to_trials_where_the_task_has_no_scan():
+    # method="gd": the linear-am scan returns None, so each lattice point is one trial
+    spec = {"start": 8.0, "low": 2.0, "high": 64.0, "per_doubling": 4, "integer": True}
+    trial = CriticalTrial(LINEAR_AM.trial, "d", LINEAR_AM.scan, LINEAR_AM.cost)
+    seed = np.random.SeedSequence(3, spawn_key=(0,))
+    params = {"V": 16, "d": 8, "method": "gd", "steps": 20, LATTICE_KEY: {**spec, "horizon": 4}}
+    got = trial(dict(params), seed)
+    assert got["cost"] == len(got["evaluated"])  # one trial per point read
+    assert got["critical"] is not None and len(got["evaluated"]) < 19  # galloping: not all 19 lattice points
+    for d, ok in got["evaluated"]:
+        assert ok == simulate_linear_am(LinearAMParams(V=16, d=d, method="gd", steps=20), seed).success
