@@ -20,7 +20,7 @@ def identifiable(model: Any) -> list[str]:
     """Decide which constants are free and whether an overall factor K is needed; set
     ``model.free`` and ``model.with_scale``; return notes on the constants fixed at 1.
 
-    ``model`` gives ``names`` (the law's constants, all of them in ``free`` on entry) and
+    ``model`` gives ``names`` (the law's constants; ``free`` is set to all of them first) and
     ``dlog_f(log_c)`` (the Jacobian ``d log f / d log C`` at every cell, exact:
     :func:`theorycheck.compare.law_model.constant_elasticities`). A constant is free when its
     column at ``C = 1`` adds to the rank of the columns already free (singular values above

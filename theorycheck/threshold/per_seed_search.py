@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from theorycheck.seeding import SeedIdentity
 from theorycheck.sweep.trial import execute_trial
 from theorycheck.threshold.first_success import first_success, scanned_first_success, verified_first_success
 from theorycheck.threshold.glm import check_q_level
@@ -107,8 +108,8 @@ class CriticalTrial:
         grid = lattice(**spec)
         K = len(grid)
         hint = int(np.clip(np.searchsorted(grid, params[self.resource]), 0, K - 1))
-        entropy, spawn_key = seed.entropy, tuple(seed.spawn_key)
-        scanned = self._scanned(params, seed, grid, hint, horizon, spec["per_doubling"])
+        identity = SeedIdentity(seed.entropy, tuple(seed.spawn_key))
+        scanned = self._scanned(params, identity, grid, hint, horizon, spec["per_doubling"])
         if scanned is not None:
             return scanned
         outcomes: dict[int, bool] = {}
@@ -116,21 +117,15 @@ class CriticalTrial:
         def success(i: int) -> bool:
             if i not in outcomes:
                 value = grid[i].item()
-                result, _ = execute_trial(self.trial, {**params, self.resource: value}, entropy, spawn_key)
+                result, _ = execute_trial(self.trial, {**params, self.resource: value}, identity.entropy,
+                                          identity.spawn_key)
                 outcomes[i] = bool(result["success"])
             return outcomes[i]
 
         index = verified_first_success(success, K, first_success(success, K, hint), horizon)
-        flags = [outcomes[i] for i in sorted(outcomes)]
-        return {
-            "success": index < K,
-            "critical": grid[index].item() if index < K else None,
-            "monotone": not any(a and not b for a, b in zip(flags, flags[1:])),
-            "evaluated": [[grid[i].item(), outcomes[i]] for i in sorted(outcomes)],
-            "cost": float(len(outcomes)),
-        }
+        return _critical_result(grid, index, outcomes, float(len(outcomes)))
 
-    def _scanned(self, params: dict, seed: np.random.SeedSequence, grid: np.ndarray, hint: int,
+    def _scanned(self, params: dict, identity: SeedIdentity, grid: np.ndarray, hint: int,
                  horizon: int, per_doubling: int) -> dict[str, Any] | None:
         """The search by ascending scans (``Task(scan=...)``,
         :func:`~theorycheck.threshold.first_success.scanned_first_success`): a coarse pass
@@ -140,33 +135,39 @@ class CriticalTrial:
         last value it reached (one trial there; one per scan without a ``cost``)."""
         if self.scan is None:
             return None
-        K = len(grid)
-        child = lambda: np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key))  # noqa: E731
-        if self.scan(params, child(), self.resource, grid[hint:hint + 1].tolist()) is None:
+        if self.scan(params, identity.seed_sequence(), self.resource, grid[hint:hint + 1].tolist()) is None:
             return None
         index, outcomes, tops = scanned_first_success(
-            lambda indices: self.scan(params, child(), self.resource, grid[indices].tolist()), K, hint, horizon,
-            max(1, per_doubling // 2), max(1, per_doubling // SCAN_PER_DOUBLING))
+            lambda indices: self.scan(params, identity.seed_sequence(), self.resource, grid[indices].tolist()),
+            len(grid), hint, horizon, max(1, per_doubling // 2), max(1, per_doubling // SCAN_PER_DOUBLING))
         at = lambda i: {**params, self.resource: grid[i].item()}  # noqa: E731
         cost = (sum(self.cost(at(t)) for t in tops) / self.cost(at(hint)) if self.cost is not None
                 else float(len(tops)))
-        flags = [outcomes[i] for i in sorted(outcomes)]  # every point from the scan's start
-        return {
-            "success": index < K,
-            "critical": grid[index].item() if index < K else None,
-            "monotone": not any(a and not b for a, b in zip(flags, flags[1:])),
-            "evaluated": [[grid[i].item(), outcomes[i]] for i in sorted(outcomes)],
-            "cost": cost,
-        }
+        return _critical_result(grid, index, outcomes, cost)
+
+
+def _critical_result(grid: np.ndarray, index: int, outcomes: Mapping[int, bool], cost: float) -> dict[str, Any]:
+    """A seed's result (:class:`CriticalTrial`'s dict) from the lattice index found (``len(grid)``:
+    none), the outcomes read by lattice index, and their cost in trials."""
+    read = sorted(outcomes)
+    flags = [outcomes[i] for i in read]
+    return {
+        "success": index < len(grid),
+        "critical": grid[index].item() if index < len(grid) else None,
+        "monotone": not any(a and not b for a, b in zip(flags, flags[1:])),
+        "evaluated": [[grid[i].item(), outcomes[i]] for i in read],
+        "cost": cost,
+    }
 
 
 class PerSeedSearch:
     """Ask/tell search of one cell's threshold from per-seed critical values (module
     docstring).  ``start``: the first hint; ``lower``/``upper``: the resource's range
     (the lattice reaches ``start / REACH_BELOW`` at most); ``seeds_per_round``: seeds asked
-    per round; ``max_evaluations``: stop once the seeds so far took this many evaluations
-    (the budget, in trials: a scanning task's seeds count their ``cost``); ``rel_width``: stop once ``log(hi/lo)`` of the CI is at most
-    this; ``min_seeds``: never stop on the width before this many seeds."""
+    per round; ``max_evaluations``: stop once the seeds so far cost this many trials (the
+    budget; a seed costs its evaluations, or a scanning task's ``cost``); ``rel_width``: stop
+    once ``log(hi/lo)`` of the CI is at most this; ``min_seeds``: never stop on the width
+    before this many seeds."""
 
     def __init__(self, start: float, *, lower: float | None = None, upper: float | None = None,
                  q: float = 0.5, level: float = 0.95, seeds_per_round: int = 4,
