@@ -256,3 +256,21 @@ def test_progress_may_be_given_as_a_flag():
     assert isinstance(as_progress(True), TerminalProgress) and isinstance(as_progress(False), NullProgress)
     with pytest.raises(ValueError, match="progress must be True, False, None or an object with update"):
         as_progress("yes")
+
+
+def _worker_log_level(_):
+    import logging
+
+    return logging.getLogger("distributed.worker").getEffectiveLevel()
+
+
+@pytest.mark.dask
+def test_dask_local_workers_log_only_critical_errors():
+    # under load a worker's heartbeat could meet the scheduler already closing after a
+    # Ctrl-C and log "Failed to communicate with scheduler during heartbeat" (ERROR, with a
+    # CommClosedError traceback) under the one-line "interrupted" (executors.LOCAL_WORKER_CONFIG)
+    pytest.importorskip("distributed")
+    import logging
+
+    with make_executor(workers=1, dask_local=True) as executor:
+        assert list(executor.map(_worker_log_level, [0])) == [logging.CRITICAL]

@@ -24,7 +24,11 @@ scripts with ``if __name__ == "__main__":``. For numpy-heavy trials, consider
 The dask ``LocalCluster`` uses processes (trials are CPU-bound Python: threads would
 share one GIL) with ``dashboard_address=":0"`` (a free port: the default 8787 warns when
 taken, which ``filterwarnings=error`` turns into failures, docs/methods.md §8) and
-``silence_logs=ERROR``, without the ``MALLOC_TRIM_THRESHOLD_`` that dask's nanny
+``silence_logs=ERROR`` (which quiets the nanny, not the worker process it spawns: the
+workers' own ``distributed`` loggers are set to CRITICAL through their environment, since
+a worker whose heartbeat meets a scheduler already closing logs an ERROR with a
+traceback, and under load a Ctrl-C or the end of a check printed it; a trial's own failure
+still reaches the sweep through its future), without the ``MALLOC_TRIM_THRESHOLD_`` that dask's nanny
 puts in a worker's environment (it cost an in-regime trial ~40% more CPU) and without the
 workers' statistical profiler (~5% more CPU), and with dask's health checks less often:
 :data:`LOCAL_WORKER_CONFIG`. On a cluster of your own, put the same settings in the
@@ -174,6 +178,7 @@ def _import_distributed() -> Any:
 #:   ``distributed.admin.tick.limit``, 3 s). Work stealing, which also costs ~2.5% of a core
 #:   idle, is kept: it moves queued trials to an idle worker.
 LOCAL_WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+                       "distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED": "critical",
                        "distributed.worker.profile.enabled": False,
                        "distributed.admin.tick.interval": "1s",
                        "distributed.admin.system-monitor.interval": "5s"}
