@@ -279,3 +279,13 @@ def test_check_loads_a_task_named_by_a_file_spec_from_python(tmp_path):
                                    "               theorycheck.Variable('d', 'integer', 1, 10**4)])\n")
     tgt, _ = plan("n >= 3*C*d", task=f"{tmp_path / 't.py'}:TASK")
     assert tgt.task.name == "step" and tgt.task.source == f"{tmp_path / 't.py'}:TASK"
+
+
+def test_variable_module_examples_hold():
+    import doctest
+
+    import theorycheck.variables as variables_module
+
+    result = doctest.testmod(variables_module)
+    assert result.attempted >= 3 and result.failed == 0
+    assert registry.Variable is variables_module.Variable  # one class, re-exported
