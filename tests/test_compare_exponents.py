@@ -287,6 +287,10 @@ def test_open_constants_are_said_to_be_open(seed):
     # C2 either (it runs to 0). The report once said "constants fitted ... by weighted least
     # squares instead" here although no such fit was used: it must say the CIs are open,
     # and a verdict must still be given (its exponents read at least-squares constants).
+    # The planted thresholds' own exponents (least squares over the six cells, noise
+    # included) are V 1.98, d -1.64; the law's C1 V + C2 d^2 cannot follow them, so the
+    # verdict is refuted, with the d interval around -1.64. (Until 2026-11-26 it said
+    # inconclusive: a width trend had made step cells' thresholds infinitely uncertain.)
     law = Law.parse("N >= C1*V + C2*d**2")
     data = _additive_misfit(seed)
     fit = fit_law(law, data)
@@ -294,7 +298,10 @@ def test_open_constants_are_said_to_be_open(seed):
     assert not any("instead" in n for n in fit.notes)
     assert any("do not identify the constants either" in n for n in fit.notes)
     assert all(e.ci == (0.0, math.inf) for e in fit.constants.values())
-    assert compare(law, data).status == "inconclusive"
+    verdict = compare(law, data)
+    assert verdict.status == "refuted"
+    lo, hi = verdict.exponents["d"].ci
+    assert lo < -1.64 < hi
 
 
 def _scattered_cells(seed, grid={"V": [30, 100, 300, 1000], "d": [10, 30, 100]}):
@@ -361,3 +368,44 @@ def test_cells_of_very_different_widths_are_not_called_misaligned():
     assert not any("do not line up" in n for n in fit.notes)
     lo, hi = fit.constants["C"].ci
     assert lo < 3.0 < hi  # seed 1: (2.99, 3.55)
+
+
+# Plain GD (240 steps, lr = 100) at (V, d) = (1024, 256), 2026-11-26: a few seeds at a few N
+# a cell; the L = 128 cell splits its failures (N = 7098) from its successes (8441) perfectly.
+_FEW_SEEDS = [  # L, N, successes, trials
+    (32, 5970, 1, 4), (32, 7098, 3, 6), (32, 8441, 2, 2), (32, 10039, 2, 2),
+    (64, 5019, 0, 2), (64, 5970, 0, 4), (64, 7098, 5, 6), (64, 10039, 2, 2),
+    (128, 7098, 0, 4), (128, 8441, 4, 4), (128, 10039, 2, 2)]
+
+
+def _few_seeds() -> Dataset:
+    rows = [{"L": L, "V": 1024, "d": 256, "N": N, "successes": k, "trials": n} for L, N, k, n in _FEW_SEEDS]
+    return Dataset.from_rows(rows, resource="N", variables=("L", "V", "d"))
+
+
+def test_a_width_trend_that_makes_a_cell_a_step_is_dropped():
+    # With a trend of the width in L the step cell's own slope ran off (to ~1400) and its
+    # threshold lost all information: log-threshold sd 3e39, and the verdict printed the L
+    # exponent's CI as [-4.8e39, 4.8e39], "inconclusive, about 1e6x the trials". One shared
+    # width gives every cell a finite threshold (the cell model's purpose).
+    from theorycheck.compare.cell_model import fit_cells
+
+    data = _few_seeds()
+    ths = cell_thresholds(data)
+    fit = fit_cells(data, ths, width_trends=("L",))
+    assert fit.identified and fit.width_trends == {}
+    assert np.all(np.sqrt(np.diag(fit.cov)) < 0.2)  # each cell known to ~±10% (sd 0.04-0.05)
+    assert any("one shared width" in note for note in fit.notes)
+
+
+def test_few_seeds_a_cell_still_give_a_bounded_exponent():
+    # the same table through compare: the L exponent must come out bounded and agree with
+    # the pooled GLM free fit of the same trials (0.077 [-0.014, 0.168]) to within its sd
+    data = _few_seeds()
+    verdict = compare(Law.parse("N >= C*L*V**2*log(V)/d**2", resource="N"), data)
+    check = verdict.exponents["L"]
+    lo, hi = check.ci
+    assert hi - lo < 0.5, check.ci
+    glm = fit_power_law(data).exponents["L"]
+    assert abs(check.estimate - glm.estimate) < glm.se, (check.estimate, glm.estimate, glm.se)
+    assert check.status == "refuted"  # 1 against ~0.09: the data decide it

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.optimize import minimize
@@ -33,6 +33,7 @@ from theorycheck.threshold.likelihood import probit_covariance, probit_loglik, p
 from theorycheck.threshold.result import Threshold
 
 _MAX_LOG_SLOPE = math.log(1e4)
+_MAX_WIDTH_TREND = 10.0  # |d log width / d log x|, as in the law fit
 
 
 @dataclass(frozen=True)
@@ -104,11 +105,18 @@ def fit_cells(
     slopes = [th.slope for th in thresholds if th.slope is not None and th.slope > 0]
     log_s0 = min(math.log(float(np.median(slopes))) if slopes else math.log(10.0), _MAX_LOG_SLOPE - 1.0)
     x0 = np.concatenate([[math.log(thresholds[i].estimate) for i in keep], [log_s0], np.zeros(len(trends))])
-    bounds = [(v - 20.0, v + 20.0) for v in x0[:m]] + [(-10.0, _MAX_LOG_SLOPE)] + [(-10.0, 10.0)] * len(trends)
+    bounds = [(v - 20.0, v + 20.0) for v in x0[:m]] + [(-10.0, _MAX_LOG_SLOPE)] + [(-_MAX_WIDTH_TREND, _MAX_WIDTH_TREND)] * len(trends)
     res = minimize(negllf, x0, jac=grad, method="L-BFGS-B", bounds=bounds,
                    options={"maxiter": 5000, "ftol": 1e-13, "gtol": 1e-9})
     p = res.x
     u, s = pieces(p)
+    loose = [v for j, v in enumerate(trends) if abs(p[m + 1 + j]) > _MAX_WIDTH_TREND - 1e-3
+             or any(separated(u[cell == c], k[cell == c], n[cell == c], zq) for c in range(m))]
+    if loose:  # a cell's own slope left to run to a step: its threshold has no information
+        fit = fit_cells(data, thresholds, q=q, width_trends=[v for v in width_trends if v not in loose])
+        return replace(fit, notes=(f"cells' thresholds: a trend of the transition width in {', '.join(loose)} "
+                                   "is not identified (a cell's own transition is a step on its grid, or "
+                                   "the trend ran to its bound): one shared width", *fit.notes))
     identified = p[m] < _MAX_LOG_SLOPE - 1e-3 and not separated(u, k, n, zq)
     cov = np.full((m, m), np.nan)
     if not identified:
