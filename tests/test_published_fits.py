@@ -158,3 +158,15 @@ def test_additive_law_on_fresh_cpu_seeds(capsys):
     assert out["exponents"]["V"]["estimate"] == pytest.approx(1.82, abs=0.005)
     assert out["exponents"]["d"]["estimate"] == pytest.approx(-1.47, abs=0.005)
     assert all(e["status"] == "inconclusive" for e in out["exponents"].values())
+
+
+def test_plain_gd_l_line(capsys):
+    # docs/theory.md §7.8, plain GD at 240 steps: 2-6 seeds at each N, the L = 128 cell a step
+    # (0/4 at 7098, 4/4 at 8441). A width trend once made that cell's threshold infinitely
+    # uncertain and the L exponent's CI ±4.8e39 (docs/methods.md §4).
+    code, out = _fit(capsys, "gd_plain240_L_line.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    L = out["exponents"]["L"]
+    assert L["estimate"] == pytest.approx(0.207, abs=0.0005)
+    assert L["ci"] == pytest.approx([0.153, 0.261], abs=0.0005)
+    assert all(c["in_regime"] for c in out["cells"])
