@@ -170,3 +170,17 @@ def test_plain_gd_l_line(capsys):
     assert L["estimate"] == pytest.approx(0.207, abs=0.0005)
     assert L["ci"] == pytest.approx([0.153, 0.261], abs=0.0005)
     assert all(c["in_regime"] for c in out["cells"])
+
+
+def test_fit_json_is_the_same_bytes_under_any_hash_seed():
+    # the regime report's cell values once took their key order from a set of names, so
+    # the JSON of the same fit differed from run to run (PYTHONHASHSEED); numbers were equal
+    import os
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "theorycheck.cli.main", "fit", str(DATA / "gd_adam120_L_line.csv"),
+           "--law", "vural2026.headline", "--json"]
+    outs = {subprocess.run(cmd, capture_output=True, text=True, check=False,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(outs) == 1 and '"in_regime": true' in outs.pop()

@@ -53,7 +53,7 @@ def regime_for(target_id: str | None, law: Any, cells: list[dict[str, Any]], res
     :meth:`RegimeReport.to_dict`. A name that neither the cells nor the base give leaves
     its constraints not judged (it never fails a finished check)."""
     constraints = [parse_constraint(text) for text in law_constraints(target_id, law)]
-    names = {n for c in constraints for n in c.names}
+    names = sorted({n for c in constraints for n in c.names})  # a set's order varies run to run
     values = cells_from_check({"design": {"resource": resource, "base": dict(base or {})}, "cells": cells})
     report = evaluate_regime(constraints, [{**dict.fromkeys(names), **v} for v in values])
     for cell, flag in zip(cells, report.in_regime):
