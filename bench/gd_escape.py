@@ -12,8 +12,9 @@ recall climbs within a few records.
 Measured 2026-11-26 (V, d, N) = (1024, 256, 8441), seed 3200, 240 steps, lr = 100, trigger
 out of the value path, one thread each (docs/theory.md §7.8, rows in
 ``bench/data/gd_plain_escape_probe.csv``): escape at step 24, 36, 60 and 120 for L = 32,
-64, 128 and 256.  At a fixed step budget the steps left after it shrink with L, which is
-what the plain-GD thresholds' rising L slope shows (``bench/data/gd_plain240_L_line.csv``).
+64, 128 and 256.  At a fixed step budget the steps left after it shrink with L; how much of
+the plain-GD thresholds' rising L slope (``bench/data/gd_plain240_L_line.csv``) that
+explains is not settled (docs/theory.md §7.8: a prediction from it failed at 480 steps).
 """
 
 from __future__ import annotations
