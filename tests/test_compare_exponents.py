@@ -217,7 +217,7 @@ def test_fit_law_drops_a_width_trend_that_runs_to_its_bound(monkeypatch):
     data = Dataset.from_rows(rows, resource="N")
     free = fit_law(law, data, width_trends=("m",))
     assert 1.5 < abs(free.width_trends["m"].estimate) < 3  # identified at its own bound of 10
-    monkeypatch.setattr(law_fit, "_MAX_WIDTH_TREND", 1.0)
+    monkeypatch.setattr(law_fit, "MAX_WIDTH_TREND", 1.0)
     fit = fit_law(law, data, width_trends=("m",))
     assert "m" not in fit.width_trends and "ran to its bound" in fit.notes[0]
     assert any("Student t on 2 df" in n for n in fit.notes)

@@ -32,8 +32,8 @@ from theorycheck.compare.data import Dataset
 from theorycheck.threshold.likelihood import probit_covariance, probit_loglik, probit_score_u, separated
 from theorycheck.threshold.result import Threshold
 
-_MAX_LOG_SLOPE = math.log(1e4)
-_MAX_WIDTH_TREND = 10.0  # |d log width / d log x|, as in the law fit
+MAX_LOG_SLOPE = math.log(1e4)  # probit slope per unit log R; beyond it a cell is a step
+MAX_WIDTH_TREND = 10.0  # |d log width / d log x|; at it, the width's trend is not identified
 
 
 @dataclass(frozen=True)
@@ -103,21 +103,22 @@ def fit_cells(
         return -(probit_score_u(u, k, n) @ jac_u(p, u, s))
 
     slopes = [th.slope for th in thresholds if th.slope is not None and th.slope > 0]
-    log_s0 = min(math.log(float(np.median(slopes))) if slopes else math.log(10.0), _MAX_LOG_SLOPE - 1.0)
+    log_s0 = min(math.log(float(np.median(slopes))) if slopes else math.log(10.0), MAX_LOG_SLOPE - 1.0)
     x0 = np.concatenate([[math.log(thresholds[i].estimate) for i in keep], [log_s0], np.zeros(len(trends))])
-    bounds = [(v - 20.0, v + 20.0) for v in x0[:m]] + [(-10.0, _MAX_LOG_SLOPE)] + [(-_MAX_WIDTH_TREND, _MAX_WIDTH_TREND)] * len(trends)
+    bounds = ([(v - 20.0, v + 20.0) for v in x0[:m]] + [(-10.0, MAX_LOG_SLOPE)]
+              + [(-MAX_WIDTH_TREND, MAX_WIDTH_TREND)] * len(trends))
     res = minimize(negllf, x0, jac=grad, method="L-BFGS-B", bounds=bounds,
                    options={"maxiter": 5000, "ftol": 1e-13, "gtol": 1e-9})
     p = res.x
     u, s = pieces(p)
-    loose = [v for j, v in enumerate(trends) if abs(p[m + 1 + j]) > _MAX_WIDTH_TREND - 1e-3
-             or any(separated(u[cell == c], k[cell == c], n[cell == c], zq) for c in range(m))]
+    step_cell = bool(trends) and any(separated(u[cell == c], k[cell == c], n[cell == c], zq) for c in range(m))
+    loose = [v for j, v in enumerate(trends) if step_cell or abs(p[m + 1 + j]) > MAX_WIDTH_TREND - 1e-3]
     if loose:  # a cell's own slope left to run to a step: its threshold has no information
         fit = fit_cells(data, thresholds, q=q, width_trends=[v for v in width_trends if v not in loose])
         return replace(fit, notes=(f"cells' thresholds: a trend of the transition width in {', '.join(loose)} "
                                    "is not identified (a cell's own transition is a step on its grid, or "
                                    "the trend ran to its bound): one shared width", *fit.notes))
-    identified = p[m] < _MAX_LOG_SLOPE - 1e-3 and not separated(u, k, n, zq)
+    identified = p[m] < MAX_LOG_SLOPE - 1e-3 and not separated(u, k, n, zq)
     cov = np.full((m, m), np.nan)
     if not identified:
         notes.append("every transition is a step on its grid (each cell splits successes from failures "

@@ -45,7 +45,7 @@ import numpy as np
 from scipy.optimize import least_squares, minimize, minimize_scalar
 
 from theorycheck.intervals import critical
-from theorycheck.compare.cell_model import CellFit, fit_cells
+from theorycheck.compare.cell_model import MAX_LOG_SLOPE, MAX_WIDTH_TREND, CellFit, fit_cells
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.dispersion import between_cell_dispersion
 from theorycheck.compare.exponents import Exponent
@@ -56,12 +56,10 @@ from theorycheck.compare.law_model import LawModel
 from theorycheck.threshold.likelihood import probit_covariance, separated
 from theorycheck.threshold.result import Threshold
 
-_MAX_LOG_SLOPE = math.log(1e4)  # probit slope per unit log R; beyond it a cell is a step
 #: A joint transition width more than this multiple of the widest cell's own width means
 #: the fit flattened every transition to absorb thresholds that the law does not order
 #: (seen: width 145 in log N against cells of width < 0.1, constant CI 1e-147..1e153).
 _MISALIGNED = 10.0
-_MAX_WIDTH_TREND = 10.0  # |d log width / d log x|; at it, the width's trend is not identified
 
 
 def cell_thresholds(data: Dataset, *, q: float = 0.5, level: float = 0.95) -> list[Threshold]:
@@ -95,7 +93,7 @@ def _start(model: LawModel, ths: Sequence[Threshold]) -> np.ndarray:
         log_k = [float(np.mean(y - model.log_f(log_c)[ok]))]
     slopes = [th.slope for th in ths if th.slope is not None and th.slope > 0]
     log_s = math.log(float(np.median(slopes))) if slopes else math.log(10.0)
-    log_s = min(log_s, _MAX_LOG_SLOPE - 1.0)
+    log_s = min(log_s, MAX_LOG_SLOPE - 1.0)
     return np.concatenate([log_c, log_k, np.zeros(len(model.trends)), [log_s],
                            np.zeros(len(model.width_trends))])
 
@@ -105,7 +103,7 @@ def _bounds(model: LawModel, x0: np.ndarray) -> tuple[list[tuple[float, float]],
     slope below a step's, width trends within their bound) and the log slope's index."""
     nc = len(model.free) + int(model.with_scale)
     bounds = [(v - 50.0, v + 50.0) for v in x0[:nc]] + [(-20.0, 20.0)] * len(model.trends) \
-        + [(-10.0, _MAX_LOG_SLOPE)] + [(-_MAX_WIDTH_TREND, _MAX_WIDTH_TREND)] * len(model.width_trends)
+        + [(-10.0, MAX_LOG_SLOPE)] + [(-MAX_WIDTH_TREND, MAX_WIDTH_TREND)] * len(model.width_trends)
     return bounds, nc + len(model.trends)
 
 
@@ -153,7 +151,7 @@ def fit_law(
     bounds, i_s = _bounds(model, x0)
     res = _maximise(model, x0, bounds, i_s)
     p = res.x
-    stuck = [v for j, v in enumerate(model.width_trends) if abs(p[i_s + 1 + j]) > _MAX_WIDTH_TREND - 1e-3]
+    stuck = [v for j, v in enumerate(model.width_trends) if abs(p[i_s + 1 + j]) > MAX_WIDTH_TREND - 1e-3]
     if stuck:  # a nuisance parameter at its bound: no Wald CI holds; fit without it
         fit = fit_law(law, data, q=q, level=level, trends=trends, thresholds=ths, shared=shared,
                       width_trends=[v for v in width_trends if v not in stuck])
@@ -161,7 +159,7 @@ def fit_law(
                                    "(not identified by these cells): fitted without it", *fit.notes))
     identified = bool(res.success) or res.fun <= model.negllf(x0)
     fallback = None
-    if p[i_s] >= _MAX_LOG_SLOPE - 1e-3 or separated(model.u(p), model.k, model.n, model.zq):
+    if p[i_s] >= MAX_LOG_SLOPE - 1e-3 or separated(model.u(p), model.k, model.n, model.zq):
         identified = False
         notes.append("the transitions are steps on this grid (the law splits successes from failures "
                      "perfectly: the probit slope has no finite maximum): joint likelihood not identified")
