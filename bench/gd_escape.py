@@ -23,21 +23,18 @@ import argparse
 import csv
 import sys
 
-import numpy as np
-
 from theorycheck.algorithms.gd import run_gd
-from theorycheck.seeding import child_seed, seed_sequence
-from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings
+from theorycheck.simulate import trial_draws
+from theorycheck.tasks.retrieval import RetrievalParams
 
 FIELDS = ("step", "loss", "train_accuracy", "recall_accuracy", "recall_selection_accuracy")
 
 
 def trajectory(L: int, args: argparse.Namespace) -> list[dict]:
-    """The records of one trial (seeded as :func:`theorycheck.simulate.simulate` seeds it)."""
+    """The records of one trial (its draws: :func:`theorycheck.simulate.trial_draws`)."""
     params = RetrievalParams(V=args.V, d=args.d, L=L, N=args.N, marker_in_value=False)
-    ss = seed_sequence(args.seed)
-    emb = make_embeddings(params, np.random.default_rng(child_seed(ss, 0)))
-    fit = run_gd(params, emb, child_seed(ss, 1), steps=args.steps, lr=args.lr, optimizer="gd",
+    emb, train_seed, _ = trial_draws(params, args.seed)
+    fit = run_gd(params, emb, train_seed, steps=args.steps, lr=args.lr, optimizer="gd",
                  record_every=args.record_every)
     return [{"V": args.V, "d": args.d, "L": L, "N": args.N, "seed": args.seed,
              **{k: float(h[k]) for k in FIELDS}} for h in fit.history]

@@ -30,9 +30,10 @@ import numpy as np
 from theorycheck.outcome import Outcome
 from theorycheck.registry import get_algorithm
 from theorycheck.seeding import child_seed, seed_record, seed_sequence
-from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings, test_batch
+from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams, make_embeddings, test_batch
 
-__all__ = ["simulate", "check_memory", "resolve_algorithm", "check_options", "seed_sequence", "seed_record"]
+__all__ = ["simulate", "trial_draws", "check_memory", "resolve_algorithm", "check_options", "seed_sequence",
+           "seed_record"]
 
 
 def resolve_algorithm(name: str, model: str = "attention") -> Callable:
@@ -84,6 +85,14 @@ def check_memory(params: RetrievalParams, dense: bool) -> None:
                          "smaller sizes, or raise THEORYCHECK_MEMORY_GB if the machine has the memory")
 
 
+def trial_draws(params: RetrievalParams, seed) -> tuple[Embeddings, np.random.SeedSequence, Batch]:
+    """What a trial draws from its seed: the embeddings (child stream 0), the seed of its
+    training data (child 1, drawn by the algorithm) and the test set (child 2)."""
+    ss = seed_sequence(seed)
+    emb = make_embeddings(params, np.random.default_rng(child_seed(ss, 0)))
+    return emb, child_seed(ss, 1), test_batch(params, emb, np.random.default_rng(child_seed(ss, 2)))
+
+
 def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **options) -> Outcome:
     """Run one trial of ``algorithm`` on the task ``params`` and score it (docs/theory.md §4).
 
@@ -95,11 +104,9 @@ def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **option
     fn = resolve_algorithm(algorithm, params.model)
     check_options(fn, algorithm, options)
     check_memory(params, get_algorithm(algorithm).is_dense(params.model))
-    ss = seed_sequence(seed)
     start = time.perf_counter()
-    emb = make_embeddings(params, np.random.default_rng(child_seed(ss, 0)))
-    fitted = fn(params, emb, child_seed(ss, 1), **options)
-    test = test_batch(params, emb, np.random.default_rng(child_seed(ss, 2)))
+    emb, train_seed, test = trial_draws(params, seed)
+    fitted = fn(params, emb, train_seed, **options)
     predicted, attended = fitted.predict(test)
     accuracy = float(np.mean(predicted == test.labels))
     attended = np.asarray(attended)

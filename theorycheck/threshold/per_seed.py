@@ -54,8 +54,9 @@ import numpy as np
 from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens
 from theorycheck.algorithms.limit import check_beta, limit_on_prefix
 from theorycheck.algorithms.one_step import one_step_on_prefix
-from theorycheck.seeding import child_seed, seed_record, seed_sequence
-from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings, test_batch
+from theorycheck.seeding import seed_record
+from theorycheck.tasks.retrieval import RetrievalParams
+from theorycheck.simulate import trial_draws
 from theorycheck.threshold.first_success import first_success, verified_first_success
 from theorycheck.threshold.quantile import quantile_threshold
 
@@ -102,11 +103,9 @@ class _Evaluator:
     """Success of one seed at any grid ``N``, from one draw of the data at ``max(grid)``."""
 
     def __init__(self, params, seed, n_max, algorithm, beta, threads, cache_bytes):
-        ss = seed_sequence(seed)
         self.params, self.algorithm, self.beta = params, algorithm, beta
-        emb = make_embeddings(params, np.random.default_rng(child_seed(ss, 0)))
-        self.test = test_batch(params, emb, np.random.default_rng(child_seed(ss, 2)))
-        self.data = SortedTokens(params.replace(N=int(n_max)), emb, child_seed(ss, 1),
+        emb, train_seed, self.test = trial_draws(params, seed)
+        self.data = SortedTokens(params.replace(N=int(n_max)), emb, train_seed,
                                  threads=threads, cache_bytes=cache_bytes)
 
     def __call__(self, N: int) -> tuple[float, bool]:
