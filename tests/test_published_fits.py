@@ -170,6 +170,21 @@ def test_plain_gd_l_line(capsys):
     assert L["estimate"] == pytest.approx(0.207, abs=0.0005)
     assert L["ci"] == pytest.approx([0.153, 0.261], abs=0.0005)
     assert all(c["in_regime"] for c in out["cells"])
+    # the thresholds the exponent was read from (the cells' shared width), as docs/theory.md
+    # §7.8 publishes them; each cell's own threshold is only a bracket on 2-6 seeds an N
+    shared = {c["params"]["L"]: c["shared_width"] for c in out["cells"]}
+    published = {32: (6830, 6347, 7350), 64: (6690, 6209, 7209), 128: (7740, 7107, 8428), 256: (10505, 9574, 11527)}
+    for L, (est, lo, hi) in published.items():
+        assert shared[L]["threshold"] == pytest.approx(est, abs=1) and shared[L]["ci"] == pytest.approx([lo, hi], abs=1)
+    assert {c["method"] for c in out["cells"]} == {"bracket"}
+
+
+def test_the_cells_table_prints_the_thresholds_the_exponents_used(capsys):
+    # text output once printed only each cell's own "[0, -] (bracket)" while the exponent
+    # came from the shared-width thresholds, which nothing printed
+    main(["fit", str(DATA / "gd_plain240_L_line.csv"), "--law", "vural2026.headline"])
+    out = capsys.readouterr().out
+    assert "L=32, V=1024, d=256: N* = 6830 [6347, 7350] (shared width; own: 7098" in out
 
 
 def test_fit_json_is_the_same_bytes_under_any_hash_seed():

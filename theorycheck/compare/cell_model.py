@@ -15,7 +15,9 @@ the analytic gradient; covariance from the inverse expected information
 ``sum_i n_i phi(u)^2 / (Phi(u) Phi(-u)) g_i g_i^T``, ``g_i = du_i/dparams``
 (the package's one probit likelihood, :mod:`theorycheck.threshold.likelihood`).
 Cells where every trial succeeded, or every trial failed, have no threshold and are
-left out.
+left out. Where the exponents are read from this model, each cell's ``exp(theta_c)`` and
+its Wald interval ``exp(theta_c ± z·se_c)`` are reported beside the cell's own threshold
+(:func:`shared_width_thresholds`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from scipy.optimize import minimize
 from scipy.stats import norm
 
 from theorycheck.compare.data import Dataset
+from theorycheck.intervals import critical
 from theorycheck.threshold.likelihood import probit_covariance, probit_loglik, probit_score_u, separated
 from theorycheck.threshold.result import Threshold
 
@@ -145,3 +148,14 @@ def shared_width(data: Dataset, thresholds: Sequence[Threshold], *, q: float = 0
             all(th.estimate is None for th in thresholds):
         return None
     return fit_cells(data, thresholds, q=q)
+
+
+def shared_width_thresholds(cells: Sequence[int], theta: np.ndarray, cov: np.ndarray, level: float
+                            ) -> dict[int, tuple[float | None, ...]]:
+    """``{cell: (exp θ, exp(θ ∓ z·se))}`` of the joint cell model, the thresholds the exponents
+    were read from (Wald interval on the log scale at ``level``; ``None`` where it overflows)."""
+    z = critical(level)
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    with np.errstate(over="ignore"):  # a cell the model barely pins: its upper end is unbounded
+        ends = np.exp(np.column_stack([theta, theta - z * se, theta + z * se]))
+    return {int(i): tuple(float(x) if np.isfinite(x) else None for x in row) for i, row in zip(cells, ends)}

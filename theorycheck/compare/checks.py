@@ -62,6 +62,9 @@ class CellResult:
     params: dict[str, float]
     threshold: Threshold
     predicted: float | None  # None where no constant was fitted (no cell has a threshold)
+    #: (estimate, lo, hi) of the cell's threshold in the joint cell model with a shared
+    #: width, where the exponents were read from it (method "joint"); else None
+    shared_width: tuple[float | None, ...] | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -72,7 +75,9 @@ class CellResult:
         return {"params": self.params, "threshold": th["estimate"], "ci": th["ci"],
                 "method": th["method"], "predicted": self.predicted, "ratio": self.ratio,
                 "trials": th["trials"], "warnings": th["warnings"], "censored": th["estimate"] is None,
-                "censored_side": th["censored"], "censored_beyond": th["censored_beyond"]}
+                "censored_side": th["censored"], "censored_beyond": th["censored_beyond"],
+                "shared_width": None if self.shared_width is None else {
+                    "threshold": self.shared_width[0], "ci": list(self.shared_width[1:])}}
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from theorycheck.compare.cell_model import fit_cells
+from theorycheck.compare.cell_model import fit_cells, shared_width_thresholds
 from theorycheck.compare.checks import CellResult, ExponentCheck, NoCrossing, Verdict
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Piece, decide
@@ -190,8 +190,9 @@ def compare(
     untested = tuple(v for v, c in checks.items() if c.status == "untested")
     status, reason, suggestions = _overall(checks, dt.variables, untested)
     pred_log = predicted_log_threshold(fit, shape, data)
-    cell_results = tuple(CellResult(c.values, th, float(math.exp(pl)))
-                         for c, th, pl in zip(data.cells, ths, pred_log))
+    shared = shared_width_thresholds(cells, theta, cov, level) if method == "joint" else {}
+    cell_results = tuple(CellResult(c.values, th, float(math.exp(pl)), shared.get(i))
+                         for i, (c, th, pl) in enumerate(zip(data.cells, ths, pred_log)))
     ratios = np.array([c.ratio for c in cell_results if c.ratio is not None])
     spread = {"min": float(ratios.min()), "max": float(ratios.max()),
               "gsd": float(np.exp(np.std(np.log(ratios))))} if ratios.size and fit.constants_from != "none" else \

@@ -179,8 +179,12 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
             format_number(c.get("predicted")),
             str(sum(p[2] for p in th.get("points", []))),
             {True: "yes", False: "no", None: "-"}[c.get("in_regime")],
+            _shared_text(c.get("shared_width")),
         ))
-    parts.append(_md_table(("cell", "threshold", "95% CI", "predicted", "trials", "in regime"), cell_rows))
+    head = ("cell", "threshold", "95% CI", "predicted", "trials", "in regime", "shared-width threshold [95% CI]")
+    if not any(c.get("shared_width") for c in result["cells"]):  # the exponents used the cells' own
+        head, cell_rows = head[:-1], [row[:-1] for row in cell_rows]
+    parts.append(_md_table(head, cell_rows))
     if figures:
         parts += ["", "## Figures", ""]
         parts += [f"![{caption}]({name})\n\n*{caption}*\n" for name, caption in figures.items()]
@@ -197,3 +201,12 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
     if env:
         parts += ["", _md_table(("package", "version"), [(k, str(val)) for k, val in env.items()])]
     return "\n".join(parts) + "\n"
+
+
+def _shared_text(shared: dict[str, Any] | None) -> str:
+    """A cell's threshold in the joint cell model with a shared width, where the exponents
+    were read from it (compare/verdict.py, method "joint")."""
+    if not shared:
+        return "-"
+    lo, hi = shared["ci"]
+    return f"{format_number(shared['threshold'])} [{format_number(lo)}, {format_number(hi)}]"

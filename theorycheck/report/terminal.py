@@ -165,8 +165,11 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _
             where = censored_text(c.get("censored_side"), c.get("censored_beyond"), resource)
             lines.append(f"  {label}: {where}{how}{trials}{outside}")
             continue
-        lines.append(f"  {label}: {resource}* = {f(c.get('threshold'))} {_interval(c.get('ci'), digits)} "
-                     f"({c.get('method', '-')}), predicted {f(c.get('predicted'))}{trials}{outside}")
+        own = f"{f(c.get('threshold'))} {_interval(c.get('ci'), digits)} ({c.get('method', '-')})"
+        shared = c.get("shared_width")
+        if shared:  # the exponents were read from the joint cell model: show its threshold first
+            own = f"{f(shared['threshold'])} {_interval(shared['ci'], digits)} (shared width; own: {own})"
+        lines.append(f"  {label}: {resource}* = {own}, predicted {f(c.get('predicted'))}{trials}{outside}")
     alts = v.get("alternatives") or []
     if alts:
         lines += ["", "neighbouring forms (ΔBIC = BIC(law) - BIC(form); positive: the form fits better):"]
