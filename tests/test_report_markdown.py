@@ -206,3 +206,13 @@ def test_log_ticks_do_not_overlap(lo, hi):
                      0 if axis is ax.xaxis else 1] <= axis.get_view_interval()[1]]
         assert len(boxes) >= 2, [t.get_text() for t in axis.get_ticklabels()]
         assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+
+def test_the_cells_table_adds_the_shared_width_thresholds_only_where_the_exponents_used_them():
+    cell = {"params": {"L": 32.0}, "predicted": 3078.0, "in_regime": True,
+            "threshold": {"estimate": 7098.0, "ci": [0.0, None], "points": [[7098.0, 3, 6]]}}
+    plain = report_markdown({**_result(), "cells": [{**cell, "shared_width": None}]}, {})
+    assert "shared-width threshold" not in plain
+    joint = report_markdown({**_result(), "cells": [{**cell, "shared_width": {"threshold": 6830.0, "ci": [6347.0, 7350.0]}}]}, {})
+    row = next(line for line in joint.splitlines() if line.startswith("| L=32"))
+    assert row.rstrip(" |").endswith("6830 [6347, 7350]"), row
