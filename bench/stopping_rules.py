@@ -9,15 +9,21 @@ rests on a slope that came out steep by chance; stopping on it selects those sea
 their CIs under-cover (docs/thresholds.md, "Stopping"). The rules compared here change only
 the CI the stopping rule reads; the reported CI is the search's own:
 
-* ``kept``     -- the rule in theorycheck: the best link's Fieller CI, from
-  ``MIN_TRIALS_TO_STOP`` (96) trials;
-* ``min150``, ``min200`` -- the same from 150 / 200 trials;
-* ``average``  -- the link average's CI (``STOP_ON_AVERAGE``);
+* ``kept``     -- the rule in theorycheck (``theorycheck/threshold/stopping.py``): the best
+  link's Fieller CI, from ``MIN_TRIALS_TO_STOP`` (96) trials, and only once the slope is
+  known to ``se(b1)/b1 <= MAX_SLOPE_REL_SE`` (0.15); until 2026-11-26 this bench called
+  it ``slope``;
+* ``min96``    -- the rule until 2026-11-26 (this bench's ``kept`` then): from 96 trials,
+  whatever the slope's precision;
+* ``min150``, ``min200`` -- from 150 / 200 trials, whatever the slope's precision;
+* ``average``  -- the link average's CI (``STOP_ON_AVERAGE``), from 96 trials;
 * ``shallow``  -- the CI as it would be with the slope one standard error shallower: its
-  width divided by ``1 - se(b1)/b1`` (the CI's width goes as ``1/b1``);
-* ``slope``    -- only once the slope is known to ``se(b1)/b1 <= 0.15``;
+  width divided by ``1 - se(b1)/b1`` (the CI's width goes as ``1/b1``), from 96 trials;
 * ``either``   -- ``shallow``, except that a slope known to ``se(b1)/b1 <= 0.15`` stops on
   the CI itself.
+
+Every rule but ``kept`` lifts the slope condition (``MAX_SLOPE_REL_SE = inf``), so each
+reads as it did when it was first measured.
 
 Coupon cells: all ``n`` coupons seen in ``m`` uniform draws, with the exact ``P(m)`` from
 the occupancy chain (the number of distinct coupons after each draw). The search starts at
@@ -44,10 +50,11 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 import theorycheck.threshold.search as search  # noqa: E402
+from theorycheck.threshold import stopping  # noqa: E402
 
-SLOPE_REL_SE = 0.15
+SLOPE_REL_SE = stopping.MAX_SLOPE_REL_SE
 BANDS = ((0, 120), (120, 150), (150, 200), (200, 300), (300, 10**9))
-RULES = ("kept", "min150", "min200", "average", "shallow", "slope", "either")
+RULES = ("kept", "min96", "min150", "min200", "average", "shallow", "either")
 SHAPES = ("probit", "logistic", "gumbel", "weibull", "coupon")  # tests/shape_harness.py
 
 
@@ -63,12 +70,9 @@ def _read_ci(rule: str, original):
         if got is None:
             return None
         est, ci, fit = got
-        rel = math.sqrt(fit.cov[1, 1]) / fit.b1
-        shallow = 1.0 / (1.0 - rel) if rel < 1.0 else math.inf
+        rel = stopping.slope_rel_se(fit)
         if rule == "shallow" or (rule == "either" and rel > SLOPE_REL_SE):
-            ci = _widen(ci, est, shallow)
-        elif rule == "slope" and rel > SLOPE_REL_SE:
-            ci = (-math.inf, math.inf)
+            ci = _widen(ci, est, 1.0 / (1.0 - rel) if rel < 1.0 else math.inf)
         return est, ci, fit
 
     return read
@@ -77,19 +81,23 @@ def _read_ci(rule: str, original):
 @contextlib.contextmanager
 def stopping_rule(rule: str):
     """Run the searches inside under ``rule``; theorycheck's own rule is restored after."""
-    saved = (search.MIN_TRIALS_TO_STOP, search.STOP_ON_AVERAGE, search.glm_threshold_t)
+    saved = (stopping.MIN_TRIALS_TO_STOP, stopping.MAX_SLOPE_REL_SE, stopping.STOP_ON_AVERAGE,
+             search.glm_threshold_t)
     try:
-        if rule.startswith("min"):
-            search.MIN_TRIALS_TO_STOP = int(rule[3:])
-        elif rule == "average":
-            search.STOP_ON_AVERAGE = True
-        elif rule in ("shallow", "slope", "either"):
-            search.glm_threshold_t = _read_ci(rule, saved[2])
-        elif rule != "kept":
+        if rule not in RULES:
             raise ValueError(f"unknown rule {rule!r}; choose from {', '.join(RULES)}")
+        if rule != "kept":
+            stopping.MAX_SLOPE_REL_SE = math.inf
+        if rule.startswith("min"):
+            stopping.MIN_TRIALS_TO_STOP = int(rule[3:])
+        elif rule == "average":
+            stopping.STOP_ON_AVERAGE = True
+        elif rule in ("shallow", "either"):
+            search.glm_threshold_t = _read_ci(rule, saved[3])
         yield
     finally:
-        search.MIN_TRIALS_TO_STOP, search.STOP_ON_AVERAGE, search.glm_threshold_t = saved
+        (stopping.MIN_TRIALS_TO_STOP, stopping.MAX_SLOPE_REL_SE, stopping.STOP_ON_AVERAGE,
+         search.glm_threshold_t) = saved
 
 
 def coupon_cdf(n: int) -> np.ndarray:

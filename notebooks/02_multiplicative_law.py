@@ -210,7 +210,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 #
 # | mechanism | command | `L` exponent (95% CI), predicted 1 |
 # |---|---|---|
-# | three-step limit, hard attention | `theorycheck check` | 0.014 [-0.010, 0.038]: refuted |
+# | three-step limit, hard attention | `theorycheck check` | 0.008 [-0.012, 0.027] (2026-11-26; 0.014 [-0.010, 0.038] before the slope stopping rule): refuted |
 # | same, `ζ = 1/2` | `theorycheck check vural2026.headline --set zeta=0.5` | -0.014 [-0.037, 0.008]: refuted |
 # | attention at finite temperature `β = 4` | `theorycheck check vural2026.headline --set beta=4` | 0.448 [0.425, 0.471], local 0.18 → 0.61: refuted |
 # | `β = 4`, `ζ = 1/2` (2026-11-26; accuracy stalls at 0.99 at `L = 128` and 0.94 at 362 whatever `N`) | `theorycheck check vural2026.headline --set beta=4 --set zeta=0.5` | 5.7 [3.6, 7.9] on 64..128 (thin), an accuracy ceiling rather than a threshold: refuted outside the regime (`N ≪ L V` fails at 64 and 128) |

@@ -153,7 +153,7 @@ for kind in KINDS:
 # | embeddings | command | cells | `L` exponent (95% CI) |
 # |---|---|---|---|
 # | orthogonal, `d = 1026` | `theorycheck check vural2026.orthogonal` | `V` 256..1024, `L` 16..91 | 0.006 [-0.018, 0.029]: consistent with 0 (`N* ≈ 9.2 V log V`) |
-# | random, `d = 512`, hard attention | `theorycheck check` | `V = 2048`, `L` 64..362 | 0.014 [-0.010, 0.038] |
+# | random, `d = 512`, hard attention | `theorycheck check` | `V = 2048`, `L` 64..362 | 0.008 [-0.012, 0.027] (2026-11-26; 0.014 [-0.010, 0.038] before the slope stopping rule) |
 # | random, `d = 512`, `β = 4` | `theorycheck check vural2026.headline --set beta=4` | `V = 2048`, `L` 64..362 | 0.448 [0.425, 0.471] |
 #
 # The orthogonal row runs the catalogue entry's settings, `ζ = 1` with the trigger in the

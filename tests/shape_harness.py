@@ -217,14 +217,14 @@ def _main(argv: list[str]) -> None:
     """``python tests/shape_harness.py [runs] [shape,...] [probit|average|stop-average]
     [seed]``: the probit-only fit, the link average with the best link's stopping rule
     (default), or the link average also as the stopping rule."""
-    from theorycheck.threshold import glm, search
+    from theorycheck.threshold import glm, stopping
 
     n_runs = int(argv[1]) if len(argv) > 1 else 100
     names = argv[2].split(",") if len(argv) > 2 else ["probit", "logistic", "gumbel", "weibull", "coupon"]
     mode = argv[3] if len(argv) > 3 else "average"
     seed = int(argv[4]) if len(argv) > 4 else 0
     glm.LINK_CANDIDATES = ("probit",) if mode == "probit" else glm.CALIBRATED_LINKS
-    search.STOP_ON_AVERAGE = mode == "stop-average"
+    stopping.STOP_ON_AVERAGE = mode == "stop-average"
     for nm in names:
         t0 = time.process_time()
         c = coverage(nm, n_runs, seed)

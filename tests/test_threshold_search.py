@@ -68,12 +68,18 @@ def test_search_for_decreasing_resource_capacity():
 
 
 def test_search_at_q_090():
+    # one seeded search once stood for this (entropy 6); a 95% CI misses one seed in 20, and
+    # that seed's CI missed by 0.1% once the stopping rule changed (stopping.py), so the
+    # claim is read over 20 seeds with the bar of the first test of this file
     truth_half, width = 1000.0, 0.2
     truth_q = truth_half * math.exp(width * 1.2815515655446004)  # Phi^-1(0.9)
-    trial = seeded_trial(planted_trial, {"threshold": truth_half, "width": width}, entropy=6)
-    th = find_threshold(trial, start=300, q=0.9, rel_width=0.2)
-    assert th.q == 0.9
-    assert th.ci[0] <= truth_q <= th.ci[1]
+    covered = 0
+    for seed in range(20):
+        trial = seeded_trial(planted_trial, {"threshold": truth_half, "width": width}, entropy=100 + seed)
+        th = find_threshold(trial, start=300, q=0.9, rel_width=0.2)
+        assert th.q == 0.9
+        covered += th.ci[0] <= truth_q <= th.ci[1]
+    assert covered >= 17  # P(at most 16 of 20 | coverage 0.95) = 1.6%
 
 
 def test_step_function_ends_in_certified_bracket():

@@ -24,7 +24,8 @@ gives the outcome of each):
    still 85 % of it at ``|u - z_q| = 0.67``; a symmetric pair at ``spread ~ 0.7-1``
    also pins down the slope, which Fieller's CI needs. Stop when the CI of
    ``log r*`` is narrower than ``rel_width`` (``hi/lo <= exp(rel_width)``), once the
-   search has :data:`MIN_TRIALS_TO_STOP` trials, or after ``max_trials`` trials. The stopping rule reads the best link's CI; the reported CI
+   search has enough trials and the slope is known well enough
+   (:mod:`theorycheck.threshold.stopping`), or after ``max_trials`` trials. The stopping rule reads the best link's CI; the reported CI
    also spans the other plausible links and may be wider (docs/thresholds.md).
 
 All points, including the bracketing ones, feed the final fit
@@ -40,24 +41,12 @@ import numpy as np
 from scipy.optimize import isotonic_regression
 
 from theorycheck.threshold.axis import ResourceAxis
+from theorycheck.threshold import stopping
 from theorycheck.threshold.glm import check_q_level, fit_threshold, glm_threshold_t, overlaps
 from theorycheck.threshold.points import PooledPoints, check_point, pool_points
 from theorycheck.threshold.result import Threshold
 from theorycheck.threshold.zone import certify_requests, transition_zone
 from theorycheck.validate import check_int, check_positive
-
-#: The CI may stop a search only once it has this many trials (or its whole budget, if
-#: smaller). A CI that turns narrow after a few points is mostly a slope that came out
-#: steep by chance, and stopping on it selects those: on the coupon collector (exact
-#: medians known; 200 seeded quick checks of 4 cells), the 31 of 799 cells that stopped
-#: before 96 trials held the median in 29% of them (rms z = 5.0), the rest in 97%; with
-#: this rule 96.4% of 800 held it, for 1.9% more trials (docs/thresholds.md, "Stopping").
-MIN_TRIALS_TO_STOP = 96
-
-#: The stopping rule reads the link average's CI (``True``) or the best link's Fieller
-#: CI alone (``False``); docs/thresholds.md measures both.
-STOP_ON_AVERAGE = False
-
 
 class ThresholdSearch:
     """Ask/tell search for the threshold of one cell (see module docstring).
@@ -246,10 +235,10 @@ class ThresholdSearch:
             wanted.append(r)
         if wanted:
             return self._budgeted(wanted, self.bracket_seeds)
-        glm = glm_threshold_t(pts, self.q, self.level, average=STOP_ON_AVERAGE)
+        glm = glm_threshold_t(pts, self.q, self.level, average=stopping.STOP_ON_AVERAGE)
         if glm is not None:
             est, (lo, hi), probit = glm
-            if hi - lo <= self.rel_width and self.trials >= min(MIN_TRIALS_TO_STOP, self.max_trials):
+            if stopping.may_stop(hi - lo, self.rel_width, self.trials, self.max_trials, probit):
                 self._notes.append(f"stopped: CI of log {self.resource}* narrower than {self.rel_width:g}")
                 return []
             return self._budgeted(self._refine(pts, est, probit.probit_slope(self.q)))
