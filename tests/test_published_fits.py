@@ -89,6 +89,18 @@ def test_full_training_l_line(capsys, rows, slope, ci, thresholds):
     assert all(c["in_regime"] for c in out["cells"])
 
 
+def test_full_training_zeta_half_trigger_out(capsys):
+    # docs/theory.md §7.8 (2026-11-26): the fourth corner of zeta x trigger, 5 seeds at each of
+    # 4 N a cell; two cells have brackets only, so the exponent is read from the cells'
+    # shared width, whose thresholds the docs publish
+    code, out = _fit(capsys, "gd_adam60_zeta05_L_line.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.013, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.064, 0.089], abs=0.0005)
+    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([9848, 9662, 10022], abs=1)
+    assert all(c["in_regime"] for c in out["cells"])
+
+
 def test_full_training_few_steps_is_censored(capsys):
     # docs/theory.md §7.8: at 30 steps the check stopped at its cost ceiling with no success
     # up to N = 28392 in either cell; fit reports both cells censored there, not a threshold.
