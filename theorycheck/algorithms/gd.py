@@ -51,7 +51,9 @@ __all__ = ["run_gd", "trial_work", "OPTIMIZERS", "DEFAULT_LR", "DEFAULT_STEPS", 
 OPTIMIZERS = ("gd", "adam")
 DEFAULT_LR = {"gd": 10.0, "adam": 0.03}
 """Default learning rates (``lr=None``): gradients at initialisation are ``≈ 1/(L√V)``
-small, so plain GD needs a large step."""
+small, so plain GD needs a large step. Measured in the paper's regime (docs/theory.md §7.8):
+at ``(V, d, L) = (1024, 256, 64)`` plain GD at ``lr = 10`` is still in the early phase after
+240 steps (loss at ``ln V``), while ``lr = 100`` leaves it by step ~48; pass ``lr`` there."""
 EVAL_SPAWN_KEY = 2**32
 DEFAULT_STEPS = 200
 
