@@ -236,10 +236,11 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
         by_id = {_cell_id(p): th for p, th in measured}
         verdict = replace(verdict, cells=tuple(replace(c, threshold=by_id.get(_cell_id(c.params), c.threshold))
                                                for c in verdict.cells))
-    by_cell = {_cell_id(c.params): c for c in verdict.cells}
+    # the fitted law's prediction, and the shared-width threshold where the exponents used it
+    fitted = {_cell_id(c.params): {"predicted": c.predicted, "shared_width": c.to_dict()["shared_width"]}
+              for c in verdict.cells}
     cells = [{"key": k, "params": p, "threshold": sweep.results[k].to_dict(),
-              "predicted": by_cell[_cell_id(p)].predicted if _cell_id(p) in by_cell else None,
-              "shared_width": by_cell[_cell_id(p)].to_dict()["shared_width"] if _cell_id(p) in by_cell else None}
+              **fitted.get(_cell_id(p), {"predicted": None, "shared_width": None})}
              for k, p in zip(keys, params, strict=True)]
     # the law's regime (and a user law's assumptions) at every cell, the resource read at
     # its measured threshold; sets cells[i]["in_regime"] (docs/theory.md §5, check/regime.py)
