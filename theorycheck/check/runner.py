@@ -237,7 +237,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
         verdict = replace(verdict, cells=tuple(replace(c, threshold=by_id.get(_cell_id(c.params), c.threshold))
                                                for c in verdict.cells))
     # the fitted law's prediction, and the shared-width threshold where the exponents used it
-    fitted = {_cell_id(c.params): {"predicted": c.predicted, "shared_width": c.to_dict()["shared_width"]}
+    fitted = {_cell_id(c.params): {"predicted": c.predicted, "shared_width": c.shared_width}
               for c in verdict.cells}
     cells = [{"key": k, "params": p, "threshold": sweep.results[k].to_dict(),
               **fitted.get(_cell_id(p), {"predicted": None, "shared_width": None})}

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize
@@ -151,11 +152,16 @@ def shared_width(data: Dataset, thresholds: Sequence[Threshold], *, q: float = 0
 
 
 def shared_width_thresholds(cells: Sequence[int], theta: np.ndarray, cov: np.ndarray, level: float
-                            ) -> dict[int, tuple[float | None, ...]]:
-    """``{cell: (exp θ, exp(θ ∓ z·se))}`` of the joint cell model, the thresholds the exponents
-    were read from (Wald interval on the log scale at ``level``; ``None`` where it overflows)."""
+                            ) -> dict[int, dict[str, Any]]:
+    """``{cell: {"threshold": exp θ, "ci": [exp(θ - z·se), exp(θ + z·se)]}}`` of the joint cell
+    model, the thresholds the exponents were read from (Wald interval on the log scale at
+    ``level``; ``None`` where it overflows)."""
     z = critical(level)
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     with np.errstate(over="ignore"):  # a cell the model barely pins: its upper end is unbounded
         ends = np.exp(np.column_stack([theta, theta - z * se, theta + z * se]))
-    return {int(i): tuple(float(x) if np.isfinite(x) else None for x in row) for i, row in zip(cells, ends)}
+    out = {}
+    for i, row in zip(cells, ends):
+        est, lo, hi = (float(x) if np.isfinite(x) else None for x in row)
+        out[int(i)] = {"threshold": est, "ci": [lo, hi]}
+    return out

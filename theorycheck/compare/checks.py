@@ -62,9 +62,9 @@ class CellResult:
     params: dict[str, float]
     threshold: Threshold
     predicted: float | None  # None where no constant was fitted (no cell has a threshold)
-    #: (estimate, lo, hi) of the cell's threshold in the joint cell model with a shared
-    #: width, where the exponents were read from it (method "joint"); else None
-    shared_width: tuple[float | None, ...] | None = None
+    #: ``{"threshold", "ci"}`` of the cell in the joint cell model with a shared width, where
+    #: the exponents were read from it (method "joint"); else None
+    shared_width: dict[str, Any] | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -76,8 +76,7 @@ class CellResult:
                 "method": th["method"], "predicted": self.predicted, "ratio": self.ratio,
                 "trials": th["trials"], "warnings": th["warnings"], "censored": th["estimate"] is None,
                 "censored_side": th["censored"], "censored_beyond": th["censored_beyond"],
-                "shared_width": None if self.shared_width is None else {
-                    "threshold": self.shared_width[0], "ci": list(self.shared_width[1:])}}
+                "shared_width": self.shared_width}
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from theorycheck.threshold.result import Threshold
 from theorycheck.threshold.zone import certify_requests, transition_zone
 from theorycheck.validate import check_int, check_positive
 
+
 class ThresholdSearch:
     """Ask/tell search for the threshold of one cell (see module docstring).
 
