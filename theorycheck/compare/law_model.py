@@ -55,15 +55,42 @@ def constant_elasticities(law: Any, values: dict[str, np.ndarray], constants: di
     return np.column_stack([np.broadcast_to(np.asarray(el[n], dtype=float), (n_cells,)) for n in names])
 
 
-class LawModel:
+class LawAtCells:
+    """``log f`` of ``law`` at fixed cells as a function of its free constants, and its exact
+    Jacobian: what :func:`theorycheck.compare.identifiable.identifiable` reads (``names``,
+    ``dlog_f``; it sets ``free`` and ``with_scale``), shared by the binomial fit's
+    :class:`LawModel` and the thresholds table's fit (:mod:`theorycheck.compare.table_fit`).
+    ``values``: each variable's value per cell. The constants not ``free`` stay at 1."""
+
+    def __init__(self, law: Any, values: dict[str, np.ndarray], n_cells: int) -> None:
+        self.law, self.names = law, tuple(law.constants)
+        self.values, self.n_cells = values, n_cells
+        self.free: list[str] = list(self.names)
+        self.with_scale = True
+
+    def _consts(self, log_c: np.ndarray) -> dict[str, float]:
+        return {name: math.exp(v) for name, v in zip(self.free, log_c)}
+
+    def log_f(self, log_c: np.ndarray) -> np.ndarray:
+        """``log f`` per cell at the free constants ``exp(log_c)``; cached (do not modify it)."""
+        key = (tuple(self.free), tuple(np.asarray(log_c, dtype=float).tolist()))
+        if key != getattr(self, "_key", None):
+            self._key, self._val = key, log_threshold_at(self.law, self.values, self._consts(log_c), self.n_cells)
+        return self._val
+
+    def dlog_f(self, log_c: np.ndarray) -> np.ndarray:
+        """``d log f / d log C`` per cell and free constant, shape ``(cells, free)``."""
+        return constant_elasticities(self.law, self.values, self._consts(log_c), self.free, self.n_cells)
+
+
+class LawModel(LawAtCells):
     """The rows of ``data`` under ``law`` with residual ``trends`` and ``width_trends``;
     :mod:`theorycheck.compare.identifiable` sets ``free`` and ``with_scale``."""
 
     def __init__(self, law: Any, data: Dataset, q: float, trends: Sequence[str],
                  width_trends: Sequence[str]) -> None:
-        self.law, self.data = law, data
-        self.names = tuple(law.constants)
-        self.values = {v: data.cell_values(v) for v in law.variables}
+        super().__init__(law, {v: data.cell_values(v) for v in law.variables}, len(data.cells))
+        self.data = data
         cols = data.columns()
         self.cell = cols["cell"]
         self.t = np.log(cols[data.resource])
@@ -74,26 +101,9 @@ class LawModel:
         self.trends, self.width_trends = tuple(trends), tuple(width_trends)
         logs = {v: np.log(data.cell_values(v)) for v in {*trends, *width_trends}}
         self.centres = {v: float(logs[v].mean()) for v in logs}
-        self.n_cells = len(data.cells)
         self.tx = np.array([logs[v] - self.centres[v] for v in self.trends]).reshape(len(self.trends), self.n_cells)
         self.wx = np.array([logs[v] - self.centres[v] for v in self.width_trends]).reshape(
             len(self.width_trends), self.n_cells)
-        self.free: list[str] = list(self.names)
-        self.with_scale = True
-
-    def _consts(self, log_c: np.ndarray) -> dict[str, float]:
-        return {name: math.exp(v) for name, v in zip(self.free, log_c)}
-
-    def log_f(self, log_c: np.ndarray) -> np.ndarray:
-        """``log f`` per cell at the free constants ``exp(log_c)`` (the others at 1); cached."""
-        key = tuple(np.asarray(log_c, dtype=float).tolist())
-        if key != getattr(self, "_key", None):
-            self._key, self._val = key, log_threshold_at(self.law, self.values, self._consts(log_c), self.n_cells)
-        return self._val
-
-    def dlog_f(self, log_c: np.ndarray) -> np.ndarray:
-        """``d log f / d log C`` per cell and free constant, shape ``(cells, free)``."""
-        return constant_elasticities(self.law, self.values, self._consts(log_c), self.free, self.n_cells)
 
     def split(self, p: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, float, np.ndarray]:
         """``(log C, log K, tau, log s0, sigma)`` from the parameter vector."""

@@ -32,32 +32,12 @@ from theorycheck.intervals import critical
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import LRTest
 from theorycheck.compare.identifiable import identifiable
-from theorycheck.compare.law_model import constant_elasticities, log_threshold_at
+from theorycheck.compare.law_model import LawAtCells
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.model_selection import ModelComparison, ModelScore
 from theorycheck.compare.threshold_table import TableCell, ThresholdTable
 
 __all__ = ["fit_law_table", "fit_law_cells", "cells_table", "cell_logs", "table_goodness_of_fit", "compare_models_table"]
-
-
-class _TableModel:
-    """What :func:`identifiable` needs (``names``, ``log_f``; it sets ``free``, ``with_scale``)."""
-
-    def __init__(self, law: Any, table: ThresholdTable, cells: list[int]) -> None:
-        self.law, self.names = law, tuple(law.constants)
-        self.values = {v: table.cell_values(v)[cells] for v in law.variables}
-        self.n = len(cells)
-        self.free: list[str] = list(self.names)
-        self.with_scale = True
-
-    def log_f(self, log_c: np.ndarray) -> np.ndarray:
-        consts = {name: math.exp(v) for name, v in zip(self.free, log_c)}
-        return log_threshold_at(self.law, self.values, consts, self.n)
-
-    def dlog_f(self, log_c: np.ndarray) -> np.ndarray:
-        """``d log f / d log C`` per cell and free constant (exact)."""
-        consts = {name: math.exp(v) for name, v in zip(self.free, log_c)}
-        return constant_elasticities(self.law, self.values, consts, self.free, self.n)
 
 
 def _usable(table: ThresholdTable) -> list[int]:
@@ -70,7 +50,7 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
     cells = _usable(table)
     if not cells:
         raise ValueError("no cell of the thresholds table has a threshold with a finite uncertainty: nothing to fit")
-    model = _TableModel(law, table, cells)
+    model = LawAtCells(law, {v: table.cell_values(v)[cells] for v in law.variables}, len(cells))
     notes = list(identifiable(model))
     y = np.array([table.cells[i].log_threshold for i in cells])
     w = 1.0 / np.array([table.cells[i].log_se for i in cells])
