@@ -22,7 +22,9 @@ gives the outcome of each):
    probability is about ``Phi(z_q +- spread)``. The Fisher information about ``t*_q`` per trial is
    ``b1^2 phi(u)^2 / (Phi(u)(1-Phi(u)))``, maximal at the crossing (``u = z_q``) and
    still 85 % of it at ``|u - z_q| = 0.67``; a symmetric pair at ``spread ~ 0.7-1``
-   also pins down the slope, which Fieller's CI needs. Stop when the CI of
+   also pins down the slope, which Fieller's CI and the stopping rule need
+   (:mod:`theorycheck.threshold.placement`, which also says why the pair stays centred on the
+   crossing at ``q != 1/2``). Stop when the CI of
    ``log r*`` is narrower than ``rel_width`` (``hi/lo <= exp(rel_width)``), once the
    search has enough trials and the slope is known well enough
    (:mod:`theorycheck.threshold.stopping`), or after ``max_trials`` trials. The stopping rule reads the best link's CI; the reported CI
@@ -37,12 +39,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-import numpy as np
 from scipy.optimize import isotonic_regression
 
 from theorycheck.threshold.axis import ResourceAxis
 from theorycheck.threshold import stopping
 from theorycheck.threshold.glm import check_q_level, fit_threshold, glm_threshold_t, overlaps
+from theorycheck.threshold.placement import refine_points
 from theorycheck.threshold.points import PooledPoints, check_point, pool_points
 from theorycheck.threshold.result import Threshold
 from theorycheck.threshold.zone import certify_requests, transition_zone
@@ -261,13 +263,8 @@ class ThresholdSearch:
         return self.axis.r(t_new)
 
     def _refine(self, pts: PooledPoints, est: float, slope: float) -> list[float]:
-        t = pts.t
-        span = float(t.max() - t.min())
-        half = min(self.spread / slope, max(span / 2.0, 1e-9))
-        centre = min(max(est, float(t.min())), float(t.max()))
-        m = self.points_per_round
-        offsets = [0.0] if m == 1 else list(np.linspace(-half, half, m))
-        return [self.axis.r(centre + o) for o in offsets]
+        ts = refine_points(pts.t, est, slope, q=self.q, spread=self.spread, count=self.points_per_round)
+        return [self.axis.r(t) for t in ts]
 
     def _narrow(self, pts: PooledPoints) -> list[tuple[float, int]]:
         """No usable GLM yet: sample inside the zone between pure failures and successes."""
