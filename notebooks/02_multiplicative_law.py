@@ -235,7 +235,11 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # bench/data/gd_adam60_d_line.csv > /tmp/d_inside.csv && theorycheck fit /tmp/d_inside.csv
 # --law vural2026.headline`) and about 10⁵ at 192, where it leaves the regime (`N > L V`);
 # `theorycheck fit bench/data/gd_adam60_d_line.csv --law vural2026.headline` fits all three
-# cells and prints -8.30 [-9.33, -7.28] (docs/theory.md §7.8).
+# cells and prints -8.30 [-9.33, -7.28] (docs/theory.md §7.8). Across `V` at a fixed storage
+# margin (`(V, d)` = (1024, 256) to (2048, 384), `d² ≈ 9·V log V`) `N*` grows 2.18x, to
+# 2.08·10⁴ [1.84·10⁴, 2.39·10⁴]: about linear in `V`, where the law says 1.96x (two cells
+# cannot separate the two; `theorycheck fit bench/data/gd_adam60_V_diagonal.csv --law
+# vural2026.headline`, inconclusive).
 #
 # Full training also removes the mean bias: with the trigger in the value path (`ζ = 1` or 1/2) at
 # `(1024, 256)` Adam's threshold is the same as with the trigger out, where the three-step limit

@@ -101,6 +101,25 @@ def test_full_training_zeta_half_trigger_out(capsys):
     assert all(c["in_regime"] for c in out["cells"])
 
 
+def test_full_training_v_diagonal(capsys):
+    # docs/theory.md §7.8 (2026-11-26): Adam, 60 steps, trigger out, L = 64, from (V, d) =
+    # (1024, 256) to (2048, 384), the same distance from the storage wall (d^2 = 9.2-9.3 V log V).
+    # Two cells: no exponent is estimable, so the verdict is inconclusive; the thresholds are
+    # the result, and the law's V^2 log V / d^2 with one constant predicts both within 10%
+    code, out = _fit(capsys, "gd_adam60_V_diagonal.csv", "--law", "vural2026.headline")
+    assert code == 3 and out["verdict"] == "inconclusive"
+    assert [c["threshold"] for c in out["cells"]] == pytest.approx([9544, 20770], abs=1)
+    assert out["cells"][1]["ci"] == pytest.approx([18419, 23919], abs=1)
+    assert all(0.9 < c["threshold"] / c["predicted"] < 1.1 for c in out["cells"])
+    assert all(c["in_regime"] for c in out["cells"])
+    # V and d move together over two cells: the law's slope cannot be split between them, and
+    # a width trend in d would only trade against V's (bench/fit_stability.py saw C move with
+    # the data's last bits until it was dropped)
+    assert out["exponents"]["V"]["predicted"] is None and out["exponents"]["d"]["predicted"] is None
+    assert list(out["fit"]["width_trends"]) == ["V"]
+    assert any("trend in d moves with that in V" in n for n in out["notes"])
+
+
 def test_full_training_few_steps_is_censored(capsys):
     # docs/theory.md §7.8: at 30 steps the check stopped at its cost ceiling with no success
     # up to N = 28392 in either cell; fit reports both cells censored there, not a threshold.

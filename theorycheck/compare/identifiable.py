@@ -9,6 +9,7 @@ on these cells: the first is kept, the others fixed at 1, and the fit says so.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -51,3 +52,25 @@ def identifiable(model: Any) -> list[str]:
     model.free = [model.names[i] for i in free]
     model.with_scale = bool(with_scale)
     return notes
+
+
+def independent_variables(data: Any, variables: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The ``variables`` whose log values over ``data``'s cells add to the rank of a constant
+    and of those kept before them (in order), and a note naming the others. A trend in each
+    kept variable is identified; a variable that moves with the kept ones across the cells
+    (two cells with ``V`` and ``d`` both changed) has a trend that only trades against theirs,
+    which leaves the likelihood flat along a line and the optimiser's end point on it
+    dependent on the data's last bits."""
+    columns = [np.ones(len(data.cells))]
+    kept, dropped = [], []
+    for v in variables:
+        trial = np.column_stack([*columns, np.log(data.cell_values(v))])
+        sv = np.linalg.svd(trial, compute_uv=False)
+        if int(np.sum(sv > 1e-9 * max(1.0, sv[0]))) == trial.shape[1]:
+            columns.append(trial[:, -1])
+            kept.append(v)
+        else:
+            dropped.append(v)
+    notes = [f"the transition width's trend in {', '.join(dropped)} moves with that in "
+             f"{', '.join(kept)} across these cells (not identified apart): fitted without it"] if dropped else []
+    return kept, notes

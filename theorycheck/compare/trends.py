@@ -207,11 +207,16 @@ def design_trends(
 
 def inestimable_trends(law: Any, constants: Mapping[str, float], data: Dataset,
                        variables: Sequence[str], level: float) -> DesignTrends:
-    """Trends with infinite standard errors (too few usable cells), predictions kept."""
+    """Trends with infinite standard errors (too few usable cells), predictions kept where the
+    cells' values identify them: when the varied variables move together (two cells with
+    both ``V`` and ``d`` changed), a least-squares split of the law's slope between them is
+    arbitrary (it moved with the data's last bits), so each is NaN."""
     cells = tuple(range(len(data.cells)))
     tested = [v for v in variables if len(set(data.cell_values(v))) > 1]
     x = np.column_stack([np.ones(len(cells))] + [np.log(data.cell_values(v)) for v in tested])
     pred = np.linalg.pinv(x)[1:] @ _law_log(law, data, cells, constants)
+    if np.linalg.matrix_rank(x) < x.shape[1]:
+        pred = np.full(len(tested), math.nan)
     unknown = {v: Exponent(v, math.nan, math.inf, (-math.inf, math.inf), level) for v in tested}
     return DesignTrends(tuple(tested), unknown, {v: float(pred[i]) for i, v in enumerate(tested)},
                         dict(unknown), cells)

@@ -59,6 +59,7 @@ from theorycheck.compare.direction import check_direction
 from theorycheck.compare.diagnostics import compare_alternatives, dataset_diagnostics, table_diagnostics
 from theorycheck.compare.evidence import Alternative, log_factor_alternatives
 from theorycheck.compare.headline import headline
+from theorycheck.compare.identifiable import independent_variables
 from theorycheck.compare.law_fit import cell_thresholds, fit_law
 from theorycheck.compare.law_fit_result import LawFit
 from theorycheck.compare.lower_bound import check_lower_bound
@@ -148,7 +149,8 @@ def compare(
     if all(th.estimate is None for th in ths):
         return NoCrossing(law.text, data.resource, NO_CROSSING, tuple(law.variables),
                           tuple(CellResult(c.values, th, None) for c, th in zip(data.cells, ths)), tuple(notes))
-    width_vars = varied if width_trends and not table else ()
+    width_vars, more = independent_variables(data, varied if width_trends and not table else ())
+    notes += more
     method, cells, theta, cov, more = _log_thresholds(data, ths, q, width_vars)
     notes += more
     fit = fit_law_table(shape, data, level=level) if table else \
