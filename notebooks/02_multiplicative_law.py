@@ -239,7 +239,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # margin (`(V, d)` = (1024, 256) to (2048, 384), `d² ≈ 9·V log V`) `N*` grows 2.18x, to
 # 2.08·10⁴ [1.84·10⁴, 2.39·10⁴]: about linear in `V`, where the law says 1.96x (two cells
 # cannot separate the two; `theorycheck fit bench/data/gd_adam60_V_diagonal.csv --law
-# vural2026.headline`, inconclusive).
+# vural2026.headline`, inconclusive). A third cell at (2048, 512) (`N*` = 1.22·10⁴) identifies
+# both: `V` 2.20 [1.74, 2.67] and `d` -1.85 [-2.33, -1.38] against 2.14 and -2, inconclusive at
+# ±0.25 (`theorycheck fit bench/data/gd_adam60_V_d_cells.csv --law vural2026.headline`): the
+# law's `V² log V/d²` without its `L`.
 #
 # Full training also removes the mean bias: with the trigger in the value path (`ζ = 1` or 1/2) at
 # `(1024, 256)` Adam's threshold is the same as with the trigger out, where the three-step limit

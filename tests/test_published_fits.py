@@ -120,6 +120,19 @@ def test_full_training_v_diagonal(capsys):
     assert any("trend in d moves with that in V" in n for n in out["notes"])
 
 
+def test_full_training_v_and_d_from_three_cells(capsys):
+    # docs/theory.md §7.8 (2026-11-26): the diagonal's two cells and (2048, 512); the three
+    # identify both exponents, each near the law's and too wide for the tolerance
+    code, out = _fit(capsys, "gd_adam60_V_d_cells.csv", "--law", "vural2026.headline")
+    assert code == 3 and out["verdict"] == "inconclusive"
+    assert out["exponents"]["V"]["estimate"] == pytest.approx(2.205, abs=0.0005)
+    assert out["exponents"]["V"]["ci"] == pytest.approx([1.739, 2.671], abs=0.0005)
+    assert out["exponents"]["d"]["estimate"] == pytest.approx(-1.851, abs=0.0005)
+    assert out["exponents"]["d"]["ci"] == pytest.approx([-2.328, -1.375], abs=0.0005)
+    assert out["cells"][2]["threshold"] == pytest.approx(12193, abs=1)
+    assert all(c["in_regime"] for c in out["cells"])
+
+
 def test_full_training_few_steps_is_censored(capsys):
     # docs/theory.md §7.8: at 30 steps the check stopped at its cost ceiling with no success
     # up to N = 28392 in either cell; fit reports both cells censored there, not a threshold.
