@@ -242,7 +242,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # vural2026.headline`, inconclusive). A third cell at (2048, 512) (`N*` = 1.22·10⁴) identifies
 # both: `V` 2.20 [1.74, 2.67] and `d` -1.85 [-2.33, -1.38] against 2.14 and -2, inconclusive at
 # ±0.25 (`theorycheck fit bench/data/gd_adam60_V_d_cells.csv --law vural2026.headline`): the
-# law's `V² log V/d²` without its `L`.
+# law's `V² log V/d²` without its `L`: at (2048, 512) `L` = 64 and 256 give the same `N*`
+# (`L` exponent -0.016 [-0.116, 0.084], refuted; `theorycheck fit
+# bench/data/gd_adam60_L_line_2048.csv --law vural2026.headline`).
 #
 # Full training also removes the mean bias: with the trigger in the value path (`ζ = 1` or 1/2) at
 # `(1024, 256)` Adam's threshold is the same as with the trigger out, where the three-step limit

@@ -133,6 +133,17 @@ def test_full_training_v_and_d_from_three_cells(capsys):
     assert all(c["in_regime"] for c in out["cells"])
 
 
+def test_full_training_l_line_at_v_2048(capsys):
+    # docs/theory.md §7.8 (2026-11-26): at (2048, 512) the threshold does not grow with L
+    # either (64 to 256), as at V = 1024: refuted, the exponent read from the shared width
+    code, out = _fit(capsys, "gd_adam60_L_line_2048.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(-0.016, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.116, 0.084], abs=0.0005)
+    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([12189, 11921], abs=1)
+    assert all(c["in_regime"] for c in out["cells"])
+
+
 def test_full_training_few_steps_is_censored(capsys):
     # docs/theory.md §7.8: at 30 steps the check stopped at its cost ceiling with no success
     # up to N = 28392 in either cell; fit reports both cells censored there, not a threshold.
