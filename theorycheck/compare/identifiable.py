@@ -65,8 +65,7 @@ def independent_variables(data: Any, variables: Sequence[str]) -> tuple[list[str
     kept, dropped = [], []
     for v in variables:
         trial = np.column_stack([*columns, np.log(data.cell_values(v))])
-        sv = np.linalg.svd(trial, compute_uv=False)
-        if int(np.sum(sv > 1e-9 * max(1.0, sv[0]))) == trial.shape[1]:
+        if np.linalg.matrix_rank(trial) == trial.shape[1]:
             columns.append(trial[:, -1])
             kept.append(v)
         else:

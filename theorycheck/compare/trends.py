@@ -214,8 +214,9 @@ def inestimable_trends(law: Any, constants: Mapping[str, float], data: Dataset,
     cells = tuple(range(len(data.cells)))
     tested = [v for v in variables if len(set(data.cell_values(v))) > 1]
     x = np.column_stack([np.ones(len(cells))] + [np.log(data.cell_values(v)) for v in tested])
-    pred = np.linalg.pinv(x)[1:] @ _law_log(law, data, cells, constants)
-    if np.linalg.matrix_rank(x) < x.shape[1]:
+    if np.linalg.matrix_rank(x) == x.shape[1]:
+        pred = np.linalg.pinv(x)[1:] @ _law_log(law, data, cells, constants)
+    else:
         pred = np.full(len(tested), math.nan)
     unknown = {v: Exponent(v, math.nan, math.inf, (-math.inf, math.inf), level) for v in tested}
     return DesignTrends(tuple(tested), unknown, {v: float(pred[i]) for i, v in enumerate(tested)},
