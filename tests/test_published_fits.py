@@ -235,11 +235,12 @@ def test_plain_gd_l_line(capsys):
 
 
 def test_the_cells_table_prints_the_thresholds_the_exponents_used(capsys):
-    # text output once printed only each cell's own "[0, -] (bracket)" while the exponent
-    # came from the shared-width thresholds, which nothing printed
+    # text output once printed only each cell's own bracket while the exponent came from the
+    # shared-width thresholds, which nothing printed; and the bracket's open end (inf, None
+    # in the JSON the table is printed from) read "[0, -]", as if it were missing
     main(["fit", str(DATA / "gd_plain240_L_line.csv"), "--law", "vural2026.headline"])
     out = capsys.readouterr().out
-    assert "L=32, V=1024, d=256: N* = 6830 [6347, 7350] (shared width; own: 7098" in out
+    assert "L=32, V=1024, d=256: N* = 6830 [6347, 7350] (shared width; own: 7098 [0, inf] (bracket))" in out
 
 
 def test_fit_json_is_the_same_bytes_under_any_hash_seed():

@@ -78,9 +78,12 @@ def censored_text(side: Any, beyond: Any, resource: str) -> str:
 
 
 def _interval(ci: Any, digits: int) -> str:
-    if not ci:
+    """``[lo, hi]``; an open end (``inf``, or ``None`` once JSON has carried an infinite end)
+    prints as ``-inf``/``inf``, so a model-free bracket reads ``[0, inf]``, not ``[0, -]``."""
+    if not ci or all(e is None for e in ci):
         return "-"
-    return f"[{format_number(ci[0], digits)}, {format_number(ci[1], digits)}]"
+    lo, hi = (-math.inf if ci[0] is None else ci[0]), (math.inf if ci[1] is None else ci[1])
+    return f"[{format_number(lo, digits)}, {format_number(hi, digits)}]"
 
 
 #: Longest reason / summary line the terminal prints (the full reason is in report.md and --json).

@@ -4,7 +4,8 @@ A law is a claim; these helpers turn the usual claims into one-line test asserti
 so that a paper's bounds can live in a test suite like any other code (docs/architecture.md:
 "theory declared on the object and tested empirically").
 
-Assertions (:mod:`theorycheck.testing.assertions`, no hypothesis needed):
+Assertions (:mod:`theorycheck.testing.assertions` and
+:mod:`theorycheck.testing.threshold_assertions`, no hypothesis needed):
 
 * :func:`assert_monotone` -- a law moves in its declared directions ("``d`` helps,
   ``L`` hurts") at every given point;
