@@ -204,7 +204,9 @@ BOUNDS = [
            "Derived (docs/theory.md §7.5). Measured with center_features=True in regime (V/d = 4, V/L >= 44; "
            "docs/mlp_phase.md §3): refuted in L, -0.005 [-0.037, 0.027] against 1 (N* ~ 2.9e4 from L = 4 "
            "to 23), and in m, -0.53 [-0.57, -0.48] against -1 (961 trials: theorycheck fit "
-           "bench/data/mlp_gradient_noise_in_regime.csv --law vural2026.mlp_gradient_noise). "
+           "bench/data/mlp_gradient_noise_in_regime.csv --law vural2026.mlp_gradient_noise); over L = 8, 64, 256 "
+           "(m = 2048, 2026-11-27, 793 trials) N* = 2.85e4, 2.86e4, 2.86e4, L exponent 0.001 [-0.014, 0.017] "
+           "(theorycheck fit bench/data/mlp_gradient_noise_L_line_centred.csv --law vural2026.mlp_gradient_noise). "
            "Uncentred (2026-11-26, --set center_features=false, 100 trials): inconclusive, no cell "
            "reaches tau below its ceiling (accuracy 0.17-0.61 at N up to 9.1e5; "
            "bench/data/mlp_gradient_noise_uncentred_quick.csv): the mean bias binds."),

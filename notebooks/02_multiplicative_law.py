@@ -304,7 +304,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
 # centred, the MLP-noise wall `m·d ≈ 26 V log V` is there, and right of it `N*` is flat in `L`
-# (exponent -0.005 [-0.037, 0.027]: `mlp_gradient_noise` refuted) and falls with `m` more
+# (exponent -0.005 [-0.037, 0.027] over `L` = 4..23, and 0.001 [-0.014, 0.017] over `L` =
+# 8..256, where the law says 32x: `mlp_gradient_noise` refuted) and falls with `m` more
 # slowly than `1/m` (-0.53 [-0.57, -0.48]); uncentred with the trigger in the value path (the
 # entry's setting) no cell reaches `τ` below its ceiling (accuracy 0.17-0.61 at `N` up to
 # 9.1e5): inconclusive, the mean bias binds. Uncentred, the ReLU's mean raises `N*` 5-7x; that

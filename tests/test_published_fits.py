@@ -59,6 +59,16 @@ def test_quick_mlp_gradient_noise(capsys):
     assert out["exponents"]["m"]["ci"] == pytest.approx([-0.63, -0.53], abs=0.005)
 
 
+def test_mlp_gradient_noise_is_flat_over_a_decade_and_a_half_of_L(capsys):
+    # docs/mlp_phase.md §5: centred, m = 2048, L = 8, 64, 256 (the law: 32x from end to end)
+    code, out = _fit(capsys, "mlp_gradient_noise_L_line_centred.csv", "--law", "vural2026.mlp_gradient_noise")
+    assert code == 1 and out["exponents"]["L"]["status"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.001, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.014, 0.017], abs=0.0005)
+    assert [c["threshold"] for c in out["cells"]] == pytest.approx([28450, 28636, 28579], abs=1)
+    assert all(c["in_regime"] for c in out["cells"])
+
+
 def test_mean_bias_d_line_at_fixed_distance_from_the_wall(capsys):
     code, out = _fit(capsys, "mlp_mean_bias_d_line_fixed_md_paper.csv", "--law", "vural2026.mlp_mean_bias",
                      "--ignore", "m")
