@@ -209,7 +209,10 @@ BOUNDS = [
            "(theorycheck fit bench/data/mlp_gradient_noise_L_line_centred.csv --law vural2026.mlp_gradient_noise). "
            "Uncentred (2026-11-26, --set center_features=false, 100 trials): inconclusive, no cell "
            "reaches tau below its ceiling (accuracy 0.17-0.61 at N up to 9.1e5; "
-           "bench/data/mlp_gradient_noise_uncentred_quick.csv): the mean bias binds."),
+           "bench/data/mlp_gradient_noise_uncentred_quick.csv): the mean bias binds. Uncentred with the trigger "
+           "out of the value path (2026-11-27, 374 trials): N* = 1.62e5, 1.54e5, 1.63e5, 1.69e5 at L = 8, 32, 64, "
+           "256, refuted in L, 0.016 [-0.038, 0.070] (theorycheck fit "
+           "bench/data/mlp_gradient_noise_uncentred_trigger_out_L_line.csv --law vural2026.mlp_gradient_noise)."),
     _entry("mlp_mean_bias", Law.parse("N*d >= C4*V**2*log(V)", resource="N"), "upper",
            {"N": "helps", "d": "helps", "V": "hurts"},
            Regime({"V": 1, "d": "1/2"}, "V = t, d = t^(1/2)", ("V >> d",)), "derived",

@@ -308,7 +308,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 8..256, where the law says 32x: `mlp_gradient_noise` refuted) and falls with `m` more
 # slowly than `1/m` (-0.53 [-0.57, -0.48]); uncentred with the trigger in the value path (the
 # entry's setting) no cell reaches `τ` below its ceiling (accuracy 0.17-0.61 at `N` up to
-# 9.1e5): inconclusive, the mean bias binds. Uncentred, the ReLU's mean raises `N*` 5-7x; that
+# 9.1e5): inconclusive, the mean bias binds; with the trigger out it is refuted in `L`, `N*`
+# flat at the mean bias's 1.6e5 over `L` = 8..256 (0.016 [-0.038, 0.070]). Uncentred, the ReLU's mean raises `N*` 5-7x; that
 # cost falls with `m` up to `m·d ≈ 150 V log V` and is flat beyond (1.22e5 at m = 4096, 1.17e5
 # at 8192), as `mlp_mean_bias` says there; over m = 1024..8192 its verdict is inconclusive.
 # In `d` (its own `paper` check, V = 2048, m = 2048) it is refuted: `N*` falls like `d^-2.34`

@@ -69,6 +69,18 @@ def test_mlp_gradient_noise_is_flat_over_a_decade_and_a_half_of_L(capsys):
     assert all(c["in_regime"] for c in out["cells"])
 
 
+def test_uncentred_mlp_gradient_noise_with_the_trigger_out_is_flat_in_L(capsys):
+    # docs/mlp_phase.md §3: the mean bias's thresholds, L = 8, 32, 64, 256 (two stopped checks
+    # and simulate probes)
+    code, out = _fit(capsys, "mlp_gradient_noise_uncentred_trigger_out_L_line.csv",
+                     "--law", "vural2026.mlp_gradient_noise")
+    assert code == 1 and out["exponents"]["L"]["status"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.016, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.038, 0.070], abs=0.0005)
+    shared = [c["shared_width"]["threshold"] for c in out["cells"]]
+    assert shared == pytest.approx([1.62e5, 1.54e5, 1.63e5, 1.69e5], rel=0.004)
+
+
 def test_mean_bias_d_line_at_fixed_distance_from_the_wall(capsys):
     code, out = _fit(capsys, "mlp_mean_bias_d_line_fixed_md_paper.csv", "--law", "vural2026.mlp_mean_bias",
                      "--ignore", "m")
