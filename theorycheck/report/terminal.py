@@ -78,8 +78,11 @@ def censored_text(side: Any, beyond: Any, resource: str) -> str:
 
 
 def _interval(ci: Any, digits: int) -> str:
-    """``[lo, hi]``; an open end (``inf``, or ``None`` once JSON has carried an infinite end)
-    prints as ``-inf``/``inf``, so a model-free bracket reads ``[0, inf]``, not ``[0, -]``."""
+    """``[lo, hi]``; an open end prints as ``-inf``/``inf``, so a model-free bracket reads
+    ``[0, inf]``, not ``[0, -]``. An end is open when it is infinite or ``None``: the
+    dicts printed here write a non-finite end as ``None`` (``Threshold.to_dict``, the cell
+    model's overflowing Wald ends), where :func:`theorycheck.jsonable.jsonable` would write
+    ``"inf"``; an interval whose both ends are ``None`` is unknown (``-``)."""
     if not ci or all(e is None for e in ci):
         return "-"
     lo, hi = (-math.inf if ci[0] is None else ci[0]), (math.inf if ci[1] is None else ci[1])

@@ -44,12 +44,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from theorycheck.testing.assertions import (
-    assert_dominates,
-    assert_monotone,
-    assert_threshold_consistent,
-    assert_threshold_refuted,
-)
+from theorycheck.testing.assertions import assert_dominates, assert_monotone
+from theorycheck.testing.threshold_assertions import assert_threshold_consistent, assert_threshold_refuted
 from theorycheck.testing.data import measure_dataset, simulated_trial
 
 __all__ = [

@@ -19,6 +19,7 @@ import numpy as np
 
 from theorycheck.catalogue import as_law
 from theorycheck.law import Law, Regime, relation
+# re-exported: they lived here until 2026-11-27 (import path kept)
 from theorycheck.testing.threshold_assertions import assert_threshold_consistent, assert_threshold_refuted
 
 __all__ = [
