@@ -79,6 +79,7 @@ def test_uncentred_mlp_gradient_noise_with_the_trigger_out_is_flat_in_L(capsys):
     assert out["exponents"]["L"]["ci"] == pytest.approx([-0.038, 0.070], abs=0.0005)
     shared = [c["shared_width"]["threshold"] for c in out["cells"]]
     assert shared == pytest.approx([1.62e5, 1.54e5, 1.63e5, 1.69e5], rel=0.004)
+    assert all(c["in_regime"] for c in out["cells"])  # the docs say: every cell in the regime
 
 
 def test_mean_bias_d_line_at_fixed_distance_from_the_wall(capsys):
