@@ -107,6 +107,44 @@ def test_threshold_beyond_upper_limit_is_censored():
     assert any("upper limit" in n for n in th.notes)
 
 
+def _bracket_top(truth: float, start: float, *, increasing: bool = True, **kwargs) -> float:
+    """Largest resource a search asks for on a sharp step at ``truth`` (success above it
+    when ``increasing``, below it otherwise)."""
+    s = ThresholdSearch(start=start, increasing=increasing, max_trials=60, **kwargs)
+    top = 0.0
+    while requests := s.ask():
+        for r, n in requests:
+            top = max(top, r)
+            s.tell(r, n if (r >= truth) == increasing else 0, n)
+    return top
+
+
+@pytest.mark.parametrize("increasing", [True, False])
+def test_bracketing_towards_larger_resources_overshoots_by_less_than_max_growth(increasing):
+    # Trials cost more as N, d, V grow. From a start 3000x on the cheap side of a step, the
+    # doubling log step alone goes 2x, 4x, 16x, 256x and lands at 3.3e6, 11x past the
+    # crossing at 3e5 (the costliest trial 11x a threshold trial); capped at 4x a step
+    # (growth**2, the default) the costliest request stays below 4x the crossing.
+    # (With increasing=False success falls with the resource, e.g. a capacity in V: the
+    # start lies on the success side and the search climbs towards the failures.)
+    truth, start = 3e5, 100.0
+    assert truth <= _bracket_top(truth, start, increasing=increasing) < 4 * truth
+    # the uncapped rule, for comparison: this is the overshoot the cap prevents
+    assert _bracket_top(truth, start, increasing=increasing, max_growth=math.inf) > 10 * truth
+
+
+def test_bracketing_towards_smaller_resources_keeps_the_doubling_step():
+    # trials get cheaper downwards: from 3000x above the crossing the step doubles freely
+    # (2x, 4x, 16x, 256x down), four rounds where a capped step would need seven
+    s = ThresholdSearch(start=3e5, max_trials=60)
+    asked = []
+    while (requests := s.ask()) and len(asked) < 5:
+        for r, n in requests:
+            asked.append(r)
+            s.tell(r, n if r >= 100 else 0, n)
+    assert asked[:5] == [3e5, 1.5e5, 37500, 2344, 9]
+
+
 def test_ask_is_idempotent_until_tell_and_done_after_stop():
     s = ThresholdSearch(start=100, rel_width=0.5)
     first = s.ask()
@@ -161,6 +199,8 @@ def test_same_trial_function_same_result():
         ({"start": 10, "lower": 50, "upper": 20}, "must be below upper"),
         ({"start": 10, "lower": 20}, "outside [lower, upper]"),
         ({"start": 10, "growth": 1.0}, "growth must be > 1"),
+        ({"start": 10, "max_growth": 1.5}, "max_growth must be >= growth = 2"),
+        ({"start": 10, "max_growth": -1}, "max_growth must be a positive number or inf"),
         ({"start": 10, "resource": ""}, "resource must be a variable name"),
         ({"start": float("nan")}, "start must be a positive finite number"),
     ],

@@ -8,6 +8,7 @@ any set of ``(resource, successes, trials)`` points into a :class:`Threshold`.
 
 from theorycheck.threshold.glm import fit_threshold
 from theorycheck.threshold.result import Threshold
-from theorycheck.threshold.search import ThresholdSearch, find_threshold
+from theorycheck.threshold.search import ThresholdSearch
+from theorycheck.threshold.serial import find_threshold
 
 __all__ = ["Threshold", "ThresholdSearch", "find_threshold", "fit_threshold"]

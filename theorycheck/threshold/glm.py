@@ -222,9 +222,15 @@ def fit_threshold(
 ) -> Threshold:
     """Threshold at success probability ``q`` from binomial points (see module doc).
 
-    >>> th = fit_threshold([(10, 0, 4), (20, 1, 4), (30, 3, 4), (40, 4, 4)])
+    >>> th = fit_threshold([(10, 0, 8), (20, 2, 8), (30, 6, 8), (40, 8, 8)])
     >>> th.method, 20 < th.estimate < 30
     ('glm', True)
+
+    With half as many trials the slope is not significant and the CI is the model-free
+    bracket:
+
+    >>> fit_threshold([(10, 0, 4), (20, 1, 4), (30, 3, 4), (40, 4, 4)]).method
+    'bracket'
     """
     q, level = check_q_level(q, level)
     pts = pool_points(points, increasing=increasing)

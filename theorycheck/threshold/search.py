@@ -7,7 +7,9 @@ gives the outcome of each):
 
 1. **Bracket.** Evaluate ``start``; step outwards geometrically (factor ``growth``,
    the log step doubling each time) until the isotonic fit of the success rates has
-   a point below ``q`` and one above ``q``.
+   a point below ``q`` and one above ``q``; towards larger resource values, where a
+   trial costs more, one step multiplies by at most ``max_growth``
+   (:mod:`theorycheck.threshold.bracket`).
 2. **Enter the transition.** While the data are perfectly separated (no failure
    above a success: the GLM has no MLE) bisect in ``t`` between the last failure and
    the first success (:mod:`theorycheck.threshold.zone`), so that points land inside
@@ -37,12 +39,11 @@ All points, including the bracketing ones, feed the final fit
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-
 from scipy.optimize import isotonic_regression
 
 from theorycheck.threshold.axis import ResourceAxis
 from theorycheck.threshold import stopping
+from theorycheck.threshold.bracket import bracket_step
 from theorycheck.threshold.glm import check_q_level, fit_threshold, glm_threshold_t, overlaps
 from theorycheck.threshold.placement import refine_points
 from theorycheck.threshold.points import PooledPoints, check_point, pool_points
@@ -66,6 +67,9 @@ class ThresholdSearch:
     rel_width : target width of the CI of ``log r*``.
     level : confidence level of the CI.
     growth : initial bracketing factor.
+    max_growth : largest factor of one bracketing step towards a larger resource value,
+        where trials cost more (default ``growth**2``; ``inf``: the log step doubles
+        uncapped both ways).
     increasing : success grows with the resource (``False`` for e.g. the capacity in V).
     resource : name of the resource, recorded in the result.
     points_per_round : points asked per round in the refine phase.
@@ -103,6 +107,7 @@ class ThresholdSearch:
         points_per_round: int = 2,
         spread: float = 0.8,
         bracket_seeds: int | None = None,
+        max_growth: float | None = None,
     ) -> None:
         self.q, self.level = check_q_level(q, level)
         start_v = check_positive("start", start)
@@ -122,6 +127,10 @@ class ThresholdSearch:
         self.growth = check_positive("growth", growth)
         if self.growth <= 1.0:
             raise ValueError(f"growth must be > 1, got {growth!r}")
+        self.max_growth = (self.growth ** 2 if max_growth is None
+                           else check_positive("max_growth", max_growth, allow_inf=True))
+        if self.max_growth < self.growth:
+            raise ValueError(f"max_growth must be >= growth = {self.growth:g}, got {max_growth!r}")
         self.spread = check_positive("spread", spread)
         if not isinstance(resource, str) or not resource:
             raise ValueError(f"resource must be a variable name such as 'N', got {resource!r}")
@@ -248,11 +257,11 @@ class ThresholdSearch:
         return self._narrow(pts)
 
     def _extend(self, t_edge: float, side: str, mixed: bool) -> float | None:
-        """Next bracketing point beyond ``t_edge``: the log step doubles each time,
-        except next to a point with mixed outcomes (the crossing is near: one step)."""
-        step = math.log(self.growth) * (1 if mixed else 2 ** self._steps[side])
-        self._steps[side] += 0 if mixed else 1
+        """Next bracketing point beyond ``t_edge`` (:func:`~theorycheck.threshold.bracket.bracket_step`)."""
         going_down_in_r = (side == "down") == self.axis.increasing
+        step = bracket_step(self.growth, self.max_growth, self._steps[side], mixed=mixed,
+                            towards_larger=not going_down_in_r)
+        self._steps[side] += 0 if mixed else 1
         t_new = t_edge - step if side == "down" else t_edge + step
         if self.axis.r(t_new) == self.axis.r(t_edge):
             limit = "lower" if going_down_in_r else "upper"
@@ -290,22 +299,3 @@ class ThresholdSearch:
                 "transition; the CI is the model-free binomial bracket"
             )
         return out
-
-
-def find_threshold(trial: Callable[[float, int], bool], **search_kwargs: object) -> Threshold:
-    """Serial driver: run a :class:`ThresholdSearch` with ``trial(resource, replicate)``.
-
-    ``replicate`` counts the trials already run at that resource (0, 1, ...), so a
-    deterministic ``trial`` gives reproducible searches.
-    """
-    if not callable(trial):
-        raise ValueError(f"trial must be callable trial(resource, replicate) -> bool, got {trial!r}")
-    search = ThresholdSearch(**search_kwargs)
-    counts: dict[float, int] = {}
-    while requests := search.ask():
-        for resource, n_new in requests:
-            first = counts.get(resource, 0)
-            outcome = [bool(trial(resource, first + i)) for i in range(n_new)]
-            counts[resource] = first + n_new
-            search.tell(resource, sum(outcome), n_new)
-    return search.result()
