@@ -36,6 +36,9 @@ class ExponentCheck:
     reason: str = ""
     #: distinct values of the variable among the cells with a threshold
     cells: int = 0
+    #: relations of variables that move together across the cells and involve this one
+    #: (``"d ∝ V^1"``): its exponent is read along them, or, if it is the one dropped, untested
+    moves_with: tuple[str, ...] = ()
 
     @property
     def thin(self) -> bool:
@@ -51,7 +54,7 @@ class ExponentCheck:
             "suggestion": None if self.decision is None else self.decision.suggestion,
             "trend_ci_tost": None if self.decision is None else list(self.decision.tost_ci),
             "window": None if self.decision is None else self.decision.window,
-            "cells": self.cells, "thin": self.thin,
+            "cells": self.cells, "thin": self.thin, "moves_with": list(self.moves_with),
         }
 
 

@@ -28,6 +28,7 @@ from scipy.stats import chi2, norm
 
 from theorycheck.intervals import critical, floored_wls
 from theorycheck.compare.data import Dataset
+from theorycheck.compare.identifiable import confounded
 from theorycheck.threshold.glm import binomial_glm, fit_probit, overlaps
 from theorycheck.threshold.likelihood import binomial_constant
 from theorycheck.threshold.points import pool_points
@@ -128,7 +129,8 @@ def fit_power_law(
 ) -> PowerLawFit:
     """Joint probit GLM across all cells (module docstring). ``variables`` default to the
     varied ones; ``loglog`` adds ``log log x`` terms (needs ``x > e``)."""
-    names = list(data.varied if variables is None else variables)
+    names, moved = confounded({v: np.log(data.cell_values(v))
+                               for v in (data.varied if variables is None else variables)})
     cols = data.columns()
     t = np.log(cols[data.resource])
     covariates = [np.log(cols[v]) for v in names]
@@ -157,7 +159,13 @@ def fit_power_law(
     return PowerLawFit(
         method="glm", exponents=exps, intercept=float(intercept), log_powers=logs,
         slope=float(params[1]), llf=float(res.llf), n_params=len(params), nobs=len(k),
+        notes=tuple(_moved_notes(moved)),
     )
+
+
+def _moved_notes(moved: Mapping[str, str]) -> list[str]:
+    return [f"{v} moves with the others across the cells ({rel}): not identified apart, left out; "
+            "their exponents are read with it moving along" for v, rel in moved.items()]
 
 
 def fit_power_law_wls(
@@ -170,8 +178,9 @@ def fit_power_law_wls(
     finite estimate and CI are skipped, with a note."""
     keep = [i for i, th in enumerate(thresholds)
             if th.estimate is not None and math.isfinite(th.log_ci_width) and th.log_ci_width > 0]
-    names = [v for v in values if len({values[v][i] for i in keep}) > 1]
-    notes = []
+    names, moved = confounded({v: np.log([values[v][i] for i in keep])
+                               for v in values if len({values[v][i] for i in keep}) > 1})
+    notes = _moved_notes(moved)
     if len(keep) < len(thresholds):
         notes.append(f"{len(thresholds) - len(keep)} cell(s) without a bounded threshold CI skipped")
     if len(keep) < len(names) + 2:

@@ -9,12 +9,12 @@ on these cells: the first is kept, the others fixed at 1, and the fit says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["identifiable"]
+__all__ = ["confounded", "identifiable", "independent_variables"]
 
 
 def identifiable(model: Any) -> list[str]:
@@ -54,6 +54,39 @@ def identifiable(model: Any) -> list[str]:
     return notes
 
 
+def confounded(logs: Mapping[str, np.ndarray]) -> tuple[list[str], dict[str, str]]:
+    """Split variables into those whose log values (over the same cells) add to the rank
+    of a constant and of those kept before them, in order, and the others: ``(kept,
+    {dropped: relation})``, the relation naming the kept variables a dropped one moves
+    with, e.g. ``{"d": "d ∝ V^1"}`` when every cell has ``d = V/4``.
+
+    A dropped variable's exponent is not identified apart from theirs: any split of the
+    cells' slope between them fits equally well (a least-squares split is arbitrary; on
+    cells with ``d = V/4`` it printed ``V`` 4.96 and ``d`` -4.99 for a joint slope of
+    -0.02). Its effect stays in the kept variables' slopes, read along the direction the
+    cells span.
+
+    >>> kept, dropped = confounded({"V": np.log([1024., 2048, 2048]), "d": np.log([256., 512, 512]),
+    ...                             "m": np.log([1024., 1024, 4096])})
+    >>> kept, dropped
+    (['V', 'm'], {'d': 'd ∝ V^1'})
+    """
+    n = len(next(iter(logs.values()))) if logs else 0
+    if n == 0:
+        return list(logs), {}
+    columns, kept, dropped = [np.ones(n)], [], {}
+    for v, col in logs.items():
+        trial = np.column_stack([*columns, col])
+        if np.linalg.matrix_rank(trial) == trial.shape[1]:
+            columns.append(col)
+            kept.append(v)
+            continue
+        coef = np.linalg.lstsq(np.column_stack(columns), col, rcond=None)[0][1:]
+        with_ = [f"{k}^{c:.3g}" for k, c in zip(kept, coef) if abs(c) > 1e-9]
+        dropped[v] = f"{v} ∝ {' · '.join(with_)}" if with_ else f"{v} constant"
+    return kept, dropped
+
+
 def independent_variables(data: Any, variables: Sequence[str]) -> tuple[list[str], list[str]]:
     """The ``variables`` whose log values over ``data``'s cells add to the rank of a constant
     and of those kept before them (in order), and a note naming the others. A trend in each
@@ -61,15 +94,7 @@ def independent_variables(data: Any, variables: Sequence[str]) -> tuple[list[str
     (two cells with ``V`` and ``d`` both changed) has a trend that only trades against theirs,
     which leaves the likelihood flat along a line and the optimiser's end point on it
     dependent on the data's last bits."""
-    columns = [np.ones(len(data.cells))]
-    kept, dropped = [], []
-    for v in variables:
-        trial = np.column_stack([*columns, np.log(data.cell_values(v))])
-        if np.linalg.matrix_rank(trial) == trial.shape[1]:
-            columns.append(trial[:, -1])
-            kept.append(v)
-        else:
-            dropped.append(v)
+    kept, dropped = confounded({v: np.log(data.cell_values(v)) for v in variables})
     notes = [f"the transition width's trend in {', '.join(dropped)} moves with that in "
              f"{', '.join(kept)} across these cells (not identified apart): fitted without it"] if dropped else []
     return kept, notes

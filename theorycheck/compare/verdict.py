@@ -46,6 +46,7 @@ free power-law fit, the collapse test, the model comparison):
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -170,10 +171,13 @@ def compare(
     checks: dict[str, ExponentCheck] = {}
     for v in sorted({*law.variables, *varied}):
         values = tuple(sorted(set(data.cell_values(v).tolist())))
+        moves = tuple(rel for w, rel in dt.confounded.items() if w == v or re.search(rf"\b{re.escape(v)}\^", rel))
         if v not in dt.variables:
             why = (f"{v} takes the single value {values[0]:g}: its exponent is untested" if len(values) == 1
+                   else f"{v} moves with the other variables across the cells ({dt.confounded[v]}): its "
+                   "exponent is not identified apart from theirs, untested" if v in dt.confounded
                    else f"{v} varies only across cells without a threshold: its exponent is untested")
-            checks[v] = ExponentCheck(v, "untested", None, values=values, reason=why)
+            checks[v] = ExponentCheck(v, "untested", None, values=values, reason=why, moves_with=moves)
             continue
         obs, tr = dt.observed[v], dt.trends[v]
         # the range the exponent was read from: cells with a threshold, not censored ones
@@ -188,7 +192,7 @@ def compare(
         rng = (float(np.min(el)), float(np.max(el))) if el is not None else (0.0, 0.0)
         checks[v] = ExponentCheck(v, dec.status, float(dt.predicted[v]), float(obs.estimate),
                                   (float(obs.ci[0]), float(obs.ci[1])), rng, dec, span,  # plain floats
-                                  values, dec.reason, len(values))
+                                  values, dec.reason, len(values), moves)
     untested = tuple(v for v, c in checks.items() if c.status == "untested")
     status, reason, suggestions = _overall(checks, dt.variables, untested)
     pred_log = predicted_log_threshold(fit, shape, data)

@@ -23,7 +23,8 @@ def _exponent_rows(result: dict[str, Any]) -> list[tuple[str, ...]]:
             if fit.get("estimate") is not None
             else "untested"
         )
-        window = _window(fit) + (" (thin)" if fit.get("thin") else "")
+        notes = (["thin"] if fit.get("thin") else []) + list(fit.get("moves_with") or [])
+        window = _window(fit) + (f" ({'; '.join(notes)})" if notes and _window(fit) else "; ".join(notes))
         rows.append((var, format_number(fit.get("predicted")), fitted, str(fit.get("status", "-")),
                      format_number(fit.get("cells")), window or "-"))
     return rows

@@ -144,7 +144,8 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _
              f"  {'var':<6}{'observed':>10}  {'CI':<22}{'predicted':>10}  {'status':<13}{'cells':>5}  deciding window"]
     for name, c in (v.get("exponents") or {}).items():
         cells_n = c.get("cells")
-        thin = " (thin)" if c.get("thin") else ""
+        notes = (["thin"] if c.get("thin") else []) + list(c.get("moves_with") or [])
+        thin = f" ({'; '.join(notes)})" if notes and window_text(c) else "; ".join(notes)
         lines.append(f"  {name:<6}{f(c.get('estimate')):>10}  {_interval(c.get('ci'), digits):<22}"
                      f"{f(c.get('predicted')):>10}  {c.get('status', '-'):<13}{format_number(cells_n):>5}  "
                      f"{window_text(c)}{thin}".rstrip())
