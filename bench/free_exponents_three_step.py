@@ -1,7 +1,7 @@
 """Free exponents of the three-step threshold N*(V, d, L) inside the paper's regime. Prints figures.
 
 The quick check of ``vural2026.headline`` varies only ``L``: at ``V = 2048`` the regime
-(``V >= 4 d``) and storage to spare (``d^2 >= 9 V log V``, bounds/vural2026.py) leave
+(``V >= 4 d``) and storage to spare (``d^2 >= 9 V log V``, theorycheck/bounds/vural2026.py) leave
 ``d`` and ``V`` less than 1.5x of room, and one-at-a-time lines need more. This script
 measures the threshold at hand-picked cells of that wedge instead -- ``d`` and ``V`` each
 over ~2x, ``L`` over 8x, every cell with ``V/d >= 4`` and ``d^2/(V log V) >= 9`` -- through

@@ -11,7 +11,7 @@ and for a grid of MLP widths m, the threshold N*(m) of the early-phase limit
 (``algorithm='limit'``, ``model='mlp'``, hard attention, recall accuracy >= 0.99 with
 probability q = 1/2) is searched with :func:`theorycheck.threshold.find_threshold` for each
 *arm* (``center_features`` x ``marker_in_value``, ``--centre`` and ``--marker-in-value``).
-The derived branches (docs/theory.md §5.3, bounds/vural2026.py) are
+The derived branches (docs/theory.md §5.3, theorycheck/bounds/vural2026.py) are
 
 * mean bias ``N·d >= C4·V²·log V`` -- flat in m (only without centring);
 * gradient noise ``N·m·d >= C3·L·V²·log V`` -- slope -1 in m·d;

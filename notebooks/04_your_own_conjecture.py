@@ -94,10 +94,11 @@ print(my_bound.id, "->", my_bound.law, "| exponents:", {k: str(v) for k, v in my
 # `check` accepts the `Bound` object directly (or a `Law`/law string plus
 # `task=` and `settings=`). To make the entry permanent — so that
 # `theorycheck check mylab2026.cooccurrence` and `theorycheck bounds list` know it — put
-# it in a module of the `bounds` package, one module per paper, with a list `BOUNDS`:
+# it in a module of the package `theorycheck.bounds` (the folder `theorycheck/bounds/` of
+# a checkout of this repository), one module per paper, with a list `BOUNDS`:
 #
 # ```python
-# # bounds/mylab2026.py
+# # theorycheck/bounds/mylab2026.py
 # from theorycheck.catalogue import Bound
 # from theorycheck.law import Law, Regime
 #

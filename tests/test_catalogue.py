@@ -206,10 +206,10 @@ def test_names_are_validated_against_tasks_and_catalogue(changes, fragment):
 
 
 def test_catalogue_load_rejects_a_bound_naming_an_unknown_task(monkeypatch):
-    import bounds.folklore
+    from theorycheck.bounds import folklore
 
     bad = [_bound(id="hebbian.copy", task="zipf-am")]
-    monkeypatch.setattr(bounds.folklore, "BOUNDS", bounds.folklore.BOUNDS + bad)
+    monkeypatch.setattr(folklore, "BOUNDS", folklore.BOUNDS + bad)
     catalogue._registry.cache_clear()
     try:
         with pytest.raises(ValueError, match="hebbian.copy: unknown task 'zipf-am'"):
@@ -253,3 +253,17 @@ def test_settings_and_base_are_parameters_the_task_can_run(bound: Bound):
     task = get_task(bound.task)
     typed = task.check_params({**task.defaults, **bound.settings, **bound.base})
     assert {k: typed[k] for k in bound.settings} == {k: v for k, v in bound.settings.items()}
+
+
+def test_a_users_own_bounds_module_does_not_hide_the_catalogue(tmp_path):
+    # The catalogue was a top-level package `bounds`: a bounds.py beside a user's notebook or
+    # script (the working directory comes first on sys.path) shadowed it, and every catalogue
+    # lookup failed with "module 'bounds' has no attribute '__path__'". It is theorycheck.bounds now.
+    import subprocess
+    import sys
+
+    (tmp_path / "bounds.py").write_text("x = 1\n")
+    code = "from theorycheck import catalogue; print(catalogue.get('vural2026.headline').id)"
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "vural2026.headline"

@@ -89,7 +89,7 @@ def test_in_regime_design_of_the_headline_law_keeps_every_cell_in_its_design_tim
 
     _, design = plan("vural2026.headline", budget="quick")
     assert "L" in design.varied and len(design.varied["L"]) >= 3
-    assert design.settings.get("marker_in_value") is False  # the gradient-noise branch (bounds/vural2026.py)
+    assert design.settings.get("marker_in_value") is False  # the gradient-noise branch (theorycheck/bounds/vural2026.py)
     for cell in design.cells:
         assert cell["V"] >= MUCH * cell["d"] and MUCH * cell["L"] <= cell["V"]
 
@@ -99,7 +99,7 @@ def test_paper_budget_varies_every_variable_of_the_headline_inside_its_wedge(law
     # The paper budget takes lines down to 1.4x (the wedge at V = 2048 leaves d and V
     # sqrt(2) of room), spreads each over 3 values (quarter-octave steps) and keeps the
     # bound's design-only storage margin d^2 >= 8 V log V in every cell, joint points too.
-    # three_step_hard shares the headline's design (bounds/vural2026_designs.py, _IN_REGIME): its
+    # three_step_hard shares the headline's design (theorycheck/bounds/vural2026_designs.py, _IN_REGIME): its
     # fresh-seed verdict in docs/theory.md §7.8 is claimed on these cells, L varied though
     # the law has none (an L exponent is then checked against 0).
     from theorycheck.check.regime import MUCH

@@ -1,4 +1,4 @@
-"""The design hints of the attention-MLP laws (bounds/vural2026.py, docs/mlp_phase.md):
+"""The design hints of the attention-MLP laws (theorycheck/bounds/vural2026.py, docs/mlp_phase.md):
 every designed cell is inside the law's regime, and off the MLP read-out's storage wall in d
 (d^2 >= ~9 V log V, measured in docs/mlp_phase.md) where the design says so."""
 

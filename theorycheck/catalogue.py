@@ -1,6 +1,6 @@
 """The catalogue machinery: discovery and lookup of :class:`Bound` entries.
 
-Content lives in the package ``bounds`` (one module per paper, each defining a list
+Content lives in the package ``theorycheck.bounds`` (one module per paper, each defining a list
 ``BOUNDS``); this module only finds, validates and looks up entries; an entry itself,
 what it holds and how it is checked when built, is :mod:`theorycheck.catalogue_entry`
 (re-exported here: ``from theorycheck.catalogue import Bound``) (docs/theory.md §5,
@@ -36,19 +36,19 @@ __all__ = ["Bound", "Expected", "as_law", "get", "is_id", "all_bounds", "validat
 
 @lru_cache(maxsize=1)
 def _registry() -> dict[str, Bound]:
-    import bounds
+    from theorycheck import bounds
 
     found: dict[str, Bound] = {}
     for info in sorted(pkgutil.iter_modules(bounds.__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"bounds.{info.name}")
+        module = importlib.import_module(f"theorycheck.bounds.{info.name}")
         entries = getattr(module, "BOUNDS", None)
         if entries is None:
             continue
         for entry in entries:
             if not isinstance(entry, Bound):
-                raise ValueError(f"bounds.{info.name}.BOUNDS holds {type(entry).__name__}, not Bound")
+                raise ValueError(f"theorycheck.bounds.{info.name}.BOUNDS holds {type(entry).__name__}, not Bound")
             if entry.id in found:
-                raise ValueError(f"bound id {entry.id!r} is defined twice (second time in bounds.{info.name})")
+                raise ValueError(f"bound id {entry.id!r} is defined twice (second time in theorycheck.bounds.{info.name})")
             found[entry.id] = entry
     for entry in found.values():
         _validate_names(entry, found)

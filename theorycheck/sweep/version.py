@@ -6,8 +6,9 @@ except the parts that cannot change what a trial returns:
 
 * ``cli/``, ``report/``: presentation;
 * ``sweep/``: this engine (seeds are stored explicitly in each trial's key);
-* ``threshold/``, ``compare/``: they decide *which* trials to ask for and what to make
-  of the answers, never the answer of a given trial.
+* ``threshold/``, ``compare/``, ``bounds/`` (the catalogue's laws and design hints): they
+  decide *which* trials to ask for and what to make of the answers, never the answer of a
+  given trial.
 
 Everything else (tasks, algorithms, models, simulate, laws, ...) is included, and a new
 subpackage is included by default: a stale cache is worse than a recomputation. A store
@@ -33,7 +34,7 @@ from pathlib import Path
 
 import theorycheck
 
-NON_SIMULATION_PARTS: frozenset[str] = frozenset({"cli", "report", "sweep", "threshold", "compare"})
+NON_SIMULATION_PARTS: frozenset[str] = frozenset({"cli", "report", "sweep", "threshold", "compare", "bounds"})
 
 
 def source_digest(package_dir: Path, exclude: frozenset[str] = NON_SIMULATION_PARTS) -> str:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from theorycheck.catalogue import Bound, Expected
 from theorycheck.law import Law, Regime
 
-from bounds.vural2026_designs import DESIGN as _DESIGN
+from theorycheck.bounds.vural2026_designs import DESIGN as _DESIGN
 
 CITATION = """@inproceedings{vural2026recall,
   title     = {Learning to Recall with Transformers Beyond Orthogonal Embeddings},
