@@ -6,7 +6,7 @@
 The refine pair of the adaptive search is centred at ``u = (1 - REFINE_PULL) z_q`` on the
 fitted probit scale (``theorycheck/threshold/placement.py``). For each shape of
 ``tests/shape_harness.py`` (random scale and width, as the slow calibration test draws them),
-each ``q`` and each pull, ``--runs`` searches run with the quick budget's settings (4 trials a
+each ``q`` and each pull, ``--runs`` searches run by ``shape_harness.run_search`` with the quick budget's settings (4 trials a
 point, 480 trials, CI ratio ``e^0.06``, search ceiling 4096x the start), starting within
 ``e^1.5`` of the exact q-crossing (found by root-finding on the shape's exact ``P``). Each
 line: coverage of the exact crossing by the 95% CI (with its binomial sd), mean trials and the
@@ -27,7 +27,6 @@ import numpy as np  # noqa: E402
 from scipy.optimize import brentq  # noqa: E402
 
 from theorycheck.threshold import placement  # noqa: E402
-from theorycheck.threshold.search import ThresholdSearch  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 import shape_harness  # noqa: E402
@@ -45,17 +44,9 @@ def run(name: str, q: float, runs: int, seed: int) -> tuple[int, float]:
     covered, trials = 0, []
     for i in range(runs):
         shape = shape_harness.make_shape(name, shape_rng)
-        truth = crossing(shape, q)
-        rng = np.random.default_rng(np.random.SeedSequence([seed, i, 12]))
-        start = max(1.0, truth * math.exp(rng.uniform(-1.5, 1.5)))
-        search = ThresholdSearch(start=start, q=q, seeds_per_point=4, integer=True, upper=start * 4096,
-                                 max_trials=480, rel_width=0.06)
-        while requests := search.ask():
-            for r, n in requests:
-                search.tell(r, int(rng.binomial(n, shape.prob(r))), n)
-        th = search.result()
-        covered += th.ci[0] <= truth <= th.ci[1]
-        trials.append(th.trials)
+        ok, _, n, _, _ = shape_harness.run_search(shape, (seed, i), truth=crossing(shape, q), q=q)
+        covered += ok
+        trials.append(n)
     return covered, float(np.mean(trials))
 
 

@@ -157,12 +157,16 @@ def make_shape(name: str, rng: np.random.Generator) -> Shape:
     raise ValueError(f"unknown shape {name!r}")
 
 
-def run_search(shape: Shape, seed: int, **overrides: object) -> tuple[bool, float, int, str, tuple[float, ...]]:
+def run_search(shape: Shape, seed: int | tuple[int, ...], truth: float | None = None,
+               **overrides: object) -> tuple[bool, float, int, str, tuple[float, ...]]:
     """One search as ``check`` runs it; ``(covered, log(estimate/truth), trials, method,
-    (log error of the mixture median, of the weighted mean, of the best link))``."""
-    ss = np.random.SeedSequence([seed, 12])
+    (log error of the mixture median, of the weighted mean, of the best link))``.
+    ``truth``: the crossing the search is after (default ``shape.truth``, the one at q = 1/2;
+    give the crossing at ``q`` with ``q=`` in ``overrides``); ``seed`` an int or a tuple of ints."""
+    truth = shape.truth if truth is None else truth
+    ss = np.random.SeedSequence([*(seed if isinstance(seed, tuple) else (seed,)), 12])
     rng = np.random.default_rng(ss)
-    start = max(1.0, shape.truth * math.exp(rng.uniform(-1.5, 1.5)))
+    start = max(1.0, truth * math.exp(rng.uniform(-1.5, 1.5)))
     kwargs = dict(start=start, q=0.5, seeds_per_point=4, integer=True, upper=start * 4096,
                   max_trials=480, rel_width=0.06)
     kwargs.update(overrides)
@@ -172,8 +176,8 @@ def run_search(shape: Shape, seed: int, **overrides: object) -> tuple[bool, floa
             search.tell(r, int(rng.binomial(n, shape.prob(r))), n)
     th = search.result()
     lo, hi = th.ci
-    err = math.log(th.estimate / shape.truth) if th.estimate else math.nan
-    return bool(lo <= shape.truth <= hi), err, th.trials, th.method, _average_errors(th, shape.truth)
+    err = math.log(th.estimate / truth) if th.estimate else math.nan
+    return bool(lo <= truth <= hi), err, th.trials, th.method, _average_errors(th, truth)
 
 
 def _average_errors(th: object, truth: float) -> tuple[float, float, float]:
