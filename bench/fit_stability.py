@@ -60,6 +60,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("mlp_gradient_noise_quick.csv", "N", "--law vural2026.mlp_gradient_noise --params V,d,L,m"),
     ("mlp_gradient_noise_L_line_centred.csv", "N", "--law vural2026.mlp_gradient_noise"),
     ("mlp_gradient_noise_uncentred_trigger_out_L_line.csv", "N", "--law vural2026.mlp_gradient_noise"),
+    ("mlp_gradient_noise_m_line_2048.csv", "N", "--law vural2026.mlp_gradient_noise"),
+    ("mlp_gradient_noise_L_line_2048.csv", "N", "--law vural2026.mlp_gradient_noise"),
     ("mlp_mean_bias_V_line_paper.csv", "N", "--law vural2026.mlp_mean_bias --ignore m"),
     ("mlp_mean_bias_d_line_fixed_md_paper.csv", "N", "--law vural2026.mlp_mean_bias --ignore m"),
     ("mlp_mean_bias_d_line_paper.csv", "N", "--law vural2026.mlp_mean_bias --params V,d,L,m"),

@@ -13,9 +13,7 @@ Data (trials of ``theorycheck check vural2026.mean_bias --budget paper --cells .
   ``d`` 512..1024, other seeds, held out: each form is fitted on the zeta lines only and then
   predicts these thresholds.
 
-Each cell's threshold is the library's probit GLM (``theorycheck.compare.cell_thresholds``,
-q = 1/2); each form's constants are least squares on the log thresholds (unweighted: the cells'
-CIs, +-2..10%, are far narrower than the misfit being compared). The forms:
+Cell thresholds and the fits: ``bench/threshold_forms.py``. The forms:
 
 * ``catalogue``: ``N* = C4·zeta^4·V^2·log V/d`` (``vural2026.mean_bias``);
 * ``1/d^2``: ``N* = C·zeta^4·V^2·log V/d^2`` (the three-step noise's dependence on d);
@@ -28,25 +26,13 @@ Usage: ``python bench/mean_bias_forms.py`` (seconds).
 
 from __future__ import annotations
 
-import csv
 import math
-from pathlib import Path
 
 import numpy as np
-from scipy.optimize import least_squares
 
-from theorycheck.compare import Dataset, cell_thresholds
+from threshold_forms import DATA, fit_and_predict, thresholds
 
-DATA = Path(__file__).resolve().parent / "data"
-
-
-def thresholds(path: Path) -> list[tuple[float, float, float, float]]:
-    """``(V, d, zeta, N*)`` of every cell of a CSV of binomial rows that has a threshold."""
-    with path.open() as fh:
-        rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(fh)]
-    data = Dataset.from_rows(rows, resource="N", variables=["V", "d", "zeta"])
-    return [(c.values["V"], c.values["d"], c.values["zeta"], th.estimate)
-            for c, th in zip(data.cells, cell_thresholds(data)) if th.estimate is not None]
+VARIABLES = ["V", "d", "zeta"]
 
 
 def catalogue(p: np.ndarray, V, d, z):
@@ -74,8 +60,8 @@ FORMS = {"catalogue": (catalogue, [math.log(20.0)], ["C4"]),
 
 
 def main() -> None:
-    train = thresholds(DATA / "mean_bias_zeta_2048.csv") + thresholds(DATA / "mean_bias_zeta_4096.csv")
-    held = thresholds(DATA / "mean_bias_in_regime.csv")
+    train = thresholds(DATA / "mean_bias_zeta_2048.csv", VARIABLES) + thresholds(DATA / "mean_bias_zeta_4096.csv", VARIABLES)
+    held = thresholds(DATA / "mean_bias_in_regime.csv", VARIABLES)
     print("local slopes d log N*/d log zeta along the zeta lines:")
     for base in sorted({(V, d) for V, d, _, _ in train}):
         line = sorted((z, n) for V, d, z, n in train if (V, d) == base)
@@ -83,16 +69,7 @@ def main() -> None:
                           for (z0, n0), (z1, n1) in zip(line, line[1:]))
         print(f"  V={base[0]:g} d={base[1]:g} (d^2/(V log V) = {base[1]**2 / (base[0] * math.log(base[0])):.1f}): "
               f"N* = {', '.join(f'{n:.3g}' for _, n in line)}; slopes {steps}")
-    tr, te = np.array(train).T, np.array(held).T
-    for name, (f, x0, names) in FORMS.items():
-        sol = least_squares(lambda p, f=f: f(p, tr[0], tr[1], tr[2]) - np.log(tr[3]), x0)
-        consts = ", ".join(f"{k} = {math.exp(v):.3g}" for k, v in zip(names, sol.x))
-        fit_r = np.exp(np.log(tr[3]) - f(sol.x, tr[0], tr[1], tr[2]))
-        held_r = np.exp(np.log(te[3]) - f(sol.x, te[0], te[1], te[2]))
-        print(f"\n{name}: {consts}; fitted cells: rms log residual {math.sqrt(np.mean(np.log(fit_r) ** 2)):.3f}, "
-              f"observed/predicted {fit_r.min():.2f}..{fit_r.max():.2f}")
-        print("  held-out cells (zeta = 3/4), observed/predicted: " + ", ".join(
-            f"({V:g}, {d:g}) {r:.2f}" for V, d, r in zip(te[0], te[1], held_r)))
+    fit_and_predict(FORMS, train, held, "zeta = 3/4", lambda row: f"({row[0]:g}, {row[1]:g})")
 
 
 if __name__ == "__main__":

@@ -306,7 +306,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # centred, the MLP-noise wall `m·d ≈ 26 V log V` is there, and right of it `N*` is flat in `L`
 # (exponent -0.005 [-0.037, 0.027] over `L` = 4..23, and 0.001 [-0.014, 0.017] over `L` =
 # 8..256, where the law says 32x: `mlp_gradient_noise` refuted) and falls with `m` more
-# slowly than `1/m` (-0.53 [-0.57, -0.48]); uncentred with the trigger in the value path (the
+# slowly than `1/m` (-0.53 [-0.57, -0.48]); the same off the d-wall at `(V, d) = (2048, 512)`
+# (`L` -0.004 [-0.017, 0.009] over 8..256, `m` -0.40 [-0.42, -0.38]), where at the same `m`
+# `N*` equals that at `(1024, 256)` although the law says 2.2x; uncentred with the trigger in the value path (the
 # entry's setting) no cell reaches `τ` below its ceiling (accuracy 0.17-0.61 at `N` up to
 # 9.1e5): inconclusive, the mean bias binds; with the trigger out it is refuted in `L`, `N*`
 # flat at the mean bias's 1.6e5 over `L` = 8..256 (0.016 [-0.038, 0.070]). Uncentred, the ReLU's mean raises `N*` 5-7x; that

@@ -82,6 +82,42 @@ def test_uncentred_mlp_gradient_noise_with_the_trigger_out_is_flat_in_L(capsys):
     assert all(c["in_regime"] for c in out["cells"])  # the docs say: every cell in the regime
 
 
+def test_mlp_gradient_noise_m_line_off_the_d_wall(capsys):
+    # docs/mlp_phase.md §5: centred, (V, d) = (2048, 512) (d^2 = 16.8 V log V), L = 8
+    code, out = _fit(capsys, "mlp_gradient_noise_m_line_2048.csv", "--law", "vural2026.mlp_gradient_noise")
+    m = out["exponents"]["m"]
+    assert code == 1 and m["status"] == "refuted"
+    assert m["estimate"] == pytest.approx(-0.40, abs=0.005) and m["ci"] == pytest.approx([-0.42, -0.38], abs=0.005)
+    assert [c["threshold"] for c in out["cells"]] == pytest.approx([4.34e4, 2.98e4, 2.49e4], rel=0.003)
+    assert all(c["in_regime"] for c in out["cells"])
+
+
+def test_mlp_gradient_noise_l_line_off_the_d_wall(capsys):
+    # docs/mlp_phase.md §5: centred, (2048, 512), m = 2048, L = 8, 64, 256 (the law: 32x)
+    code, out = _fit(capsys, "mlp_gradient_noise_L_line_2048.csv", "--law", "vural2026.mlp_gradient_noise")
+    L = out["exponents"]["L"]
+    assert code == 1 and L["status"] == "refuted"
+    assert L["estimate"] == pytest.approx(-0.004, abs=0.0005) and L["ci"] == pytest.approx([-0.017, 0.009], abs=0.0005)
+    assert [c["threshold"] for c in out["cells"]] == pytest.approx([3.05e4, 2.92e4, 3.02e4], rel=0.003)
+    assert all(c["in_regime"] for c in out["cells"])
+
+
+def test_mlp_gradient_noise_along_v_equals_4d(capsys, tmp_path):
+    # docs/mlp_phase.md §5: the m lines at (1024, 256) and (2048, 512) fitted together. d = V/4 in
+    # every cell, so V and d are not separable: d is untested and names the relation, and V's
+    # exponent is read along d = V/4, where the law says V^1.14 and the cells stay put.
+    first = [r for r in (DATA / "mlp_gradient_noise_in_regime.csv").read_text().splitlines()[1:]
+             if r.split(",")[2] == "8"]
+    both = tmp_path / "both.csv"
+    both.write_text((DATA / "mlp_gradient_noise_m_line_2048.csv").read_text() + "\n".join(first) + "\n")
+    code, out = _fit(capsys, both, "--law", "vural2026.mlp_gradient_noise")
+    V, d = out["exponents"]["V"], out["exponents"]["d"]
+    assert code == 1 and V["status"] == "refuted" and d["status"] == "untested"
+    assert d["moves_with"] == V["moves_with"] == ["d ∝ V^1"]
+    assert V["estimate"] == pytest.approx(-0.02, abs=0.005) and V["ci"] == pytest.approx([-0.06, 0.02], abs=0.005)
+    assert V["predicted"] == pytest.approx(1.14, abs=0.005)
+
+
 def test_mean_bias_d_line_at_fixed_distance_from_the_wall(capsys):
     code, out = _fit(capsys, "mlp_mean_bias_d_line_fixed_md_paper.csv", "--law", "vural2026.mlp_mean_bias",
                      "--ignore", "m")
