@@ -24,7 +24,8 @@ def _exponent_rows(result: dict[str, Any]) -> list[tuple[str, ...]]:
             else "untested"
         )
         notes = (["thin"] if fit.get("thin") else []) + list(fit.get("moves_with") or [])
-        window = _window(fit) + (f" ({'; '.join(notes)})" if notes and _window(fit) else "; ".join(notes))
+        window = _window(fit) + (f" ({'; '.join(notes)})" if notes and (_window(fit) or fit.get("thin"))
+                                 else "; ".join(notes))
         rows.append((var, format_number(fit.get("predicted")), fitted, str(fit.get("status", "-")),
                      format_number(fit.get("cells")), window or "-"))
     return rows

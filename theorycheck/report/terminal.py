@@ -145,7 +145,8 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _
     for name, c in (v.get("exponents") or {}).items():
         cells_n = c.get("cells")
         notes = (["thin"] if c.get("thin") else []) + list(c.get("moves_with") or [])
-        thin = f" ({'; '.join(notes)})" if notes and window_text(c) else "; ".join(notes)
+        # in brackets after a window (or for a thin row, as always); alone on an untested row
+        thin = f" ({'; '.join(notes)})" if notes and (window_text(c) or c.get("thin")) else "; ".join(notes)
         lines.append(f"  {name:<6}{f(c.get('estimate')):>10}  {_interval(c.get('ci'), digits):<22}"
                      f"{f(c.get('predicted')):>10}  {c.get('status', '-'):<13}{format_number(cells_n):>5}  "
                      f"{window_text(c)}{thin}".rstrip())
