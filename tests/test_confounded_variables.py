@@ -13,7 +13,7 @@ import pytest
 
 from theorycheck.compare import compare
 from theorycheck.compare.free_fit import fit_exponents
-from theorycheck.compare.identifiable import confounded
+from theorycheck.compare.identifiable import Relation, confounded
 from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.law import Law
 
@@ -30,12 +30,12 @@ def _table(seed: int = 3, se: float = 0.02) -> ThresholdTable:
 
 def test_confounded_names_the_relation_and_keeps_the_first_in_order():
     logs = {"V": np.log([512.0, 1024, 2048]), "d": np.log([128.0, 256, 512]), "L": np.log([8.0, 8, 16])}
-    assert confounded(logs) == (["V", "L"], {"d": "d ∝ V^1"})
+    assert confounded(logs) == (["V", "L"], {"d": Relation("d ∝ V^1", ("V",))})
     # L = V/d over these cells: the third column is the combination of the two kept ones
     logs = {"V": np.log([512.0, 1024, 1024, 2048]), "d": np.log([128.0, 128, 256, 256])}
     logs["L"] = logs["V"] - logs["d"]
     kept, dropped = confounded(logs)
-    assert kept == ["V", "d"] and dropped == {"L": "L ∝ V^1 · d^-1"}
+    assert kept == ["V", "d"] and dropped == {"L": Relation("L ∝ V^1 · d^-1", ("V", "d"))}
 
 
 def test_the_verdict_reads_v_along_the_ray_and_leaves_d_untested():

@@ -28,7 +28,7 @@ from scipy.stats import chi2, norm
 
 from theorycheck.intervals import critical, floored_wls
 from theorycheck.compare.data import Dataset
-from theorycheck.compare.identifiable import confounded
+from theorycheck.compare.identifiable import confounded, confounded_notes
 from theorycheck.threshold.glm import binomial_glm, fit_probit, overlaps
 from theorycheck.threshold.likelihood import binomial_constant
 from theorycheck.threshold.points import pool_points
@@ -159,13 +159,8 @@ def fit_power_law(
     return PowerLawFit(
         method="glm", exponents=exps, intercept=float(intercept), log_powers=logs,
         slope=float(params[1]), llf=float(res.llf), n_params=len(params), nobs=len(k),
-        notes=tuple(_moved_notes(moved)),
+        notes=tuple(confounded_notes(moved)),
     )
-
-
-def _moved_notes(moved: Mapping[str, str]) -> list[str]:
-    return [f"{v} moves with the others across the cells ({rel}): not identified apart, left out; "
-            "their exponents are read with it moving along" for v, rel in moved.items()]
 
 
 def fit_power_law_wls(
@@ -180,7 +175,7 @@ def fit_power_law_wls(
             if th.estimate is not None and math.isfinite(th.log_ci_width) and th.log_ci_width > 0]
     names, moved = confounded({v: np.log([values[v][i] for i in keep])
                                for v in values if len({values[v][i] for i in keep}) > 1})
-    notes = _moved_notes(moved)
+    notes = confounded_notes(moved)
     if len(keep) < len(thresholds):
         notes.append(f"{len(thresholds) - len(keep)} cell(s) without a bounded threshold CI skipped")
     if len(keep) < len(names) + 2:

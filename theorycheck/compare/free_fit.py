@@ -42,7 +42,7 @@ from theorycheck.intervals import floored_wls
 from theorycheck.jsonable import jsonable
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.direction import check_direction
-from theorycheck.compare.identifiable import confounded
+from theorycheck.compare.identifiable import confounded, confounded_notes
 from theorycheck.compare.exponents import Exponent
 from theorycheck.compare.law_fit import cell_thresholds
 from theorycheck.compare.threshold_table import ThresholdTable
@@ -174,9 +174,7 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
     notes = [] if len(keep) == len(data.cells) else [
         f"{len(data.cells) - len(keep)} cell(s) without a bounded threshold left out"]
     names, moved = confounded({v: np.log(data.cell_values(v)[keep]) for v in names})
-    notes += [f"{v} moves with the others across the cells with a threshold ({rel}): not identified apart; "
-              f"their exponents are read with {v} moving along, and the candidate laws leave {v} out"
-              for v, rel in moved.items()]
+    notes += confounded_notes(moved, extra=", and the candidate laws leave it out")
     if len(keep) < len(names) * (2 if log_powers else 1) + 2:
         raise ValueError(f"only {len(keep)} cell(s) with a bounded threshold for {len(names)} variable(s): "
                          "need at least two more cells than fitted exponents")

@@ -10,11 +10,12 @@ on these cells: the first is kept, the others fixed at 1, and the fit says so.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["confounded", "identifiable", "independent_variables"]
+__all__ = ["Relation", "confounded", "confounded_notes", "identifiable", "independent_variables"]
 
 
 def identifiable(model: Any) -> list[str]:
@@ -54,11 +55,23 @@ def identifiable(model: Any) -> list[str]:
     return notes
 
 
-def confounded(logs: Mapping[str, np.ndarray]) -> tuple[list[str], dict[str, str]]:
+@dataclass(frozen=True)
+class Relation:
+    """How a dropped variable moves with kept ones over the cells: ``text`` such as
+    ``"d ∝ V^1"``, ``partners`` the kept variables in it (printed as its text)."""
+
+    text: str
+    partners: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def confounded(logs: Mapping[str, np.ndarray]) -> tuple[list[str], dict[str, Relation]]:
     """Split variables into those whose log values (over the same cells) add to the rank
     of a constant and of those kept before them, in order, and the others: ``(kept,
     {dropped: relation})``, the relation naming the kept variables a dropped one moves
-    with, e.g. ``{"d": "d ∝ V^1"}`` when every cell has ``d = V/4``.
+    with, e.g. ``d ∝ V^1`` when every cell has ``d = V/4``.
 
     A dropped variable's exponent is not identified apart from theirs: any split of the
     cells' slope between them fits equally well (a least-squares split is arbitrary; on
@@ -68,8 +81,8 @@ def confounded(logs: Mapping[str, np.ndarray]) -> tuple[list[str], dict[str, str
 
     >>> kept, dropped = confounded({"V": np.log([1024., 2048, 2048]), "d": np.log([256., 512, 512]),
     ...                             "m": np.log([1024., 1024, 4096])})
-    >>> kept, dropped
-    (['V', 'm'], {'d': 'd ∝ V^1'})
+    >>> kept, {v: str(r) for v, r in dropped.items()}, dropped["d"].partners
+    (['V', 'm'], {'d': 'd ∝ V^1'}, ('V',))
     """
     n = len(next(iter(logs.values()))) if logs else 0
     if n == 0:
@@ -82,9 +95,17 @@ def confounded(logs: Mapping[str, np.ndarray]) -> tuple[list[str], dict[str, str
             kept.append(v)
             continue
         coef = np.linalg.lstsq(np.column_stack(columns), col, rcond=None)[0][1:]
-        with_ = [f"{k}^{c:.3g}" for k, c in zip(kept, coef) if abs(c) > 1e-9]
-        dropped[v] = f"{v} ∝ {' · '.join(with_)}" if with_ else f"{v} constant"
+        partners = tuple(k for k, c in zip(kept, coef) if abs(c) > 1e-9)
+        with_ = " · ".join(f"{k}^{c:.3g}" for k, c in zip(kept, coef) if abs(c) > 1e-9)
+        dropped[v] = Relation(f"{v} ∝ {with_}" if with_ else f"{v} constant", partners)
     return kept, dropped
+
+
+def confounded_notes(dropped: Mapping[str, Relation], extra: str = "") -> list[str]:
+    """One note per variable :func:`confounded` dropped (``extra`` ends each sentence)."""
+    return [f"{v} moves with the others across the cells with a threshold ({rel}): not identified "
+            f"apart, left out; the others' exponents are read with {v} moving along{extra}"
+            for v, rel in dropped.items()]
 
 
 def independent_variables(data: Any, variables: Sequence[str]) -> tuple[list[str], list[str]]:

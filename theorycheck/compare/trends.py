@@ -51,7 +51,7 @@ import numpy as np
 from theorycheck.intervals import critical
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import Exponent
-from theorycheck.compare.identifiable import confounded
+from theorycheck.compare.identifiable import Relation, confounded, confounded_notes
 from theorycheck.compare.law_model import constant_elasticities, log_threshold_at
 
 
@@ -99,7 +99,7 @@ class DesignTrends:
     segments: dict[str, tuple[Segment, ...]] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     #: varied variables not identified apart from the others, with the relation they follow
-    confounded: dict[str, str] = field(default_factory=dict)
+    confounded: dict[str, Relation] = field(default_factory=dict)
 
 
 def _law_log(law: Any, data: Dataset, cells: Sequence[int], constants: Mapping[str, float]) -> np.ndarray:
@@ -141,11 +141,12 @@ def design_trends(
 ) -> DesignTrends:
     """Observed/predicted exponents and trends of ``variables`` (module docstring)."""
     cells = tuple(int(c) for c in cells)
-    varied = [v for v in variables if len(set(data.cell_values(v)[list(cells)])) > 1]
-    tested, moved = confounded({v: np.log(data.cell_values(v)[list(cells)]) for v in varied})
+    varied = {v: np.log(data.cell_values(v)[list(cells)]) for v in variables
+              if len(set(data.cell_values(v)[list(cells)])) > 1}
+    tested, moved = confounded(varied)
     if len(cells) < len(tested) + 1:
         raise ValueError(f"{len(cells)} cell(s) cannot determine {len(tested)} exponent(s): add cells")
-    logs = {v: np.log(data.cell_values(v)[list(cells)]) for v in tested}
+    logs = {v: varied[v] for v in tested}
     x = np.column_stack([np.ones(len(cells))] + [logs[v] for v in tested])
     logf = _law_log(law, data, cells, constants)
     g = constant_jacobian(law, data, cells, constants)
@@ -163,10 +164,7 @@ def design_trends(
         return a @ theta, pred, a @ (theta - logf), a @ cov @ a.T, j @ cov @ j.T
 
     segments: dict[str, tuple[Segment, ...]] = {}
-    notes: list[str] = [
-        f"{v} moves with the other variables across the cells with a threshold ({rel}): its exponent is "
-        "not identified apart from theirs, whose exponents (observed and predicted) are read along the "
-        f"direction the cells span, with {v} moving along" for v, rel in moved.items()]
+    notes: list[str] = confounded_notes(moved, extra=" (observed and predicted alike)")
     knots = {v: coarse_knots(np.unique(logs[v])) for v in tested}
     seg_x, owner = None, []
     if any(len(k) >= 3 for k in knots.values()):

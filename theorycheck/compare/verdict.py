@@ -46,7 +46,6 @@ free power-law fit, the collapse test, the model comparison):
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -171,7 +170,7 @@ def compare(
     checks: dict[str, ExponentCheck] = {}
     for v in sorted({*law.variables, *varied}):
         values = tuple(sorted(set(data.cell_values(v).tolist())))
-        moves = tuple(rel for w, rel in dt.confounded.items() if w == v or re.search(rf"\b{re.escape(v)}\^", rel))
+        moves = tuple(r.text for w, r in dt.confounded.items() if w == v or v in r.partners)
         if v not in dt.variables:
             why = (f"{v} takes the single value {values[0]:g}: its exponent is untested" if len(values) == 1
                    else f"{v} moves with the other variables across the cells ({dt.confounded[v]}): its "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from theorycheck.report.terminal import censored_text, constants_source, format_number, window_text as _window
+from theorycheck.report.terminal import censored_text, constants_source, format_number, window_cell
 
 __all__ = ["report_markdown", "reproduce_command"]
 
@@ -23,9 +23,7 @@ def _exponent_rows(result: dict[str, Any]) -> list[tuple[str, ...]]:
             if fit.get("estimate") is not None
             else "untested"
         )
-        notes = (["thin"] if fit.get("thin") else []) + list(fit.get("moves_with") or [])
-        window = _window(fit) + (f" ({'; '.join(notes)})" if notes and (_window(fit) or fit.get("thin"))
-                                 else "; ".join(notes))
+        window = window_cell(fit)
         rows.append((var, format_number(fit.get("predicted")), fitted, str(fit.get("status", "-")),
                      format_number(fit.get("cells")), window or "-"))
     return rows

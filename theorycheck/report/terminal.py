@@ -118,6 +118,17 @@ def window_text(check: Mapping[str, Any]) -> str:
     return ", ".join(f"overall {whole}".strip() if part == "overall" else part for part in w.split(", "))
 
 
+def window_cell(check: Mapping[str, Any]) -> str:
+    """The window column of an exponent row: :func:`window_text`, then its remarks (thin,
+    variables that move with it) in brackets; on an untested row without a window the
+    relation alone."""
+    window = window_text(check)
+    notes = (["thin"] if check.get("thin") else []) + list(check.get("moves_with") or [])
+    if not notes:
+        return window
+    return f"{window} ({'; '.join(notes)})" if window or check.get("thin") else "; ".join(notes)
+
+
 def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _DETAILS) -> str:
     """Plain-text report of a verdict's JSON form (or of a check result's, which holds
     it under ``"verdict"``): status, reason, exponents, constants,
@@ -144,12 +155,9 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _
              f"  {'var':<6}{'observed':>10}  {'CI':<22}{'predicted':>10}  {'status':<13}{'cells':>5}  deciding window"]
     for name, c in (v.get("exponents") or {}).items():
         cells_n = c.get("cells")
-        notes = (["thin"] if c.get("thin") else []) + list(c.get("moves_with") or [])
-        # in brackets after a window (or for a thin row, as always); alone on an untested row
-        thin = f" ({'; '.join(notes)})" if notes and (window_text(c) or c.get("thin")) else "; ".join(notes)
         lines.append(f"  {name:<6}{f(c.get('estimate')):>10}  {_interval(c.get('ci'), digits):<22}"
                      f"{f(c.get('predicted')):>10}  {c.get('status', '-'):<13}{format_number(cells_n):>5}  "
-                     f"{window_text(c)}{thin}".rstrip())
+                     f"{window_cell(c)}".rstrip())
     resource = v.get("resource", "?")
     if "constant" in v:
         consts = [f"{k} = {f(e.get('estimate'))} {_interval(e.get('ci'), digits)}"

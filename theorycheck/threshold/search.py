@@ -39,6 +39,7 @@ All points, including the bracketing ones, feed the final fit
 from __future__ import annotations
 
 import math
+
 from scipy.optimize import isotonic_regression
 
 from theorycheck.threshold.axis import ResourceAxis
