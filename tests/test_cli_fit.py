@@ -267,6 +267,27 @@ def test_fit_on_checks_own_thresholds_csv_reproduces_its_verdict(tmp_path, capsy
             assert lo <= fit["exponents"][name]["estimate"] <= hi
 
 
+@pytest.mark.parametrize("legacy", [False, True])
+def test_fit_reads_a_checks_thresholds_csv_with_an_open_ci(tmp_path, capsys, legacy):
+    # a cell whose threshold is a model-free bracket [0, inf]: check writes ci_high as inf
+    # (before: empty, which fit refused with "ci_low/ci_high are empty"); fit keeps the cell
+    # without weight and fits the others
+    from theorycheck.report.writer import write_thresholds_csv
+
+    cells = [{"params": {"V": 10.0}, "threshold": {"estimate": 6.0, "ci": [0.0, None], "points": [[6.0, 2, 4]]}}]
+    cells += [{"params": {"V": float(v)}, "threshold": {"estimate": 0.5 * v, "ci": [0.45 * v, 0.55 * v],
+                                                        "points": [[0.5 * v, 2, 4]]}} for v in (100, 1000, 10000)]
+    path = write_thresholds_csv({"cells": cells}, tmp_path / "thresholds.csv")
+    text = path.read_text()
+    assert "\n10.0,6.0,0.0,inf," in text
+    if legacy:  # what check wrote before: 0.0 and an empty upper end
+        path.write_text(text.replace("0.0,inf,", "0.0,,"))
+    assert main(["fit", str(path), "--law", "N >= C*V", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "1 threshold(s) with an open CI, kept without weight" in out["data"]
+    assert out["exponents"]["V"]["estimate"] == pytest.approx(1.0, abs=1e-9)
+
+
 def test_no_law_ranks_the_planted_form_first(tmp_path, capsys):
     path = _table_csv(tmp_path / "table.csv", "N >= C*V**2/d", seed=9)
     assert main(["fit", path, "--json"]) == 0

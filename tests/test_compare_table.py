@@ -72,9 +72,29 @@ def test_censored_cells_are_kept_but_carry_no_information():
     assert "2 cell(s), 1 with a threshold" in table.describe()
 
 
+@pytest.mark.parametrize(("low", "high"), [(0.0, math.inf), (4.0, math.inf), (0.0, 7.0), (0.0, None)])
+def test_a_threshold_with_an_open_ci_is_kept_without_weight(low, high):
+    # check writes a model-free bracket [0, inf] as ci_low 0, ci_high inf (before: 0.0 and an
+    # empty ci_high); such a cell has an estimate but no precision: an infinite error, which
+    # every weighted fit skips, and the fit of the other cells is the same as without it
+    rows = [{"V": 10, "threshold": 5.0, "ci_low": low, "ci_high": high}] + [
+        {"V": v, "threshold": 0.5 * v, "ci_low": 0.45 * v, "ci_high": 0.55 * v} for v in (100, 1000, 10000)]
+    table = ThresholdTable.from_rows(rows, resource="N", variables=["V"])
+    assert table.cells[0].log_threshold == pytest.approx(math.log(5.0)) and table.cells[0].log_se == math.inf
+    assert "1 threshold(s) with an open CI, kept without weight" in table.describe()
+    assert table.thresholds()[0].ci == (0.0, math.inf)
+    without = ThresholdTable.from_rows(rows[1:], resource="N", variables=["V"])
+    law = Law.parse("N >= C*V")
+    a, b = compare(law, table), compare(law, without)
+    assert a.exponents["V"].estimate == pytest.approx(b.exponents["V"].estimate, abs=1e-9)
+
+
 @pytest.mark.parametrize(("rows", "message"), [
     ([{"V": 10, "threshold": 5.0, "ci_low": 6.0, "ci_high": 7.0}], "between them"),
     ([{"V": 10, "threshold": 5.0, "ci_low": None, "ci_high": 7.0}], "ci_low/ci_high are empty"),
+    ([{"V": 10, "threshold": 5.0, "ci_low": None, "ci_high": None}], "ci_low/ci_high are empty"),
+    ([{"V": 10, "threshold": 5.0, "ci_low": 4.0, "ci_high": None}], "ci_low/ci_high are empty"),
+    ([{"V": 10, "threshold": 5.0, "ci_low": -1.0, "ci_high": 7.0}], "ci_low must be a positive"),
     ([{"V": 10, "threshold": 5.0, "ci_low": 4.0, "ci_high": 6.0}] * 2, "has 2 rows"),
     ([{"V": 10, "seed": 1, "threshold": 5.0}], "at least 2 seeds"),
     ([{"V": 10, "threshold": 5.0, "se": -1.0}], "se must be a positive"),

@@ -216,3 +216,6 @@ def test_the_cells_table_adds_the_shared_width_thresholds_only_where_the_exponen
     joint = report_markdown({**_result(), "cells": [{**cell, "shared_width": {"threshold": 6830.0, "ci": [6347.0, 7350.0]}}]}, {})
     row = next(line for line in joint.splitlines() if line.startswith("| L=32"))
     assert row.rstrip(" |").endswith("6830 [6347, 7350]"), row
+    # the cell's own model-free bracket is open above: printed as the terminal prints it
+    # (it read "[0, -]" in report.md before)
+    assert "| 7098 | [0, inf] |" in row, row

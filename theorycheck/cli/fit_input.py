@@ -56,11 +56,13 @@ class CsvData:
 
 
 def _number(text: str, column: str, line: int) -> float:
+    """A cell of the CSV as a float; finite, except ``inf`` in ``ci_high`` (an open upper end,
+    as ``check`` writes it in ``thresholds.csv``)."""
     try:
         value = float(text)
     except (TypeError, ValueError):
         raise ValueError(f"line {line}, column {column!r}: {text!r} is not a number") from None
-    if math.isnan(value) or math.isinf(value):
+    if math.isnan(value) or (math.isinf(value) and not (column == "ci_high" and value > 0)):
         raise ValueError(f"line {line}, column {column!r}: {text!r} is not a finite number")
     return value
 

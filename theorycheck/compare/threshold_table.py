@@ -25,7 +25,9 @@ uncertainty, given as
 The likelihood of a law is Gaussian in the log thresholds, ``log R*_c ~ N(log K + log f(x_c; C),
 se_c^2)`` (:mod:`theorycheck.compare.table_fit`); a cell without a threshold (an empty
 ``threshold``, as ``check`` writes for a cell with no crossing) is kept as censored and
-carries no information.
+carries no information; so does a threshold whose CI is open (``ci_low = 0`` or
+``ci_high = inf``, as ``check`` writes a model-free bracket ``[0, inf]``): an infinite
+standard error, no weight.
 """
 
 from __future__ import annotations
@@ -145,6 +147,9 @@ class ThresholdTable(CellViews):
         what = KINDS[self.kind] + (f" at {100 * self.ci_level:g}%" if self.kind == "ci" else "")
         text = (f"thresholds table: {len(self.cells)} cell(s), {found} with a threshold; "
                 f"uncertainty from {what}")
+        open_ci = sum(c.log_threshold is not None and c.log_se == math.inf for c in self.cells)
+        if open_ci:
+            text += f"; {open_ci} threshold(s) with an open CI, kept without weight"
         if self.scatter is not None:
             text += f" (sd {self.scatter[0]:.3g} in log {self.resource}* on {self.scatter[1]} df)"
         if self.ignored:
@@ -192,13 +197,19 @@ def _single_cell(params: tuple, row: Mapping[str, Any], kind: str, column: str, 
         return TableCell(params, math.log(est), se)
     if kind == "scatter":  # its error comes from all cells (_scatter_errors)
         return TableCell(params, math.log(est), math.nan)
-    if _missing(row["ci_low"]) or _missing(row["ci_high"]):
-        raise ValueError(f"ci_low/ci_high are empty{where} although {column} = {est:g}; give both or leave "
-                         f"{column} empty for a cell without a threshold")
-    lo, hi = _positive_value("ci_low", row["ci_low"], where), _positive_value("ci_high", row["ci_high"], where)
+    low, high = row["ci_low"], row["ci_high"]
+    if not _missing(low) and low == 0 and _missing(high):
+        high = math.inf  # an open upper end as check wrote it before it wrote ``inf``: ``0.0,,``
+    if _missing(low) or _missing(high):
+        raise ValueError(f"ci_low/ci_high are empty{where} although {column} = {est:g}; give both (an open "
+                         f"end as 0 or inf) or leave {column} empty for a cell without a threshold")
+    lo = 0.0 if low == 0 else _positive_value("ci_low", low, where)
+    hi = _positive_value("ci_high", high, where, allow_inf=True)
     if not lo < hi or not lo <= est <= hi:
         raise ValueError(f"need ci_low < ci_high with {column} between them{where}, got "
                          f"{lo:g}, {est:g}, {hi:g}")
+    if lo == 0 or hi == math.inf:  # an open CI (e.g. a model-free bracket [0, inf]): no weight
+        return TableCell(params, math.log(est), math.inf)
     return TableCell(params, math.log(est), math.log(hi / lo) / (2.0 * z))
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from theorycheck.report.terminal import censored_text, constants_source, format_number, window_cell
+from theorycheck.report.terminal import (censored_text, constants_source, format_number, interval_text,
+                                         window_cell)
 
 __all__ = ["report_markdown", "reproduce_command"]
 
@@ -17,9 +18,8 @@ __all__ = ["report_markdown", "reproduce_command"]
 def _exponent_rows(result: dict[str, Any]) -> list[tuple[str, ...]]:
     rows = []
     for var, fit in result["verdict"].get("exponents", {}).items():
-        ci = fit.get("ci") or [None, None]
         fitted = (
-            f"{format_number(fit.get('estimate'))} [{format_number(ci[0])}, {format_number(ci[1])}]"
+            f"{format_number(fit.get('estimate'))} {interval_text(fit.get('ci'))}"
             if fit.get("estimate") is not None
             else "untested"
         )
@@ -30,8 +30,7 @@ def _exponent_rows(result: dict[str, Any]) -> list[tuple[str, ...]]:
 
 
 def _estimate(e: dict[str, Any]) -> str:
-    ci = e.get("ci") or [None, None]
-    return f"{format_number(e.get('estimate'))} [{format_number(ci[0])}, {format_number(ci[1])}]"
+    return f"{format_number(e.get('estimate'))} {interval_text(e.get('ci'))}"
 
 
 def _quantity_rows(v: dict[str, Any]) -> list[tuple[str, str]]:
@@ -169,13 +168,13 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
     cell_rows = []
     for c in result["cells"]:
         th = c["threshold"]
-        ci = th.get("ci") or [None, None]
+        ci = th.get("ci")
         censored = th.get("estimate") is None
         cell_rows.append((
             ", ".join(f"{k}={format_number(x)}" for k, x in c["params"].items()),
             censored_text(th.get("censored"), th.get("censored_beyond"), th.get("resource", ""))
             if censored else format_number(th.get("estimate")),
-            "-" if censored else f"[{format_number(ci[0])}, {format_number(ci[1])}]",
+            "-" if censored else interval_text(ci),
             format_number(c.get("predicted")),
             str(sum(p[2] for p in th.get("points", []))),
             {True: "yes", False: "no", None: "-"}[c.get("in_regime")],
@@ -208,5 +207,4 @@ def _shared_text(shared: dict[str, Any] | None) -> str:
     were read from it (compare/verdict.py, method "joint")."""
     if not shared:
         return "-"
-    lo, hi = shared["ci"]
-    return f"{format_number(shared['threshold'])} [{format_number(lo)}, {format_number(hi)}]"
+    return f"{format_number(shared['threshold'])} {interval_text(shared['ci'])}"

@@ -77,7 +77,7 @@ def censored_text(side: Any, beyond: Any, resource: str) -> str:
     return f"censored, {resource}* {'>' if side == 'above' else '<'} {format_number(beyond)}"
 
 
-def _interval(ci: Any, digits: int) -> str:
+def interval_text(ci: Any, digits: int = 3) -> str:
     """``[lo, hi]``; an open end prints as ``-inf``/``inf``, so a model-free bracket reads
     ``[0, inf]``, not ``[0, -]``. An end is open when it is infinite or ``None``: the
     dicts printed here write a non-finite end as ``None`` (``Threshold.to_dict``, the cell
@@ -155,12 +155,12 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _
              f"  {'var':<6}{'observed':>10}  {'CI':<22}{'predicted':>10}  {'status':<13}{'cells':>5}  deciding window"]
     for name, c in (v.get("exponents") or {}).items():
         cells_n = c.get("cells")
-        lines.append(f"  {name:<6}{f(c.get('estimate')):>10}  {_interval(c.get('ci'), digits):<22}"
+        lines.append(f"  {name:<6}{f(c.get('estimate')):>10}  {interval_text(c.get('ci'), digits):<22}"
                      f"{f(c.get('predicted')):>10}  {c.get('status', '-'):<13}{format_number(cells_n):>5}  "
                      f"{window_cell(c)}".rstrip())
     resource = v.get("resource", "?")
     if "constant" in v:
-        consts = [f"{k} = {f(e.get('estimate'))} {_interval(e.get('ci'), digits)}"
+        consts = [f"{k} = {f(e.get('estimate'))} {interval_text(e.get('ci'), digits)}"
                   for k, e in (v.get("constant") or {}).items()]
         source = constants_source(v)
         lines += ["", "constants: " + ("; ".join(consts) or "-") + (f" ({source})" if source and consts else "")]
@@ -181,10 +181,10 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _
             where = censored_text(c.get("censored_side"), c.get("censored_beyond"), resource)
             lines.append(f"  {label}: {where}{how}{trials}{outside}")
             continue
-        own = f"{f(c.get('threshold'))} {_interval(c.get('ci'), digits)} ({c.get('method', '-')})"
+        own = f"{f(c.get('threshold'))} {interval_text(c.get('ci'), digits)} ({c.get('method', '-')})"
         shared = c.get("shared_width")
         if shared:  # the exponents were read from the joint cell model: show its threshold first
-            own = f"{f(shared['threshold'])} {_interval(shared['ci'], digits)} (shared width; own: {own})"
+            own = f"{f(shared['threshold'])} {interval_text(shared['ci'], digits)} (shared width; own: {own})"
         lines.append(f"  {label}: {resource}* = {own}, predicted {f(c.get('predicted'))}{trials}{outside}")
     alts = v.get("alternatives") or []
     if alts:

@@ -7,6 +7,7 @@ figures of :mod:`theorycheck.report.plots`.
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +19,18 @@ __all__ = ["write_report", "write_thresholds_csv"]
 
 
 def write_thresholds_csv(result: dict[str, Any], path: Path) -> Path:
-    """One row per cell: its parameters, the threshold with its CI, the prediction and the trials spent."""
+    """One row per cell: its parameters, the threshold with its CI (an open end as ``0`` or
+    ``inf``; ``theorycheck fit`` reads the file back), the prediction and the trials spent."""
     params = sorted({k for c in result["cells"] for k in c["params"]})
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow([*params, "threshold", "ci_low", "ci_high", "predicted", "trials"])
         for c in result["cells"]:
             th = c["threshold"]
-            ci = th.get("ci") or [None, None]
-            w.writerow([*(c["params"].get(p) for p in params), th.get("estimate"), ci[0], ci[1],
+            lo, hi = th.get("ci") or [None, None]
+            if th.get("estimate") is not None and hi is None:
+                hi = math.inf  # an open upper end (the dict writes it None): "inf", read back by fit
+            w.writerow([*(c["params"].get(p) for p in params), th.get("estimate"), lo, hi,
                         c.get("predicted"), sum(p[2] for p in th.get("points", []))])
     return path
 
