@@ -1,4 +1,4 @@
-"""``theorycheck fit DATA.csv [--law LAW]``: verdict of measured data against a law, or its exponents.
+"""``theorycheck fit DATA.csv [DATA ...] [--law LAW]``: verdict of measured data against a law, or its exponents.
 
 DATA is binomial rows (parameter columns, the resource, ``successes``, ``trials``) or a
 table of thresholds (parameter columns, ``threshold`` or the resource, and ``ci_low``/``ci_high``,
@@ -32,9 +32,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "fit", help="verdict of a CSV (binomial rows or a thresholds table) against a law, or its exponents",
         description=plain_text(__doc__.split("\n\n")[1]) + " Exit codes: 0 consistent, 1 refuted, 3 inconclusive, 2 bad input.")
-    parser.add_argument("data", help="CSV: parameter columns and either (resource, successes, trials) rows "
-                                     "or (threshold, ci_low, ci_high | se | seed) rows; or a check's output "
-                                     "directory (its trials.sqlite: a stopped run's trials)")
+    parser.add_argument("data", nargs="+", metavar="DATA",
+                        help="CSV: parameter columns and either (resource, successes, trials) rows "
+                             "or (threshold, ci_low, ci_high | se | seed) rows; or a check's output "
+                             "directory (its trials.sqlite: a stopped run's trials); several binomial "
+                             "sources (CSVs, output directories) are fitted together")
     parser.add_argument("--law", help='law, e.g. "N >= C*L*V**2*log(V)/d**2", or a catalogue id; '
                                       "without it: free exponents and candidate laws")
     parser.add_argument("--assume", action="append", default=None, metavar="COND",
@@ -68,6 +70,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--lower-bound", help="also check the data against this lower-bound law or id")
     parser.add_argument("--no-diagnostics", action="store_true",
                         help="skip the free power-law fit, collapse test and model comparison")
+    parser.add_argument("--save-rows", metavar="FILE",
+                        help="also write the binomial rows fitted (the variables, the resource, successes, "
+                             "trials; rows at the same point merged) to this CSV, e.g. to publish pooled runs")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=run)
 
@@ -127,19 +132,46 @@ def _emit(text: str) -> None:
 
 
 def from_run(args: argparse.Namespace) -> list[str]:
-    """Set ``args.q``: the user's, else the q of the check whose output ``args.data`` is (its
-    ``verdict.json`` beside the data), else 0.5; and, without ``--law`` or ``--resource``, the
-    resource to that check's. Returns a note when the user's q differs from the check's."""
-    ran, resource = run_design(args.data)
-    if args.law is None and args.resource is None and resource is not None:
-        args.resource = resource
+    """Set ``args.q``: the user's, else the q of the checks whose output ``args.data`` is (the
+    ``verdict.json`` beside each), else 0.5; and, without ``--law`` or ``--resource``, the
+    resource to theirs. Returns a note for each check whose q differs from the one used;
+    checks that disagree on q (or on the resource) with none given: ValueError."""
+    runs = {path: run_design(path) for path in args.data}
+    qs = {path: q for path, (q, _) in runs.items() if q is not None}
+    resources = {r for _, r in runs.values() if r is not None}
+    if args.law is None and args.resource is None and resources:
+        if len(resources) > 1:
+            raise ValueError(f"the checks that wrote {', '.join(args.data)} measured different resources "
+                             f"{sorted(resources)}: give --resource")
+        args.resource = resources.pop()
     if args.q is None:
-        args.q = 0.5 if ran is None else ran
-        return [f"q = {ran:g}, the q of the check that wrote {args.data}"] if ran not in (None, 0.5) else []
-    if ran is not None and ran != args.q:
-        return [f"fitted at q = {args.q:g}, but the check that wrote {args.data} measured q = {ran:g}: its "
-                f"trials were placed near that crossing, and a table's thresholds are its crossings"]
-    return []
+        if len(set(qs.values())) > 1:
+            raise ValueError(f"the checks that wrote the DATA measured different q ({qs}): give --q")
+        args.q = next(iter(qs.values()), 0.5)
+        return [f"q = {args.q:g}, the q of the check that wrote {', '.join(qs)}"] if args.q != 0.5 else []
+    return [f"fitted at q = {args.q:g}, but the check that wrote {path} measured q = {ran:g}: its "
+            f"trials were placed near that crossing, and a table's thresholds are its crossings"
+            for path, ran in qs.items() if ran != args.q]
+
+
+def save_rows(data: Any, path: str) -> None:
+    """Write ``data``'s binomial rows (one per cell and resource value, sorted) to the CSV ``path``;
+    what ``fit`` reads back as the same data."""
+    import csv
+
+    from theorycheck.compare import Dataset
+
+    if not isinstance(data, Dataset):
+        raise ValueError(f"--save-rows {path!r}: it writes binomial rows, and DATA is a thresholds table; "
+                         "leave --save-rows out")
+    rows = sorted((*(c.values[v] for v in data.variables), r, k, n) for c in data.cells for r, k, n in c.points)
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as handle:
+            w = csv.writer(handle)
+            w.writerow([*data.variables, data.resource, "successes", "trials"])
+            w.writerows([*(f"{x:.12g}" for x in row[:-2]), int(row[-2]), int(row[-1])] for row in rows)
+    except OSError as exc:
+        raise ValueError(f"--save-rows {path!r}: cannot write it ({exc.strerror or exc}); give a writable path") from None
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
@@ -170,6 +202,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--assume, --constants and --lower-bound need --law")
         data, notes, _ = load_data(args, None)
         notes += q_note
+        if args.save_rows:
+            save_rows(data, args.save_rows)
         if args.resource is None:
             notes.append("resource named N by default (candidate laws use that name); pass --resource to rename")
         fit = fit_exponents(data, log_powers=args.log_powers, step=args.step, level=args.level, q=args.q,
@@ -181,6 +215,8 @@ def run(args: argparse.Namespace) -> int:
     law = load_law(args.law, resource=args.resource, constants=names_option(args.constants), assume=args.assume)
     data, notes, fixed = load_data(args, law)
     notes += q_note
+    if args.save_rows:
+        save_rows(data, args.save_rows)
     lower, lower_constants = None, None
     if args.lower_bound:
         lower = load_law(args.lower_bound, resource=law.resource)

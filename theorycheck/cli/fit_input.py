@@ -28,8 +28,10 @@ import csv
 import json
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from theorycheck.cli.fit_pool import line_labels, pool
 
 __all__ = ["RESERVED", "CsvData", "read_data", "store_path", "unused_columns"]
 
@@ -49,21 +51,22 @@ class CsvData:
     column: str  # the resource / threshold column
     distinct: dict  # column -> set of its distinct raw entries
     raw: tuple[dict, ...] = ()  # the records as read (text), aligned with rows
+    notes: tuple[str, ...] = ()  # from pooling several sources (fit_pool)
 
     def candidates(self, resource: str) -> list[str]:
         """Non-reserved columns other than the resource: possible parameters."""
         return [h for h in self.header if h not in RESERVED and h != resource]
 
 
-def _number(text: str, column: str, line: int) -> float:
+def _number(text: str, column: str, where: str) -> float:
     """A cell of the CSV as a float; finite, except ``inf`` in ``ci_high`` (an open upper end,
     as ``check`` writes it in ``thresholds.csv``)."""
     try:
         value = float(text)
     except (TypeError, ValueError):
-        raise ValueError(f"line {line}, column {column!r}: {text!r} is not a number") from None
+        raise ValueError(f"{where}, column {column!r}: {text!r} is not a number") from None
     if math.isnan(value) or (math.isinf(value) and not (column == "ci_high" and value > 0)):
-        raise ValueError(f"line {line}, column {column!r}: {text!r} is not a finite number")
+        raise ValueError(f"{where}, column {column!r}: {text!r} is not a finite number")
     return value
 
 
@@ -176,22 +179,35 @@ def _cell_text(value: object) -> str:
     return str(value)
 
 
-def read_data(path: str, *, resource: str, params: Callable[[list[str], str, dict], list[str]]) -> CsvData:
-    """Read ``path`` (a CSV, or a trial store: :func:`store_path`); ``params(header, kind,
-    distinct)`` chooses the parameter columns (and may refuse the header with a ValueError);
-    ``distinct`` maps each column to the set of its distinct entries."""
-    store = store_path(path)
-    header, raw = _read_store(store) if store else _read_csv(path)
-    if not header:
-        raise ValueError(f"{path!r} is empty: expected a header such as d,L,V,{resource},successes,trials")
+def read_data(paths: str | Sequence[str], *, resource: str,
+              params: Callable[[list[str], str, dict], list[str]]) -> CsvData:
+    """Read ``paths`` (a CSV or a trial store, :func:`store_path`; several pool their binomial
+    rows, :mod:`theorycheck.cli.fit_pool`); ``params(header, kind, distinct)`` chooses the
+    parameter columns (and may refuse the header with a ValueError); ``distinct`` maps each
+    column to the set of its distinct entries."""
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    sources = []
+    for path in paths:
+        store = store_path(path)
+        header, raw = _read_store(store) if store else _read_csv(path)
+        if not header:
+            raise ValueError(f"{path!r} is empty: expected a header such as d,L,V,{resource},successes,trials")
+        if not raw:
+            raise ValueError(f"{path!r} has a header but no data rows")
+        sources.append((path, header, raw))
+    notes: list[str] = []
+    if len(sources) == 1:
+        path, header, raw = sources[0]
+        labels = line_labels(path, len(raw), pooled=False)
+    else:
+        path = " + ".join(paths)
+        header, raw, labels, notes = pool(sources, lambda p, h: _kind(p, h, resource)[0])
     kind, column = _kind(path, header, resource)
     distinct = {h: {str(rec.get(h) or "").strip() for rec in raw} for h in header}
     params = params(header, kind, distinct)
     absent = [p for p in params if p not in header]
     if absent:
         raise ValueError(f"the CSV has no column {absent[0]!r} (columns: {', '.join(header)})")
-    if not raw:
-        raise ValueError(f"{path!r} has a header but no data rows")
     if kind == "binomial":
         columns = [*params, resource, "successes", "trials"]
         optional: list[str] = []
@@ -199,7 +215,7 @@ def read_data(path: str, *, resource: str, params: Callable[[list[str], str, dic
         columns = [*params] + (["seed"] if "seed" in header else [])
         optional = [column] + [c for c in _TABLE_OPTIONAL if c in header and "seed" not in header]
     rows = []
-    for i, record in enumerate(raw, start=2):
+    for where, record in zip(labels, raw, strict=True):
         row: dict = {}
         for col in [*columns, *optional]:
             text = record.get(col)
@@ -207,25 +223,25 @@ def read_data(path: str, *, resource: str, params: Callable[[list[str], str, dic
                 if col in optional:
                     row[col] = None
                     continue
-                raise ValueError(f"line {i}: column {col!r} is empty; fill it in or drop that row")
-            row[col] = _number(str(text).strip(), col, i)
+                raise ValueError(f"{where}: column {col!r} is empty; fill it in or drop that row")
+            row[col] = _number(str(text).strip(), col, where)
             if row[col] < 0:
-                raise ValueError(f"line {i}, column {col!r}: negative value {text!r}; parameters, resources "
+                raise ValueError(f"{where}, column {col!r}: negative value {text!r}; parameters, resources "
                                  "and counts are >= 0 (a law's variables are positive): correct that row")
         if kind == "binomial":
-            _check_counts(row, i)
+            _check_counts(row, where)
         rows.append(row)
-    return CsvData(path, tuple(header), tuple(rows), kind, column, distinct, tuple(raw))
+    return CsvData(path, tuple(header), tuple(rows), kind, column, distinct, tuple(raw), tuple(notes))
 
 
-def _check_counts(row: dict, line: int) -> None:
+def _check_counts(row: dict, where: str) -> None:
     for col in ("successes", "trials"):
         if row[col] != int(row[col]):
-            raise ValueError(f"line {line}, column {col!r}: {row[col]:g} is not a whole number")
+            raise ValueError(f"{where}, column {col!r}: {row[col]:g} is not a whole number")
     if row["trials"] == 0:
-        raise ValueError(f"line {line}: trials is 0; every row needs at least one trial (drop the row)")
+        raise ValueError(f"{where}: trials is 0; every row needs at least one trial (drop the row)")
     if row["successes"] > row["trials"]:
-        raise ValueError(f"line {line}: successes ({row['successes']:g}) exceed trials ({row['trials']:g})")
+        raise ValueError(f"{where}: successes ({row['successes']:g}) exceed trials ({row['trials']:g})")
 
 
 def unused_columns(data: CsvData, resource: str, params: list[str]) -> tuple[list[str], list[str]]:

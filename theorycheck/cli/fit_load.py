@@ -77,7 +77,7 @@ def _choose_params(header: list[str], kind: str, law: Any, resource: str, params
 
 
 def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[str, float]]:
-    """The Dataset or ThresholdTable of ``args.data``, notes about unused columns, and the
+    """The Dataset or ThresholdTable of ``args.data`` (one path or several), notes about pooling and unused columns, and the
     one value of each numeric column that is not a parameter (for the law's regime)."""
     from theorycheck.compare import Dataset
     from theorycheck.compare.threshold_table import ThresholdTable
@@ -93,7 +93,7 @@ def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[
 
     csvd = read_data(args.data, resource=resource, params=choose)
     varying, constant = unused_columns(csvd, resource, chosen)
-    notes = _ignored_notes(csvd, [c for c in varying if c in ignore], chosen)
+    notes = [*csvd.notes, *_ignored_notes(csvd, [c for c in varying if c in ignore], chosen)]
     varying = [c for c in varying if c not in ignore]
     if varying:
         raise ValueError(f"column(s) {varying} take several values but are not parameters "

@@ -177,7 +177,8 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
     notes += confounded_notes(moved, extra=", and the candidate laws leave it out")
     if len(keep) < len(names) * (2 if log_powers else 1) + 2:
         raise ValueError(f"only {len(keep)} cell(s) with a bounded threshold for {len(names)} variable(s): "
-                         "need at least two more cells than fitted exponents")
+                         "need at least two more cells than fitted exponents; measure more cells, fit "
+                         "fewer variables (variables=, fit --params), or check a law (compare, fit --law)")
     logx = {v: np.log(data.cell_values(v)[keep]) for v in names}
     loggable = [v for v in names if np.all(logx[v] > 0)]
     if log_powers and len(loggable) < len(names):

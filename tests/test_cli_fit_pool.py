@@ -1,0 +1,122 @@
+"""``theorycheck fit A B ...``: several binomial sources fitted together (cli/fit_pool.py)."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from theorycheck.cli.main import main
+from theorycheck.law import Law
+from theorycheck.planted import planted_dataset
+
+LAW = "N >= C*L*V"
+
+
+def _rows(data):
+    return [(cell.values["L"], cell.values["V"], r, k, n) for cell in data.cells for r, k, n in cell.points]
+
+
+def _write(path, rows, header=("L", "V", "N", "successes", "trials"), extra=None):
+    with open(path, "w", newline="") as handle:
+        w = csv.writer(handle)
+        w.writerow([*header, *(extra or {})])
+        for row in rows:
+            w.writerow([*(f"{x:.6g}" if isinstance(x, float) else x for x in row), *(extra or {}).values()])
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def rows():
+    data = planted_dataset(Law.parse(LAW), grid={"L": [4, 16, 64], "V": [64, 256, 1024]},
+                           constants={"C": 3.0}, width=0.15, trials=6, seed=41)
+    return _rows(data)
+
+
+def _fit(capsys, *args):
+    code = main(["fit", *args, "--law", LAW, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_two_halves_fit_as_the_whole(tmp_path, rows, capsys):
+    # the same rows split in two files (every other row) pool to the same counts, so the same
+    # verdict, exponents and CIs as the whole file, to rounding
+    whole = _write(tmp_path / "whole.csv", rows)
+    a = _write(tmp_path / "a.csv", rows[::2])
+    b = _write(tmp_path / "b.csv", rows[1::2])
+    code_whole, one = _fit(capsys, whole)
+    code_pooled, two = _fit(capsys, a, b)
+    assert code_pooled == code_whole
+    assert two["verdict"] == one["verdict"]
+    for name, entry in one["exponents"].items():
+        assert two["exponents"][name]["estimate"] == pytest.approx(entry["estimate"], rel=1e-9, abs=1e-12)
+        assert two["exponents"][name]["ci"] == pytest.approx(entry["ci"], rel=1e-9, abs=1e-12)
+
+
+def test_a_setting_one_source_did_not_record_is_read_from_the_others_with_a_note(tmp_path, rows, capsys):
+    run = _write(tmp_path / "run.csv", rows[::2], extra={"steps": 480})
+    probes = _write(tmp_path / "probes.csv", rows[1::2])
+    code, out = _fit(capsys, run, probes)
+    assert code in (0, 1, 3)
+    assert any(f"{probes} has no column 'steps'; read as steps = 480" in n for n in out["notes"]), out["notes"]
+
+
+def test_a_setting_the_sources_disagree_on_is_refused(tmp_path, rows, capsys):
+    # steps = 240 in one run and 480 in the other: different experiments; not parameters of
+    # the law, so pooling them would merge different cells
+    a = _write(tmp_path / "a.csv", rows[::2], extra={"steps": 240})
+    b = _write(tmp_path / "b.csv", rows[1::2], extra={"steps": 480})
+    assert main(["fit", a, b, "--law", LAW]) == 2
+    assert "['steps'] take several values but are not parameters" in capsys.readouterr().err
+
+
+def test_errors_name_the_source_and_its_line(tmp_path, rows, capsys):
+    a = _write(tmp_path / "a.csv", rows[:3])
+    bad = list(rows[3:6])
+    bad[1] = (*bad[1][:3], 7, 6)  # successes > trials on line 3 of b.csv
+    b = _write(tmp_path / "b.csv", bad)
+    assert main(["fit", a, b, "--law", LAW]) == 2
+    assert f"{b}, line 3: successes (7) exceed trials (6)" in capsys.readouterr().err
+
+
+def test_a_thresholds_table_does_not_pool(tmp_path, rows, capsys):
+    a = _write(tmp_path / "a.csv", rows)
+    table = tmp_path / "table.csv"
+    table.write_text("L,V,threshold,ci_low,ci_high\n4,64,700,600,800\n")
+    assert main(["fit", a, str(table), "--law", LAW]) == 2
+    assert "is a thresholds table: several DATA pool binomial rows" in capsys.readouterr().err
+
+
+def test_checks_that_measured_different_q_need_q(tmp_path, rows, capsys):
+    paths = []
+    for name, q in (("a", 0.5), ("b", 0.9)):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "verdict.json").write_text(json.dumps({"design": {"q": q, "resource": "N"}}))
+        paths.append(_write(folder / "rows.csv", rows[::2] if name == "a" else rows[1::2]))
+    assert main(["fit", *paths, "--law", LAW]) == 2
+    assert "measured different q" in capsys.readouterr().err
+    code, out = _fit(capsys, *paths, "--q", "0.5")
+    assert any("measured q = 0.9" in n for n in out["notes"]), out["notes"]
+
+
+def test_save_rows_writes_what_fit_reads_back_as_the_same_data(tmp_path, rows, capsys):
+    a = _write(tmp_path / "a.csv", rows[::2], extra={"steps": 480})
+    b = _write(tmp_path / "b.csv", rows[1::2])
+    saved = tmp_path / "pooled.csv"
+    code, pooled = _fit(capsys, a, b, "--save-rows", str(saved))
+    lines = saved.read_text().splitlines()
+    assert lines[0] == "L,V,N,successes,trials" and len(lines) == 1 + len({(r[0], r[1], r[2]) for r in rows})
+    code_again, again = _fit(capsys, str(saved))
+    assert (code_again, again["verdict"]) == (code, pooled["verdict"])
+    for name, entry in pooled["exponents"].items():
+        assert again["exponents"][name]["estimate"] == pytest.approx(entry["estimate"], rel=1e-9, abs=1e-12)
+
+
+def test_save_rows_of_a_table_is_refused(tmp_path, capsys):
+    table = tmp_path / "table.csv"
+    table.write_text("L,V,threshold,ci_low,ci_high\n4,64,700,600,800\n16,64,2900,2500,3300\n"
+                     "4,256,2900,2500,3300\n16,256,11000,10000,12000\n")
+    assert main(["fit", str(table), "--law", LAW, "--save-rows", str(tmp_path / "x.csv")]) == 2
+    assert "it writes binomial rows, and DATA is a thresholds table" in capsys.readouterr().err
