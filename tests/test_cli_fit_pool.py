@@ -59,7 +59,8 @@ def test_a_setting_one_source_did_not_record_is_read_from_the_others_with_a_note
     probes = _write(tmp_path / "probes.csv", rows[1::2])
     code, out = _fit(capsys, run, probes)
     assert code in (0, 1, 3)
-    assert any(f"{probes} has no column 'steps'; read as steps = 480" in n for n in out["notes"]), out["notes"]
+    assert any(f"{probes} has no column(s) steps; read with the value every other source gives (steps = 480)"
+               in n for n in out["notes"]), out["notes"]
 
 
 def test_a_setting_the_sources_disagree_on_is_refused(tmp_path, rows, capsys):

@@ -48,14 +48,16 @@ def pool(sources: Sequence[Source], kind_of: Callable[[str, list[str]], str]
     notes: list[str] = []
     filled: dict[str, str] = {}
     for col in header:
-        lacking = [path for path, cols, _ in sources if col not in cols]
         values = {str(r.get(col) or "").strip() for _, cols, raw in sources if col in cols for r in raw}
-        if lacking and len(values) == 1 and "" not in values:
+        if len(values) == 1 and "" not in values:
             filled[col] = next(iter(values))
-            notes.append(f"{', '.join(lacking)} has no column {col!r}; read as {col} = {filled[col]}, the value "
-                         "of every other source (the pooled fit assumes that run used it)")
     for path, cols, raw in sources:
         missing = {c: filled.get(c, "") for c in header if c not in cols}
         records += [{**missing, **r} for r in raw]
         labels += line_labels(path, len(raw), pooled=True)
+        read = [f"{c} = {v}" for c, v in missing.items() if v]
+        if read:
+            notes.append(f"{path} has no column(s) {', '.join(c for c in missing if missing[c])}; read with the "
+                         f"value every other source gives ({', '.join(read)}): the pooled fit assumes that run "
+                         "used them")
     return header, records, labels, notes
