@@ -121,3 +121,36 @@ def test_save_rows_of_a_table_is_refused(tmp_path, capsys):
                      "4,256,2900,2500,3300\n16,256,11000,10000,12000\n")
     assert main(["fit", str(table), "--law", LAW, "--save-rows", str(tmp_path / "x.csv")]) == 2
     assert "it writes binomial rows, and DATA is a thresholds table" in capsys.readouterr().err
+
+
+def test_simulate_rows_are_binomial_rows_that_fit_reads(tmp_path, capsys):
+    # probes with simulate --rows: one row per run, the header written once; fit reads the
+    # file, alone or pooled, with the settings it recorded as one-valued columns
+    rows = tmp_path / "probes.csv"
+    for V, N in ((64, 400), (64, 1600), (128, 800), (128, 3200)):
+        assert main(["simulate", "--V", str(V), "--d", "64", "--L", "4", "--N", str(N), "--seeds", "2",
+                     "--seed", str(N), "--rows", str(rows)]) == 0
+    capsys.readouterr()
+    lines = rows.read_text().splitlines()
+    assert lines[0].startswith("V,d,L,N,") and lines[0].endswith(",algorithm,successes,trials")
+    assert len(lines) == 5 and all(line.endswith(",2") for line in lines[1:])
+    assert main(["fit", str(rows), "--law", "N >= C*V*log(V)", "--json"]) in (0, 1, 3)
+    out = json.loads(capsys.readouterr().out)
+    assert out["data"].startswith("binomial rows: 2 cell(s), 8 trials")
+
+
+def test_simulate_rows_refuses_a_file_of_other_columns_before_any_trial(tmp_path, capsys):
+    rows = tmp_path / "probes.csv"
+    rows.write_text("V,d,successes,trials\n64,32,1,2\n")
+    assert main(["simulate", "--V", "64", "--d", "32", "--L", "4", "--N", "100", "--rows", str(rows)]) == 2
+    captured = capsys.readouterr()
+    assert "has the columns V,d,successes,trials, but this run writes V,d,L,N," in captured.err
+    assert "seed 0" not in captured.out and rows.read_text() == "V,d,successes,trials\n64,32,1,2\n"
+
+
+def test_numbers_written_differently_are_one_value_when_pooling(tmp_path, rows, capsys):
+    # a store writes zeta 1.0, a hand-written CSV 1: the same setting, not two experiments
+    a = _write(tmp_path / "a.csv", rows[::2], extra={"zeta": "1.0"})
+    b = _write(tmp_path / "b.csv", rows[1::2], extra={"zeta": "1"})
+    code, out = _fit(capsys, a, b)
+    assert code in (0, 1, 3) and any("['zeta'] (one value each) ignored" in n for n in out["notes"]), out["notes"]

@@ -31,9 +31,9 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from theorycheck.cli.fit_pool import line_labels, pool
+from theorycheck.cli.fit_pool import canonical, line_labels, pool
 
-__all__ = ["RESERVED", "CsvData", "read_data", "store_path", "unused_columns"]
+__all__ = ["RESERVED", "CsvData", "cell_text", "read_data", "store_path", "unused_columns"]
 
 #: Columns with a fixed meaning.
 RESERVED = ("successes", "trials", "threshold", "ci_low", "ci_high", "se", "seed", "predicted")
@@ -49,7 +49,7 @@ class CsvData:
     rows: tuple[dict, ...]
     kind: str  # "binomial" or "thresholds"
     column: str  # the resource / threshold column
-    distinct: dict  # column -> set of its distinct raw entries
+    distinct: dict  # column -> set of its distinct entries (fit_pool.canonical: 1 and 1.0 are one)
     raw: tuple[dict, ...] = ()  # the records as read (text), aligned with rows
     notes: tuple[str, ...] = ()  # from pooling several sources (fit_pool)
 
@@ -167,12 +167,12 @@ def _read_store(path: str) -> tuple[list[str], list[dict]]:
         entry = counts.setdefault(json.dumps(record.params, sort_keys=True), [record.params, 0, 0])
         entry[1] += bool(record.result["success"])
         entry[2] += 1
-    raw = [{**{k: _cell_text(p.get(k)) for k in header}, "successes": str(k), "trials": str(n)}
+    raw = [{**{k: cell_text(p.get(k)) for k in header}, "successes": str(k), "trials": str(n)}
            for p, k, n in counts.values()]
     return [*header, "successes", "trials"], raw
 
 
-def _cell_text(value: object) -> str:
+def cell_text(value: object) -> str:
     """A stored parameter as a CSV entry would read (JSON for anything but numbers and text)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return json.dumps(value)
@@ -203,7 +203,7 @@ def read_data(paths: str | Sequence[str], *, resource: str,
         path = " + ".join(paths)
         header, raw, labels, notes = pool(sources, lambda p, h: _kind(p, h, resource)[0])
     kind, column = _kind(path, header, resource)
-    distinct = {h: {str(rec.get(h) or "").strip() for rec in raw} for h in header}
+    distinct = {h: {canonical(rec.get(h)) for rec in raw} for h in header}
     params = params(header, kind, distinct)
     absent = [p for p in params if p not in header]
     if absent:

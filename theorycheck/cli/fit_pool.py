@@ -21,9 +21,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-__all__ = ["pool", "line_labels"]
+__all__ = ["pool", "line_labels", "canonical"]
 
 Source = tuple[str, list[str], list[dict]]  # (path, header, records as text)
+
+
+def canonical(text: object) -> str:
+    """An entry as compared across rows and sources: a number by its value (``1``, ``1.0``
+    and ``1e0`` are one value), ``true``/``false`` in any case as one, else the stripped text."""
+    entry = str(text if text is not None else "").strip()
+    try:
+        return repr(float(entry))
+    except ValueError:
+        return entry.lower() if entry.lower() in ("true", "false") else entry
 
 
 def line_labels(path: str, count: int, pooled: bool) -> list[str]:
@@ -48,9 +58,10 @@ def pool(sources: Sequence[Source], kind_of: Callable[[str, list[str]], str]
     notes: list[str] = []
     filled: dict[str, str] = {}
     for col in header:
-        values = {str(r.get(col) or "").strip() for _, cols, raw in sources if col in cols for r in raw}
+        values = {canonical(r.get(col)): str(r.get(col)).strip()
+                  for _, cols, raw in sources if col in cols for r in raw}
         if len(values) == 1 and "" not in values:
-            filled[col] = next(iter(values))
+            filled[col] = next(iter(values.values()))
     for path, cols, raw in sources:
         missing = {c: filled.get(c, "") for c in header if c not in cols}
         records += [{**missing, **r} for r in raw]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 
+from theorycheck.cli.rows_file import append_row, check_rows_file, row_columns
 from theorycheck.registry import LazyNames
 
 
@@ -107,6 +108,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
                    help="a parameter of a task other than retrieval and linear-am (its declared "
                    "variables and settings; the rest from its defaults)")
+    p.add_argument("--rows", metavar="FILE",
+                   help="also append the run as one binomial row (its parameters and settings, successes, "
+                   "trials) to this CSV, which theorycheck fit reads, alone or beside checks' outputs")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -184,11 +188,15 @@ def _run_declared(args) -> int:
         raise ValueError(f"task {task.name} has no default for {', '.join(missing)}; give "
                          + " ".join(f"--set {v}=VALUE" for v in missing))
     params = task.check_params(params)
+    if args.rows:
+        check_rows_file(args.rows, row_columns(params))
     seeds = list(range(args.seed, args.seed + args.seeds))
     results = []
     for s in seeds:
         out = task.trial(dict(params), seed_sequence(s))
         results.append(dict(out) if isinstance(out, dict) else {"success": bool(out)})
+    if args.rows:
+        append_row(args.rows, params, sum(bool(r["success"]) for r in results), len(results))
     if args.json:
         print(dumps({"task": task.name, "params": params, "seeds": seeds,
                      "success": [bool(r["success"]) for r in results], "results": results}, indent=None))
@@ -201,6 +209,14 @@ def _run_declared(args) -> int:
     return 0
 
 
+def _row_settings(task: str, params: dict, algorithm: str, options: dict) -> dict:
+    """What a ``--rows`` row records of a built-in run: the task's parameters, the algorithm
+    (retrieval; linear-am's ``method`` is a parameter) and the options that can change an
+    outcome (not ``threads``)."""
+    extra = {} if task == "linear-am" else {"algorithm": algorithm}
+    return {**params, **extra, **{k: v for k, v in options.items() if k != "threads"}}
+
+
 def run(args) -> int:
     if args.task not in ("retrieval", "linear-am"):  # the built-ins print their full Outcome
         return _run_declared(args)
@@ -208,8 +224,13 @@ def run(args) -> int:
         raise ValueError(f"--set applies to tasks other than retrieval and linear-am, got --set with "
                          f"--task {args.task}; use their own options (see --help)")
     params, algorithm, options, trial = _trials(args)
+    settings = _row_settings(args.task, params, algorithm, options)
+    if args.rows:
+        check_rows_file(args.rows, row_columns(settings))
     seeds = list(range(args.seed, args.seed + args.seeds))
     outcomes = [trial(s) for s in seeds]
+    if args.rows:
+        append_row(args.rows, settings, sum(bool(o.success) for o in outcomes), len(outcomes))
     if args.json:
         report = {
             "task": args.task,
