@@ -58,7 +58,7 @@ def pool(sources: Sequence[Source], kind_of: Callable[[str, list[str]], str]
     notes: list[str] = []
     filled: dict[str, str] = {}
     for col in header:
-        values = {canonical(r.get(col)): str(r.get(col)).strip()
+        values = {canonical(r.get(col)): str(r.get(col) or "").strip()
                   for _, cols, raw in sources if col in cols for r in raw}
         if len(values) == 1 and "" not in values:
             filled[col] = next(iter(values.values()))
