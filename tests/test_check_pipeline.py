@@ -100,13 +100,43 @@ def test_report_files(serial, tmp_path):
     assert json.loads((tmp_path / "verdict.json").read_text())["verdict"]["verdict"] == serial.status
 
 
+def test_a_ceiling_set_by_the_cost_cap_is_not_read_as_a_wall():
+    """The same storage-limited cells with a cost cap so low that each search may only
+    double a few times: the cells are censored at the cap, not 4096x past the prediction,
+    so the verdict does not claim that N cannot buy success; it names the cap and --max-cost."""
+    import dataclasses
+
+    from theorycheck.check.ceilings import MAX_OVERSHOOT, cost_capped, search_ceiling
+    from theorycheck.check.runner import plan
+
+    low = dataclasses.replace(TINY, max_cost=5e3)
+    kw = dict(task="retrieval", settings={"algorithm": "one-step"}, base={"V": 64, "d": 8, "L": 2},
+              vary=("L",))
+    tgt, design = plan(LAW, budget=low, **kw)
+    kw["entropy"] = 1
+    assert all(cost_capped(design, c, s) for c, s in zip(design.cells, design.starts, strict=True))
+    d = check(LAW, budget=low, **kw).to_dict()
+    assert all(cell["threshold"]["estimate"] is None for cell in d["cells"])
+    tops = [max(p[0] for p in cell["threshold"]["points"]) for cell in d["cells"]]
+    for top, cell, start in zip(tops, design.cells, design.starts, strict=True):
+        assert top <= search_ceiling(design, cell, start) < MAX_OVERSHOOT * start
+    assert "trial-cost cap" in d["verdict"]["reason"] and "--max-cost" in d["verdict"]["reason"]
+    assert "cannot buy success" not in d["verdict"]["reason"]
+    assert any(n.startswith(f"{len(d['cells'])} censored cell(s) stopped at the tiny budget's trial-cost cap")
+               for n in d["verdict"]["notes"]), d["verdict"]["notes"]
+    # without a cost cap the ceiling is the overshoot, 4096x the start: a wall, and said so
+    d = check(LAW, budget=dataclasses.replace(TINY, max_cost=float("inf")), **kw).to_dict()
+    assert "cannot buy success" in d["verdict"]["reason"]
+    assert not any("trial-cost cap" in n for n in d["verdict"]["notes"])
+
+
 def test_a_cell_without_a_threshold_is_censored_not_searched_forever():
     """Storage-limited cells (d^2 << 10 V log V): no N makes the one-step read-out succeed.
     The search must stop at its ceiling (MAX_OVERSHOOT x the prediction, or the cost cap)
     and report censored cells."""
     import math
 
-    from theorycheck.check.runner import MAX_OVERSHOOT
+    from theorycheck.check.ceilings import MAX_OVERSHOOT
 
     res = check(LAW, task="retrieval", settings={"algorithm": "one-step"}, base={"V": 64, "d": 8, "L": 2},
                 vary=("L",), budget=TINY, entropy=1)

@@ -46,7 +46,7 @@ def test_max_cost_lifts_the_search_ceiling_and_is_reproduced():
     # threshold, above 16x the quick budget's cap (9.6e8): its search may not go above its
     # start. --max-cost inf (a GPU's run) lets it double up to the 4096x overshoot limit,
     # is recorded in the design, and the Reproduce line carries it and plans the same sweep.
-    from theorycheck.check.runner import MAX_OVERSHOOT, search_ceiling
+    from theorycheck.check.ceilings import MAX_OVERSHOOT, search_ceiling
 
     cells = ["--cells", "V=16384,d=2048,L=64; V=16384,d=2048,L=128"]
     for extra, factor in (([], 1.0), (["--max-cost", "inf"], MAX_OVERSHOOT)):

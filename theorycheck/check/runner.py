@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from theorycheck.check.budget import Budget, get_budget
+from theorycheck.check.ceilings import cost_capped_note, no_crossing_reason, search_ceiling
 from theorycheck.check.design import SweepDesign, design_sweep
 from theorycheck.check.given_cells import design_given_cells
 from theorycheck.check.per_seed import nested_for, quantile_table, trial_counts
@@ -122,28 +123,6 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
     return tgt, nested_for(thresholds, tgt, design)
 
 
-#: A cell's search never asks for more than this multiple of the predicted threshold (the
-#: reference constants of a law can be far off: 1 where none is known) ...
-MAX_OVERSHOOT = 4096.0
-#: ... nor for a trial costing more than this multiple of the budget's cost cap.
-MAX_COST_FACTOR = 16.0
-
-
-def search_ceiling(design: SweepDesign, cell: Mapping[str, float], start: float) -> float:
-    """Largest resource value a cell's search may try: ``start * 2**k`` for the largest ``k``
-    with ``2**k <= MAX_OVERSHOOT`` whose trial stays within ``MAX_COST_FACTOR`` times the
-    budget's cost cap. A cell whose threshold lies above it comes back censored ("no
-    threshold below ...") instead of asking for ever larger, ever slower trials."""
-    task = design.task
-    ceiling = start
-    while ceiling * 2 <= start * MAX_OVERSHOOT:
-        trial = {**design.settings, **cell, design.resource: ceiling * 2}
-        if task.trial_cost(trial) > MAX_COST_FACTOR * design.budget.max_cost:
-            break
-        ceiling *= 2
-    return ceiling
-
-
 def cell_searches(design: SweepDesign, q: float, thresholds: str = "bernoulli") -> dict[str, CellSpec]:
     """The sweep cells of ``design`` (for :func:`theorycheck.sweep.run_sweep` with the task's
     trial, or :class:`CriticalTrial` of it per-seed): one threshold search per cell, started
@@ -227,8 +206,15 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
         Dataset.from_thresholds(measured)
     kwargs = {} if tolerance is None else {"tolerance": tolerance}
     verdict = compare(tgt.law, data, q=q, lower_bound=tgt.lower_law, **kwargs)
+    # cells censored at their search ceiling: at the cost cap, say that --max-cost lifts it
+    at_ceiling = [(cell, start) for k, cell, start in zip(keys, design.cells, design.starts, strict=True)
+                  if sweep.results[k].censored is not None and sweep.results[k].points
+                  and max(r for r, _, _ in sweep.results[k].points) >= 0.999 * search_ceiling(design, cell, start)]
+    capped = cost_capped_note(design, at_ceiling)
     if isinstance(verdict, NoCrossing):  # every search stopped at its ceiling: say so
-        verdict = replace(verdict, reason=_ceiling_reason(design.resource))
+        verdict = replace(verdict, reason=no_crossing_reason(design.resource, capped is not None))
+    if capped is not None:
+        verdict = replace(verdict, notes=(*verdict.notes, capped))
     advice = budget_advice(design.budget, verdict)  # "more trials per cell" as a budget to choose
     if advice is not None:
         verdict = replace(verdict, suggestions=(*verdict.suggestions, advice))
@@ -255,15 +241,6 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
         caveats=list(design.notes) + list(tgt.caveats),
         regime=regime,
     )
-
-
-def _ceiling_reason(resource: str) -> str:
-    """Why a check where no cell crossed q is inconclusive (its searches stop at a ceiling)."""
-    return (f"no cell reached success probability q below its search ceiling ({MAX_OVERSHOOT:g}x the "
-            f"law's prediction, or {MAX_COST_FACTOR:g}x the budget's trial cost): the sweep sits where {resource} "
-            "cannot buy success (another condition binds: for the retrieval task e.g. storage "
-            "d^2 >~ V log V); "
-            "move the base point or check that condition instead")
 
 
 def _cell_id(params: Mapping[str, float]) -> tuple:
