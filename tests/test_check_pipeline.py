@@ -193,3 +193,16 @@ def test_a_result_prints_as_its_verdict_and_reprs_in_one_line():
     assert str(res) == render_verdict(res.to_dict())
     assert repr(res).startswith("CheckResult(user-law: consistent, 3 cells,") and len(repr(res)) < 200
     assert repr(res.verdict).startswith("Verdict(consistent: n >= C*d; d: consistent 0.968") and len(repr(res.verdict)) < 200
+
+
+def test_only_a_search_that_failed_at_its_ceiling_stopped_there():
+    # a cell censored below (success from the start down) is not stopped by its ceiling, even
+    # when the ceiling is its start (a cost cap that allows no doubling)
+    from theorycheck.check.ceilings import stopped_at_ceiling
+    from theorycheck.threshold import fit_threshold
+
+    failed = fit_threshold([(100, 0, 4), (200, 0, 4), (400, 0, 4)])
+    succeeded = fit_threshold([(100, 4, 4), (50, 4, 4), (25, 4, 4)])
+    assert failed.censored and succeeded.censored
+    assert stopped_at_ceiling(failed, 400) and not stopped_at_ceiling(failed, 800)
+    assert not stopped_at_ceiling(succeeded, 100)

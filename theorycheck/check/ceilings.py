@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["MAX_OVERSHOOT", "MAX_COST_FACTOR", "search_ceiling", "cost_capped", "cost_capped_note",
-           "no_crossing_reason"]
+__all__ = ["MAX_OVERSHOOT", "MAX_COST_FACTOR", "search_ceiling", "cost_capped", "stopped_at_ceiling",
+           "cost_capped_note", "no_crossing_reason"]
 
 #: A cell's search never asks for more than this multiple of the predicted threshold ...
 MAX_OVERSHOOT = 4096.0
@@ -44,6 +44,16 @@ def cost_capped(design: Any, cell: Mapping[str, float], start: float) -> bool:
     """Whether the cell's ceiling is the budget's cost cap rather than ``MAX_OVERSHOOT``."""
     ceiling = search_ceiling(design, cell, start)
     return ceiling * 2 <= start * MAX_OVERSHOOT and _too_costly(design, cell, ceiling * 2)
+
+
+def stopped_at_ceiling(threshold: Any, ceiling: float) -> bool:
+    """Whether a cell's search ended censored at its ``ceiling``: no crossing found, and at the
+    largest value tried (the ceiling) still on the failing side (no success where success grows
+    with the resource, all successes where it falls)."""
+    if threshold.censored is None or not threshold.points:
+        return False
+    top, k, n = max(threshold.points)
+    return top >= 0.999 * ceiling and k == (0 if threshold.increasing else n)
 
 
 def cost_capped_note(design: Any, censored: Sequence[tuple[Mapping[str, float], float]]) -> str | None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from theorycheck.check.budget import Budget, get_budget
-from theorycheck.check.ceilings import cost_capped_note, no_crossing_reason, search_ceiling
+from theorycheck.check.ceilings import cost_capped_note, no_crossing_reason, search_ceiling, stopped_at_ceiling
 from theorycheck.check.design import SweepDesign, design_sweep
 from theorycheck.check.given_cells import design_given_cells
 from theorycheck.check.per_seed import nested_for, quantile_table, trial_counts
@@ -208,8 +208,7 @@ def check(target: Any, *, budget: str | Budget = "quick", task: str | Task | Non
     verdict = compare(tgt.law, data, q=q, lower_bound=tgt.lower_law, **kwargs)
     # cells censored at their search ceiling: at the cost cap, say that --max-cost lifts it
     at_ceiling = [(cell, start) for k, cell, start in zip(keys, design.cells, design.starts, strict=True)
-                  if sweep.results[k].censored is not None and sweep.results[k].points
-                  and max(r for r, _, _ in sweep.results[k].points) >= 0.999 * search_ceiling(design, cell, start)]
+                  if stopped_at_ceiling(sweep.results[k], search_ceiling(design, cell, start))]
     capped = cost_capped_note(design, at_ceiling)
     if isinstance(verdict, NoCrossing):  # every search stopped at its ceiling: say so
         verdict = replace(verdict, reason=no_crossing_reason(design.resource, capped is not None))
