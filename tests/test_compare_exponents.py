@@ -398,6 +398,30 @@ def test_a_width_trend_that_makes_a_cell_a_step_is_dropped():
     assert any("one shared width" in note for note in fit.notes)
 
 
+def test_a_width_trend_the_cells_do_not_determine_is_dropped():
+    # Plain GD at 480 steps (the pooled rows of bench/data/gd_plain480_L_line.csv as first
+    # measured): at L = 256 every point is all-failure or all-success except 2/4 at 5017,
+    # so that cell's own slope is unbounded (quasi-separation) without being a step. The
+    # width trend in L stopped at 1.1 with a standard error of 1.5e4, and the cell's
+    # threshold came out 5017 +-1.5% (sd 0.0074), three times narrower than the shared width
+    # gives the other cell from more mixed points (sd 0.027). A trend whose standard error
+    # exceeds its bound (10) is not determined by the cells: one shared width instead.
+    from theorycheck.compare.cell_model import MAX_WIDTH_TREND, fit_cells
+
+    rows = [(64, 4219, 0, 2), (64, 4601, 1, 4), (64, 5017, 3, 4), (64, 5471, 3, 3), (64, 5970, 2, 2),
+            (64, 7098, 4, 4), (256, 4219, 0, 4), (256, 4601, 0, 3), (256, 5017, 2, 4), (256, 5471, 3, 3),
+            (256, 5970, 2, 2), (256, 7098, 2, 2)]
+    data = Dataset.from_rows([{"V": 1024, "d": 256, "L": L, "N": N, "successes": k, "trials": n}
+                              for L, N, k, n in rows], resource="N", variables=["V", "d", "L"])
+    ths = cell_thresholds(data)
+    fit = fit_cells(data, ths, width_trends=("L",))
+    assert fit.identified and fit.width_trends == {}
+    assert any("standard error beyond it" in note for note in fit.notes)
+    sd = np.sqrt(np.diag(fit.cov))
+    assert np.all(sd > 0.02) and sd.max() / sd.min() < 1.2, sd  # both cells as well known, ~+-5%
+    assert MAX_WIDTH_TREND == 10.0
+
+
 def test_few_seeds_a_cell_still_give_a_bounded_exponent():
     # the same table through compare: the L exponent must come out bounded and agree with
     # the pooled GLM free fit of the same trials (0.077 [-0.014, 0.168]) to within its sd

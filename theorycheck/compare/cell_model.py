@@ -117,18 +117,22 @@ def fit_cells(
     u, s = pieces(p)
     step_cell = bool(trends) and any(separated(u[cell == c], k[cell == c], n[cell == c], zq) for c in range(m))
     loose = [v for j, v in enumerate(trends) if step_cell or abs(p[m + 1 + j]) > MAX_WIDTH_TREND - 1e-3]
-    if loose:  # a cell's own slope left to run to a step: its threshold has no information
+    identified = p[m] < MAX_LOG_SLOPE - 1e-3 and not separated(u, k, n, zq)
+    full = probit_covariance(u, n, jac_u(p, u, s)) if identified else None
+    if trends and not loose and identified:  # a trend the cells do not determine: CI wider than the bound
+        loose = [v for j, v in enumerate(trends)
+                 if full is None or not math.sqrt(max(full[m + 1 + j, m + 1 + j], 0.0)) <= MAX_WIDTH_TREND]
+    if loose:  # a cell's own slope left free to run to a step: its threshold has no information
         fit = fit_cells(data, thresholds, q=q, width_trends=[v for v in width_trends if v not in loose])
         return replace(fit, notes=(f"cells' thresholds: a trend of the transition width in {', '.join(loose)} "
                                    "is not identified (a cell's own transition is a step on its grid, or "
-                                   "the trend ran to its bound): one shared width", *fit.notes))
-    identified = p[m] < MAX_LOG_SLOPE - 1e-3 and not separated(u, k, n, zq)
+                                   "the trend ran to its bound or has a standard error beyond it): one "
+                                   "shared width", *fit.notes))
     cov = np.full((m, m), np.nan)
     if not identified:
         notes.append("every transition is a step on its grid (each cell splits successes from failures "
                      "perfectly: the shared probit slope has no finite maximum): joint per-cell fit not identified")
     else:
-        full = probit_covariance(u, n, jac_u(p, u, s))
         if full is None:
             identified = False
             notes.append("information matrix of the per-cell fit is singular")
