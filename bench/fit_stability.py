@@ -51,6 +51,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("gd_adam60_zeta05_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_adam30_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_plain240_L_line.csv", "N", "--law vural2026.headline"),
+    ("gd_plain480_L_line.csv", "N", "--law vural2026.headline"),
     ("limit_trigger_in_1024_256.csv", "N", "--law vural2026.headline"),
     ("limit_beta4_zeta05_L_line.csv", "N", "--law vural2026.headline"),
     ("limit_beta4_trigger_in_L_line.csv", "N", "--law vural2026.headline"),

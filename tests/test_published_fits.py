@@ -148,6 +148,21 @@ def test_full_training_l_line(capsys, rows, slope, ci, thresholds):
     assert all(c["in_regime"] for c in out["cells"])
 
 
+def test_plain_gd_480_steps_l_line(capsys):
+    # docs/theory.md §7.8, the README and notebook 02 (2026-11-27): plain GD, lr = 100, 480
+    # steps, trigger out, (1024, 256); 51 simulate runs (bench/gd_plain480_line.py), 12 probes
+    # and 4 trials of a stopped check, pooled with fit --save-rows. The exponent is read from
+    # the cells' shared width (two cells have brackets of their own only); at 240 steps
+    # (gd_plain240_L_line.csv) it was 0.207 and rising
+    code, out = _fit(capsys, "gd_plain480_L_line.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.051, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([0.014, 0.087], abs=0.0005)
+    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([4740, 4977, 5084], abs=1)
+    assert sum(c["trials"] for c in out["cells"]) == 67
+    assert all(c["in_regime"] for c in out["cells"])
+
+
 def test_full_training_zeta_half_trigger_out(capsys):
     # docs/theory.md §7.8 (2026-11-26): the fourth corner of zeta x trigger, 5 seeds at each of
     # 4 N a cell; two cells have brackets only, so the exponent is read from the cells'
