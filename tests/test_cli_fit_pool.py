@@ -154,3 +154,10 @@ def test_numbers_written_differently_are_one_value_when_pooling(tmp_path, rows, 
     b = _write(tmp_path / "b.csv", rows[1::2], extra={"zeta": "1"})
     code, out = _fit(capsys, a, b)
     assert code in (0, 1, 3) and any("['zeta'] (one value each) ignored" in n for n in out["notes"]), out["notes"]
+
+
+def test_the_same_source_twice_is_refused(tmp_path, rows, capsys):
+    # its trials would count twice; a directory and its trials.sqlite are one source too
+    a = _write(tmp_path / "a.csv", rows)
+    assert main(["fit", a, str(tmp_path / "." / "a.csv"), "--law", LAW]) == 2
+    assert "twice" in capsys.readouterr().err

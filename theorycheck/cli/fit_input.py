@@ -186,9 +186,13 @@ def read_data(paths: str | Sequence[str], *, resource: str,
     parameter columns (and may refuse the header with a ValueError); ``distinct`` maps each
     column to the set of its distinct entries."""
     paths = [paths] if isinstance(paths, str) else list(paths)
-    sources = []
+    sources, seen = [], {}
     for path in paths:
         store = store_path(path)
+        real = os.path.realpath(store or path)
+        if real in seen:  # the same trials twice would count twice
+            raise ValueError(f"DATA names {real!r} twice ({seen[real]!r} and {path!r}); give each source once")
+        seen[real] = path
         header, raw = _read_store(store) if store else _read_csv(path)
         if not header:
             raise ValueError(f"{path!r} is empty: expected a header such as d,L,V,{resource},successes,trials")
