@@ -29,21 +29,23 @@ MAX_COST_FACTOR = 16.0
 
 def search_ceiling(design: Any, cell: Mapping[str, float], start: float) -> float:
     """Largest resource value a cell's search may try (module docstring)."""
-    ceiling = start
-    while ceiling * 2 <= start * MAX_OVERSHOOT and not _too_costly(design, cell, ceiling * 2):
-        ceiling *= 2
-    return ceiling
-
-
-def _too_costly(design: Any, cell: Mapping[str, float], value: float) -> bool:
-    trial = {**design.settings, **cell, design.resource: value}
-    return design.task.trial_cost(trial) > MAX_COST_FACTOR * design.budget.max_cost
+    return _ceiling(design, cell, start)[0]
 
 
 def cost_capped(design: Any, cell: Mapping[str, float], start: float) -> bool:
     """Whether the cell's ceiling is the budget's cost cap rather than ``MAX_OVERSHOOT``."""
-    ceiling = search_ceiling(design, cell, start)
-    return ceiling * 2 <= start * MAX_OVERSHOOT and _too_costly(design, cell, ceiling * 2)
+    return _ceiling(design, cell, start)[1]
+
+
+def _ceiling(design: Any, cell: Mapping[str, float], start: float) -> tuple[float, bool]:
+    """``(ceiling, capped)``: the ceiling, and whether the cost cap (not the overshoot) set it."""
+    ceiling = start
+    while ceiling * 2 <= start * MAX_OVERSHOOT:
+        trial = {**design.settings, **cell, design.resource: ceiling * 2}
+        if design.task.trial_cost(trial) > MAX_COST_FACTOR * design.budget.max_cost:
+            return ceiling, True
+        ceiling *= 2
+    return ceiling, False
 
 
 def stopped_at_ceiling(threshold: Any, ceiling: float) -> bool:
@@ -59,8 +61,7 @@ def stopped_at_ceiling(threshold: Any, ceiling: float) -> bool:
 def cost_capped_note(design: Any, censored: Sequence[tuple[Mapping[str, float], float]]) -> str | None:
     """The note for ``censored`` cells (``(cell, start)`` of cells whose threshold lies above
     their ceiling) whose ceiling was the cost cap; ``None`` when there are none."""
-    capped = [(cell, search_ceiling(design, cell, start)) for cell, start in censored
-              if cost_capped(design, cell, start)]
+    capped = [(cell, top) for cell, start in censored for top, by_cost in [_ceiling(design, cell, start)] if by_cost]
     if not capped:
         return None
     where = "; ".join(", ".join(f"{k}={v:g}" for k, v in cell.items()) + f": {design.resource} <= {top:g}"
