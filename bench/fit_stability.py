@@ -80,6 +80,10 @@ FITS = [  # (CSV, resource, the rest of the documented command)
      '--law "N >= C0*V*log(V)/(1 - C1*V*log(V)/d**2)" --assume "d**2 > 2*V*log(V)" --params V,d,L'),
     ("three_step_in_regime.csv", "N", "--law vural2026.three_step_hard --params V,d,L"),
     ("three_step_in_regime.csv", "N", "--params V,d,L"),
+    ("headline_gpu_wide_16384.csv", "N", "--law vural2026.headline"),
+    ("headline_gpu_wide_16384.csv", "N", '--law "N >= C*(0.431*V*log(V) + 1254*V**2/d**2)" --params V,d,L'),
+    ("headline_gpu_wide_16384.csv", "N", "--law vural2026.three_step_additive --params V,d,L"),
+    ("headline_gpu_wide_16384.csv", "N", ""),
 ]
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 

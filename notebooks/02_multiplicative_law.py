@@ -302,6 +302,13 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 0.95..1.11 on the cells it was read from, 0.98..1.03 on the earlier CPU cells with
 # `d² ≥ 13 V log V`). No `L` in it, again.
 #
+# **All three variables at `V = 16384` (GPU, 2026-11-27, docs/theory.md §7.10).** The
+# headline's `paper` design around `(16384, 2048, 64)` (`V` 8192..16384, `d` 1448..2048, `L`
+# 23..181; 1612 trials; `bench/data/headline_gpu_wide_16384.csv`) refutes the headline: `L`
+# -0.017 [-0.020, -0.013] against 1, and at each `(V, d)` the thresholds at `L` = 23, 64 and
+# 181 agree to 0.1%. `three_step_additive`, with the constants above held fixed, predicts
+# all nine cells within 0.95..1.05.
+#
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
 # centred, the MLP-noise wall `m·d ≈ 26 V log V` is there, and right of it `N*` is flat in `L`

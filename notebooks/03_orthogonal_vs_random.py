@@ -173,3 +173,6 @@ for kind in KINDS:
 # the ablation above puts it near `0.8-0.95 V log V` at `V = 128`); the second is what
 # non-orthogonal embeddings cost, `V²/d²` and no `L`: it halves the gap to the orthogonal
 # floor each time `d` grows by `√2`, and it is about a fifth of `N*` at `V = 16384`, `d = 4096`.
+# On fresh seeds at `V = 8192..16384`, `d = 1448..2048` and `L = 23..181` (2026-11-27,
+# docs/theory.md §7.10) the same constants predict the random arm within 0.95..1.05, and `L`
+# moves nothing.

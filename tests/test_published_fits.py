@@ -329,3 +329,39 @@ def test_fit_json_is_the_same_bytes_under_any_hash_seed():
     outs = {subprocess.run(cmd, capture_output=True, text=True, check=False,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
     assert len(outs) == 1 and '"in_regime": true' in outs.pop()
+
+
+# docs/theory.md §7.10 and the README (2026-11-27): the headline's paper check around
+# (16384, 2048, 64) on a GPU, 9 cells, 1612 trials (bench/gpu_session.sh's earlier step)
+def test_headline_at_v16384_is_refuted_in_l(capsys):
+    code, out = _fit(capsys, "headline_gpu_wide_16384.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    ex = out["exponents"]
+    assert ex["L"]["estimate"] == pytest.approx(-0.017, abs=0.0005)
+    assert ex["L"]["ci"] == pytest.approx([-0.020, -0.013], abs=0.0005)
+    assert ex["V"]["estimate"] == pytest.approx(1.52, abs=0.005)
+    assert ex["d"]["estimate"] == pytest.approx(-1.13, abs=0.005)
+    assert all(e["status"] == "refuted" for e in ex.values())
+    assert sum(c["trials"] for c in out["cells"]) == 1612
+    assert [c["in_regime"] for c in out["cells"]].count(False) == 2  # the two L = 23 cells (N << L V)
+
+
+def test_additive_law_predicts_the_v16384_cells_without_refit(capsys):
+    # constants of §7.9 (other cells, other seeds) held fixed; one common factor fitted
+    code, out = _fit(capsys, "headline_gpu_wide_16384.csv", "--law", "N >= C*(0.431*V*log(V) + 1254*V**2/d**2)",
+                     "--params", "V,d,L")
+    assert out["constant"]["C"]["estimate"] == pytest.approx(0.965, abs=0.0005)
+    assert out["constant"]["C"]["ci"] == pytest.approx([0.951, 0.980], abs=0.0005)
+    assert out["exponents"]["L"]["status"] == "consistent"
+    ratios = [c["threshold"] / (c["predicted"] / out["constant"]["C"]["estimate"]) for c in out["cells"]]
+    assert min(ratios) == pytest.approx(0.95, abs=0.005) and max(ratios) == pytest.approx(1.05, abs=0.005)
+
+
+def test_v16384_free_exponents(capsys):
+    code, out = _fit(capsys, "headline_gpu_wide_16384.csv")
+    assert code == 0
+    ex = out["exponents"]
+    assert ex["L"]["estimate"] == pytest.approx(-0.010, abs=0.0005)
+    assert ex["L"]["ci"] == pytest.approx([-0.063, 0.044], abs=0.0005)
+    assert ex["V"]["estimate"] == pytest.approx(1.48, abs=0.005)
+    assert ex["d"]["estimate"] == pytest.approx(-1.15, abs=0.005)

@@ -145,13 +145,15 @@ BOUNDS = [
            "derived", "measured fit of the three-step limit with hard attention on wide in-regime lines: "
            "a count floor C0 V log V plus a V^2/d^2 term, and no L",
            THREE_STEP, {"C0": 0.43, "C1": 1250.0},
-           "Found in data on a GPU (2026-11-26, docs/theory.md §7.8): fitted to 12 in-regime cells, V 4096..23170, "
+           "Found in data on a GPU (2026-11-26, docs/theory.md §7.9): fitted to 12 in-regime cells, V 4096..23170, "
            "d 1024..4096, L = 64 (bench/data/three_step_gpu_lines.csv), C0 = 0.43 [0.38, 0.49], C1 = 1254 "
            "[1133, 1388], observed/predicted 0.95..1.11 -- a fit to those cells is circular. With those "
            "constants fixed it predicts the earlier CPU cells (V 2048..4096, L 16..512, other seeds) within "
            "0.98..1.03 where d^2 >= 13 V log V, 1.07..1.10 at 11..12, and 1.3..1.5x too low at 8.4..9.4 (the "
            "storage wall, which it does not describe). The free power law over the same 12 cells is V^1.58 "
-           "d^-1.05: three_step_hard's V^2 log V/d^2 is refuted there."),
+           "d^-1.05: three_step_hard's V^2 log V/d^2 is refuted there. On fresh seeds at V 8192..16384, "
+           "d 1448..2048, L 23..181 (GPU, 2026-11-27, §7.10; bench/data/headline_gpu_wide_16384.csv) the "
+           "same constants predict all 9 cells within 0.95..1.05, and L moves nothing."),
     _entry("lower", Law.parse("(d**2/2)*log(1 + N/(L*V)) >= V*log(V)", resource="N"), "lower",
            {"N": "helps", "d": "helps", "L": "hurts", "V": "hurts"}, LOWER_REGIME, "derived",
            "estimators that see only the initial gradient: (d^2/2) log(1 + N/(L V)) >= V log V, "
