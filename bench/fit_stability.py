@@ -21,7 +21,14 @@ gradient and the starts of :func:`theorycheck.compare.law_fit._maximise` (docs/m
 On 2026-11-27, 38 fits, 2 moved, both as at c177104 (checked there): that CI end, and
 ``gd_adam60_L_line_2048.csv``, where whether the law fit reports a width trend in ``L`` that
 the likelihood does not identify (it runs to its bound) flips; its verdict, exponent, CI and
-``C`` agree to 1e-13.
+``C`` agree to 1e-13. Later on 2026-11-27, 43 fits, 3 moved: those two, and the refit of
+``three_step_additive`` to ``headline_gpu_wide_16384.csv``, by 3e-6 relative in an ``L``
+width trend (0.0381639 against 0.0381638); its constants, exponents and verdict agree.
+``gd_plain_lr200_L_line.csv`` (added after that run) moves in the parts its fit calls
+unidentified: each cell's own threshold, a bracket on 3-4 trials an ``N`` (4804.5 against
+4601 at ``L = 128``), the ratios built on them, and the joint likelihood (log-likelihood
+-7.4 against -15.1; "not identified", the constants come from the thresholds). Its verdict,
+``L`` exponent and CI, the cells' shared-width thresholds and ``C`` agree to 1e-7 on 5 copies.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("gd_adam30_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_plain240_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_plain480_L_line.csv", "N", "--law vural2026.headline"),
+    ("gd_plain_lr200_L_line.csv", "N", "--law vural2026.headline"),
     ("limit_trigger_in_1024_256.csv", "N", "--law vural2026.headline"),
     ("limit_beta4_zeta05_L_line.csv", "N", "--law vural2026.headline"),
     ("limit_beta4_trigger_in_L_line.csv", "N", "--law vural2026.headline"),

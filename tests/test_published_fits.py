@@ -150,7 +150,7 @@ def test_full_training_l_line(capsys, rows, slope, ci, thresholds):
 
 def test_plain_gd_480_steps_l_line(capsys):
     # docs/theory.md §7.8, the README and notebook 02 (2026-11-27): plain GD, lr = 100, 480
-    # steps, trigger out, (1024, 256); 51 simulate runs (bench/gd_plain480_line.py), 12 probes
+    # steps, trigger out, (1024, 256); 51 simulate runs (bench/gd_plain_lines.py), 12 probes
     # and 4 trials of a stopped check, pooled with fit --save-rows. The exponent is read from
     # the cells' shared width (two cells have brackets of their own only); at 240 steps
     # (gd_plain240_L_line.csv) it was 0.207 and rising
@@ -365,3 +365,16 @@ def test_v16384_free_exponents(capsys):
     assert ex["L"]["ci"] == pytest.approx([-0.063, 0.044], abs=0.0005)
     assert ex["V"]["estimate"] == pytest.approx(1.48, abs=0.005)
     assert ex["d"]["estimate"] == pytest.approx(-1.15, abs=0.005)
+
+
+def test_plain_gd_lr200_240_steps_l_line(capsys):
+    # docs/theory.md §7.8, the README and notebook 02 (2026-11-27): plain GD at lr = 200 for 240
+    # steps, the lr x steps of the 480-step line at lr = 100; 33 single-seed simulate runs
+    # (bench/gd_plain_lines.py --line lr200), the rows file as simulate --rows wrote it
+    code, out = _fit(capsys, "gd_plain_lr200_L_line.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.017, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.097, 0.131], abs=0.0005)
+    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([4808, 4625, 4923], abs=1)
+    assert sum(c["trials"] for c in out["cells"]) == 33
+    assert all(c["in_regime"] for c in out["cells"])

@@ -1,0 +1,86 @@
+"""Plain GD lines in ``L`` (trigger out of the value path, (V, d) = (1024, 256)): the simulate
+runs behind ``bench/data/gd_plain480_L_line.csv`` and ``bench/data/gd_plain_lr200_L_line.csv``
+(docs/theory.md §7.8).
+
+``--line 480``: 480 steps at lr = 100. 51 single-seed runs at L = 64, 128, 256 and N = 4601,
+5017, 5471 (a 2^(1/8) grid), each with a seed of its own, appended to one rows file with
+``simulate --rows``. The published file pools them with the 12 probe trials of
+``bench/data/gd_plain480_probe.csv`` and 4 trials of a stopped check (``theorycheck check
+vural2026.headline --budget quick --max-cost inf --cells "V=1024,d=256,L=64; V=1024,d=256,L=256"
+--set algorithm=gd --set optimizer=gd --set steps=480 --set lr=100 --set marker_in_value=false
+--seed 41``: 4 of 4 at L = 64, N = 7098):
+
+    theorycheck fit bench/data/gd_plain480_probe.csv OUT41 probes.csv --law vural2026.headline \\
+        --save-rows bench/data/gd_plain480_L_line.csv
+
+``--line lr200``: 240 steps at lr = 200, the same gradient-flow time (lr x steps) for half
+the steps, on the same grid: 33 single-seed runs (2026-11-27), the file as written by
+``--rows`` (``theorycheck fit bench/data/gd_plain_lr200_L_line.csv --law vural2026.headline``).
+
+    python bench/gd_plain_lines.py [--line lr200]               # print the commands
+    python bench/gd_plain_lines.py --run --workers 2 --rows probes.csv   # run them
+
+A 480-step trial takes 2-7 min on one core (longer at L = 256), a 240-step one 1.5-2 min.
+Prints; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+GRID_N = (5017, 4601, 5471)
+
+
+def runs_480() -> list[tuple[int, int, int]]:
+    """``(L, N, seed)`` of every 480-step run, in the order they were run (2026-11-27)."""
+    out = [(256 if s % 2 == 0 else 64, GRID_N[((s - 9100) // 2) % 3], s) for s in range(9100, 9124)]
+    out += [(128, GRID_N[(s - 9200) % 3], s) for s in range(9200, 9209)]
+    out += [((256, 64, 128)[(s - 9300) % 3], GRID_N[((s - 9300) // 3) % 3], s) for s in range(9300, 9318)]
+    return out
+
+
+def runs_lr200() -> list[tuple[int, int, int]]:
+    """``(L, N, seed)`` of every lr = 200 run, in the order they were run (2026-11-27): two
+    probes at N = 5017, then rounds over N and L (L = 128 in three of the four)."""
+    out = [(64, 5017, 9400), (256, 5017, 9401)]
+    for rep in range(4):
+        for N in (4601, 5017, 5471):
+            for L in (64, 256, 128):
+                if (L == 128 and rep == 3) or (rep == 0 and N == 5017 and L != 128):
+                    continue
+                out.append((L, N, 9402 + len(out) - 2))
+    return out
+
+
+LINES = {"480": (480, 100, runs_480), "lr200": (240, 200, runs_lr200)}  # steps, lr, runs
+
+
+def command(line: str, L: int, N: int, seed: int, rows: str) -> list[str]:
+    steps, lr, _ = LINES[line]
+    return ["theorycheck", "simulate", "--V", "1024", "--d", "256", "--L", str(L), "--N", str(N),
+            "--algorithm", "gd", "--optimizer", "gd", "--steps", str(steps), "--lr", str(lr), "--no-marker-in-value",
+            "--seeds", "1", "--seed", str(seed), "--rows", rows]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--line", choices=sorted(LINES), default="480", help="which line's runs")
+    parser.add_argument("--run", action="store_true", help="run the commands (else print them)")
+    parser.add_argument("--workers", type=int, default=1, help="commands at once (each uses one core)")
+    parser.add_argument("--rows", default="probes.csv", help="the rows file they append to")
+    args = parser.parse_args(argv)
+    commands = [command(args.line, L, N, s, args.rows) for L, N, s in LINES[args.line][2]()]
+    if not args.run:
+        print("\n".join(shlex.join(c) for c in commands))
+        return 0
+    with ThreadPoolExecutor(args.workers) as pool:
+        for c, code in zip(commands, pool.map(lambda c: subprocess.run(c, capture_output=True).returncode, commands)):
+            print(code, shlex.join(c), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
