@@ -1,6 +1,6 @@
 """Plain GD lines in ``L`` (trigger out of the value path, (V, d) = (1024, 256)): the simulate
-runs behind ``bench/data/gd_plain480_L_line.csv`` and ``bench/data/gd_plain_lr200_L_line.csv``
-(docs/theory.md §7.8).
+runs behind ``bench/data/gd_plain480_L_line.csv``, ``gd_plain_lr200_L_line.csv`` and
+``gd_plain_lr400_L_line.csv`` (docs/theory.md §7.8).
 
 ``--line 480``: 480 steps at lr = 100. 51 single-seed runs at L = 64, 128, 256 and N = 4601,
 5017, 5471 (a 2^(1/8) grid), each with a seed of its own, appended to one rows file with
@@ -13,14 +13,16 @@ vural2026.headline --budget quick --max-cost inf --cells "V=1024,d=256,L=64; V=1
     theorycheck fit bench/data/gd_plain480_probe.csv OUT41 probes.csv --law vural2026.headline \\
         --save-rows bench/data/gd_plain480_L_line.csv
 
-``--line lr200``: 240 steps at lr = 200, the same gradient-flow time (lr x steps) for half
-the steps, on the same grid: 33 single-seed runs (2026-11-27), the file as written by
-``--rows`` (``theorycheck fit bench/data/gd_plain_lr200_L_line.csv --law vural2026.headline``).
+``--line lr200`` and ``--line lr400``: 240 steps at lr = 200 and 120 steps at lr = 400, the
+same gradient-flow time (lr x steps) for a half and a quarter of the steps, on the same grid:
+33 single-seed runs each (2026-11-27), the files as written by ``--rows`` (``theorycheck fit
+bench/data/gd_plain_lr200_L_line.csv --law vural2026.headline``, the same for lr400).
 
     python bench/gd_plain_lines.py [--line lr200]               # print the commands
     python bench/gd_plain_lines.py --run --workers 2 --rows probes.csv   # run them
 
-A 480-step trial takes 2-7 min on one core (longer at L = 256), a 240-step one 1.5-2 min.
+A 480-step trial takes 2-7 min on one core (longer at L = 256), a 240-step one 0.8-2 min, a
+120-step one 23-47 s.
 Prints; asserts nothing.
 """
 
@@ -42,20 +44,22 @@ def runs_480() -> list[tuple[int, int, int]]:
     return out
 
 
-def runs_lr200() -> list[tuple[int, int, int]]:
-    """``(L, N, seed)`` of every lr = 200 run, in the order they were run (2026-11-27): two
-    probes at N = 5017, then rounds over N and L (L = 128 in three of the four)."""
-    out = [(64, 5017, 9400), (256, 5017, 9401)]
+def runs_same_time(first_seed: int) -> list[tuple[int, int, int]]:
+    """``(L, N, seed)`` of every run of a line at lr x steps = 48000, in the order they were run
+    (2026-11-27): two probes at N = 5017, then rounds over N and L (L = 128 in three of the
+    four); seeds from ``first_seed`` (9400 at lr = 200, 9500 at lr = 400)."""
+    out = [(64, 5017, first_seed), (256, 5017, first_seed + 1)]
     for rep in range(4):
         for N in (4601, 5017, 5471):
             for L in (64, 256, 128):
                 if (L == 128 and rep == 3) or (rep == 0 and N == 5017 and L != 128):
                     continue
-                out.append((L, N, 9402 + len(out) - 2))
+                out.append((L, N, first_seed + len(out)))
     return out
 
 
-LINES = {"480": (480, 100, runs_480), "lr200": (240, 200, runs_lr200)}  # steps, lr, runs
+LINES = {"480": (480, 100, runs_480), "lr200": (240, 200, lambda: runs_same_time(9400)),  # steps, lr, runs
+         "lr400": (120, 400, lambda: runs_same_time(9500))}
 
 
 def command(line: str, L: int, N: int, seed: int, rows: str) -> list[str]:

@@ -378,3 +378,14 @@ def test_plain_gd_lr200_240_steps_l_line(capsys):
     assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([4808, 4625, 4923], abs=1)
     assert sum(c["trials"] for c in out["cells"]) == 33
     assert all(c["in_regime"] for c in out["cells"])
+
+
+def test_plain_gd_lr400_120_steps_l_line(capsys):
+    # the same lr x steps at lr = 400 for 120 steps (bench/gd_plain_lines.py --line lr400)
+    code, out = _fit(capsys, "gd_plain_lr400_L_line.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.058, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.022, 0.138], abs=0.0005)
+    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([4765, 4560, 5165], abs=1)
+    assert sum(c["trials"] for c in out["cells"]) == 33
+    assert all(c["in_regime"] for c in out["cells"])
