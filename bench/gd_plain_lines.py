@@ -1,6 +1,6 @@
 """Plain GD lines in ``L`` (trigger out of the value path, (V, d) = (1024, 256)): the simulate
 runs behind ``bench/data/gd_plain480_L_line.csv``, ``gd_plain_lr200_L_line.csv`` and
-``gd_plain_lr400_L_line.csv`` (docs/theory.md §7.8).
+``gd_plain_lr400_L_line.csv``, and ``gd_plain_lr200_trigger_in_L_line.csv`` (docs/theory.md §7.8).
 
 ``--line 480``: 480 steps at lr = 100. 51 single-seed runs at L = 64, 128, 256 and N = 4601,
 5017, 5471 (a 2^(1/8) grid), each with a seed of its own, appended to one rows file with
@@ -17,6 +17,11 @@ vural2026.headline --budget quick --max-cost inf --cells "V=1024,d=256,L=64; V=1
 same gradient-flow time (lr x steps) for a half and a quarter of the steps, on the same grid:
 33 single-seed runs each (2026-11-27), the files as written by ``--rows`` (``theorycheck fit
 bench/data/gd_plain_lr200_L_line.csv --law vural2026.headline``, the same for lr400).
+
+``--line trigger_in_lr200``: 240 steps at lr = 200 with the trigger in the value path, L = 64
+and 256: 34 single-seed runs (2026-11-27) on a grid that moved down as they came in (N 10039
+to 4219), the file as written by ``--rows``. (At lr = 400 the trigger in the value path made
+plain GD diverge: 4 of 4 runs, ``bench/data/gd_plain_lr400_trigger_in_probe.csv``.)
 
     python bench/gd_plain_lines.py [--line lr200]               # print the commands
     python bench/gd_plain_lines.py --run --workers 2 --rows probes.csv   # run them
@@ -58,15 +63,36 @@ def runs_same_time(first_seed: int) -> list[tuple[int, int, int]]:
     return out
 
 
-LINES = {"480": (480, 100, runs_480), "lr200": (240, 200, lambda: runs_same_time(9400)),  # steps, lr, runs
-         "lr400": (120, 400, lambda: runs_same_time(9500))}
+def runs_trigger_in() -> list[tuple[int, int, int]]:
+    """``(L, N, seed)`` of the trigger-in runs that finished, in order (2026-11-27): probes at
+    N = 10039, then rounds on 8441..7098, 7098..5017 and 5017..4219 as the successes
+    reached down (the runs in flight when each round was stopped are not listed)."""
+    out = [(64, 10039, 9620), (256, 10039, 9621), (64, 8441, 9622), (256, 8441, 9623), (64, 7098, 9624),
+           (256, 7098, 9625), (256, 7098, 9650), (64, 5970, 9651), (256, 5970, 9652), (64, 5017, 9653),
+           (256, 5017, 9654), (64, 5970, 9655), (256, 5970, 9656), (64, 5017, 9657), (256, 5017, 9658),
+           (64, 7098, 9659)]
+    seed = 9680
+    for _ in range(3):
+        for N in (4601, 4219, 5017):
+            for L in (64, 256):
+                out.append((L, N, seed))
+                seed += 1
+    return out
+
+
+LINES = {  # steps, lr, runs, trigger in the value path
+    "480": (480, 100, runs_480, False),
+    "lr200": (240, 200, lambda: runs_same_time(9400), False),
+    "lr400": (120, 400, lambda: runs_same_time(9500), False),
+    "trigger_in_lr200": (240, 200, runs_trigger_in, True),
+}
 
 
 def command(line: str, L: int, N: int, seed: int, rows: str) -> list[str]:
-    steps, lr, _ = LINES[line]
+    steps, lr, _, trigger_in = LINES[line]
     return ["theorycheck", "simulate", "--V", "1024", "--d", "256", "--L", str(L), "--N", str(N),
-            "--algorithm", "gd", "--optimizer", "gd", "--steps", str(steps), "--lr", str(lr), "--no-marker-in-value",
-            "--seeds", "1", "--seed", str(seed), "--rows", rows]
+            "--algorithm", "gd", "--optimizer", "gd", "--steps", str(steps), "--lr", str(lr),
+            *([] if trigger_in else ["--no-marker-in-value"]), "--seeds", "1", "--seed", str(seed), "--rows", rows]
 
 
 def main(argv=None) -> int:

@@ -389,3 +389,15 @@ def test_plain_gd_lr400_120_steps_l_line(capsys):
     assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([4765, 4560, 5165], abs=1)
     assert sum(c["trials"] for c in out["cells"]) == 33
     assert all(c["in_regime"] for c in out["cells"])
+
+
+def test_plain_gd_lr200_trigger_in_l_line(capsys):
+    # the trigger in the value path at lr = 200, 240 steps (bench/gd_plain_lines.py --line
+    # trigger_in_lr200): the trigger-out thresholds at the same lr x steps, two values of L (thin)
+    code, out = _fit(capsys, "gd_plain_lr200_trigger_in_L_line.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.059, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.012, 0.131], abs=0.0005)
+    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([4493, 4877], abs=1)
+    assert sum(c["trials"] for c in out["cells"]) == 34
+    assert all(c["in_regime"] for c in out["cells"])
