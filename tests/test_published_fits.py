@@ -148,18 +148,29 @@ def test_full_training_l_line(capsys, rows, slope, ci, thresholds):
     assert all(c["in_regime"] for c in out["cells"])
 
 
-def test_plain_gd_480_steps_l_line(capsys):
-    # docs/theory.md §7.8, the README and notebook 02 (2026-11-27): plain GD, lr = 100, 480
-    # steps, trigger out, (1024, 256); 51 simulate runs (bench/gd_plain_lines.py), 12 probes
-    # and 4 trials of a stopped check, pooled with fit --save-rows. The exponent is read from
-    # the cells' shared width (two cells have brackets of their own only); at 240 steps
-    # (gd_plain240_L_line.csv) it was 0.207 and rising
-    code, out = _fit(capsys, "gd_plain480_L_line.csv", "--law", "vural2026.headline")
+# plain GD, trigger out unless named, (1024, 256), single-seed simulate runs listed by
+# bench/gd_plain_lines.py (docs/theory.md §7.8, the README and notebook 02, 2026-11-27).
+# 480 steps at lr = 100: 51 runs, 12 probes and 4 trials of a stopped check, pooled with fit
+# --save-rows (at 240 steps, gd_plain240_L_line.csv, the exponent was 0.207 and rising);
+# lr = 200 for 240 steps and lr = 400 for 120 steps, the same lr x steps, and the trigger in
+# the value path at lr = 200: the rows files as simulate --rows wrote them. Each exponent is
+# read from the cells' shared width (cells with brackets of their own only)
+PLAIN_GD_LINES = [  # file, L exponent, its CI, shared-width thresholds, trials
+    ("gd_plain480_L_line.csv", 0.051, [0.014, 0.087], [4740, 4977, 5084], 67),
+    ("gd_plain_lr200_L_line.csv", 0.017, [-0.097, 0.131], [4808, 4625, 4923], 33),
+    ("gd_plain_lr400_L_line.csv", 0.058, [-0.022, 0.138], [4765, 4560, 5165], 33),
+    ("gd_plain_lr200_trigger_in_L_line.csv", 0.059, [-0.012, 0.131], [4493, 4877], 34),
+]
+
+
+@pytest.mark.parametrize("name, slope, ci, thresholds, trials", PLAIN_GD_LINES)
+def test_plain_gd_l_lines(capsys, name, slope, ci, thresholds, trials):
+    code, out = _fit(capsys, name, "--law", "vural2026.headline")
     assert code == 1 and out["verdict"] == "refuted"
-    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.051, abs=0.0005)
-    assert out["exponents"]["L"]["ci"] == pytest.approx([0.014, 0.087], abs=0.0005)
-    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([4740, 4977, 5084], abs=1)
-    assert sum(c["trials"] for c in out["cells"]) == 67
+    assert out["exponents"]["L"]["estimate"] == pytest.approx(slope, abs=0.0005)
+    assert out["exponents"]["L"]["ci"] == pytest.approx(ci, abs=0.0005)
+    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx(thresholds, abs=1)
+    assert sum(c["trials"] for c in out["cells"]) == trials
     assert all(c["in_regime"] for c in out["cells"])
 
 
@@ -365,39 +376,3 @@ def test_v16384_free_exponents(capsys):
     assert ex["L"]["ci"] == pytest.approx([-0.063, 0.044], abs=0.0005)
     assert ex["V"]["estimate"] == pytest.approx(1.48, abs=0.005)
     assert ex["d"]["estimate"] == pytest.approx(-1.15, abs=0.005)
-
-
-def test_plain_gd_lr200_240_steps_l_line(capsys):
-    # docs/theory.md §7.8, the README and notebook 02 (2026-11-27): plain GD at lr = 200 for 240
-    # steps, the lr x steps of the 480-step line at lr = 100; 33 single-seed simulate runs
-    # (bench/gd_plain_lines.py --line lr200), the rows file as simulate --rows wrote it
-    code, out = _fit(capsys, "gd_plain_lr200_L_line.csv", "--law", "vural2026.headline")
-    assert code == 1 and out["verdict"] == "refuted"
-    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.017, abs=0.0005)
-    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.097, 0.131], abs=0.0005)
-    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([4808, 4625, 4923], abs=1)
-    assert sum(c["trials"] for c in out["cells"]) == 33
-    assert all(c["in_regime"] for c in out["cells"])
-
-
-def test_plain_gd_lr400_120_steps_l_line(capsys):
-    # the same lr x steps at lr = 400 for 120 steps (bench/gd_plain_lines.py --line lr400)
-    code, out = _fit(capsys, "gd_plain_lr400_L_line.csv", "--law", "vural2026.headline")
-    assert code == 1 and out["verdict"] == "refuted"
-    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.058, abs=0.0005)
-    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.022, 0.138], abs=0.0005)
-    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([4765, 4560, 5165], abs=1)
-    assert sum(c["trials"] for c in out["cells"]) == 33
-    assert all(c["in_regime"] for c in out["cells"])
-
-
-def test_plain_gd_lr200_trigger_in_l_line(capsys):
-    # the trigger in the value path at lr = 200, 240 steps (bench/gd_plain_lines.py --line
-    # trigger_in_lr200): the trigger-out thresholds at the same lr x steps, two values of L (thin)
-    code, out = _fit(capsys, "gd_plain_lr200_trigger_in_L_line.csv", "--law", "vural2026.headline")
-    assert code == 1 and out["verdict"] == "refuted"
-    assert out["exponents"]["L"]["estimate"] == pytest.approx(0.059, abs=0.0005)
-    assert out["exponents"]["L"]["ci"] == pytest.approx([-0.012, 0.131], abs=0.0005)
-    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([4493, 4877], abs=1)
-    assert sum(c["trials"] for c in out["cells"]) == 34
-    assert all(c["in_regime"] for c in out["cells"])
