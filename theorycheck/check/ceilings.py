@@ -61,7 +61,11 @@ def stopped_at_ceiling(threshold: Any, ceiling: float) -> bool:
 def cost_capped_note(design: Any, censored: Sequence[tuple[Mapping[str, float], float]]) -> str | None:
     """The note for ``censored`` cells (``(cell, start)`` of cells whose threshold lies above
     their ceiling) whose ceiling was the cost cap; ``None`` when there are none."""
-    capped = [(cell, top) for cell, start in censored for top, by_cost in [_ceiling(design, cell, start)] if by_cost]
+    capped = []
+    for cell, start in censored:
+        top, by_cost = _ceiling(design, cell, start)
+        if by_cost:
+            capped.append((cell, top))
     if not capped:
         return None
     where = "; ".join(", ".join(f"{k}={v:g}" for k, v in cell.items()) + f": {design.resource} <= {top:g}"
