@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Relation", "confounded", "confounded_notes", "identifiable", "independent_variables"]
+__all__ = ["Relation", "balanced_point", "confounded", "confounded_notes", "identifiable", "independent_variables"]
 
 
 def identifiable(model: Any) -> list[str]:
@@ -25,15 +25,15 @@ def identifiable(model: Any) -> list[str]:
     ``model`` gives ``names`` (the law's constants; ``free`` is set to all of them first) and
     ``dlog_f(log_c)`` (the Jacobian ``d log f / d log C`` at every cell, exact:
     :func:`theorycheck.compare.law_model.constant_elasticities`). A constant is free when its
-    column at ``C = 1`` adds to the rank of the columns already free (singular values above
-    1e-4 of the largest); ``K`` is needed when the free columns do not already span a constant
-    shift of every cell."""
+    column at :func:`balanced_point` adds to the rank of the columns already free (singular
+    values above 1e-4 of the largest); ``K`` is needed when the free columns do not already
+    span a constant shift of every cell."""
     notes: list[str] = []
     if not model.names:
         model.free, model.with_scale = [], True
         return notes
     model.free = list(model.names)
-    jac = model.dlog_f(np.zeros(len(model.names)))
+    jac = model.dlog_f(balanced_point(model))
     ones = np.ones((jac.shape[0], 1))
 
     def rank(m: np.ndarray) -> int:
@@ -53,6 +53,32 @@ def identifiable(model: Any) -> list[str]:
     model.free = [model.names[i] for i in free]
     model.with_scale = bool(with_scale)
     return notes
+
+
+def balanced_point(model: Any, rounds: int = 20) -> np.ndarray:
+    """``log C`` at which every constant's elasticity ``|d log f / d log C_k|`` has the same
+    geometric mean over the cells (constants whose column is zero at ``C = 1`` stay there).
+
+    Identifiability is a property of the law's shape, not of the constants' scale: in
+    ``N ≥ C0·V log V + C2·L·V²/d³`` at ``C = 1`` the second term is ~1e-4 of the first on
+    cells with ``V = 4096..16384``, so its column sits below any rank tolerance although any
+    ``C2`` of the size the data need (~2000) moves every threshold (docs/theory.md §7.11).
+    For a sum of terms ``f = Σ C_k t_k`` the elasticity is ``C_k t_k / f``; each round moves
+    ``log C_k`` by the log ratio of the columns' mean size to its own, which balances the
+    terms. A constant that only multiplies the law has elasticity 1 wherever it is and is
+    not moved; two constants that only appear as a product stay collinear at every point."""
+    log_c = np.zeros(len(model.names))
+    for _ in range(rounds):
+        size = np.abs(model.dlog_f(log_c))
+        live = np.all(np.isfinite(size), axis=0) & np.any(size > 0.0, axis=0)
+        if not np.any(live):
+            break
+        logs = np.mean(np.log(np.maximum(size[:, live], 1e-300)), axis=0)
+        step = np.mean(logs) - logs
+        if np.max(np.abs(step)) < 0.05:
+            break
+        log_c[live] += np.clip(step, -30.0, 30.0)
+    return log_c
 
 
 @dataclass(frozen=True)
