@@ -108,7 +108,11 @@ def test_save_rows_writes_what_fit_reads_back_as_the_same_data(tmp_path, rows, c
     saved = tmp_path / "pooled.csv"
     code, pooled = _fit(capsys, a, b, "--save-rows", str(saved))
     lines = saved.read_text().splitlines()
-    assert lines[0] == "L,V,N,successes,trials" and len(lines) == 1 + len({(r[0], r[1], r[2]) for r in rows})
+    assert lines[0] == "L,V,steps,N,successes,trials" and len(lines) == 1 + len({(r[0], r[1], r[2]) for r in rows})
+    # the setting is kept; b.csv had no steps column and the pooled fit read it with a's value
+    # (its note says so), which is what the saved file records
+    assert {line.split(",")[2] for line in lines[1:]} == {"480"}
+    assert any("has no column(s) steps" in n for n in pooled["notes"])
     code_again, again = _fit(capsys, str(saved))
     assert (code_again, again["verdict"]) == (code, pooled["verdict"])
     for name, entry in pooled["exponents"].items():

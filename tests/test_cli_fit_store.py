@@ -65,6 +65,25 @@ def test_a_store_gives_the_verdict_of_the_same_counts_as_csv(tmp_path, capsys):
         assert [c["threshold"] for c in from_store["cells"]] == [c["threshold"] for c in from_csv["cells"]]
 
 
+def test_rows_saved_from_a_store_keep_its_settings(tmp_path, capsys):
+    # a store's one-valued settings (here model=mlp; a check's beta, algorithm, backend...) go
+    # into --save-rows' file as columns, and the file fits as the store does
+    data = _data()
+    _store(tmp_path / "run", data)
+    saved = tmp_path / "rows.csv"
+    assert main(["fit", str(tmp_path / "run"), "--law", LAW, "--save-rows", str(saved), "--json",
+                 "--no-diagnostics"]) in (0, 1, 3)
+    from_store = json.loads(capsys.readouterr().out)
+    with saved.open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == ["L", "V", "d", "model", "N", "successes", "trials"]
+    assert {r["model"] for r in rows} == {"mlp"}
+    code, again = _fit(capsys, saved)
+    assert again["verdict"] == from_store["verdict"]
+    for name, entry in from_store["exponents"].items():  # N is written to 12 digits: ~1e-13 moves
+        assert again["exponents"][name]["estimate"] == pytest.approx(entry["estimate"], rel=1e-9)
+
+
 def _error(capsys, path):
     code = main(["fit", str(path), "--law", LAW])
     err = capsys.readouterr().err.strip()

@@ -71,8 +71,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-diagnostics", action="store_true",
                         help="skip the free power-law fit, collapse test and model comparison")
     parser.add_argument("--save-rows", metavar="FILE",
-                        help="also write the binomial rows fitted (the variables, the resource, successes, "
-                             "trials; rows at the same point merged) to this CSV, e.g. to publish pooled runs")
+                        help="also write the binomial rows fitted (the variables, the sources' one-valued settings "
+                             "such as beta or algorithm, the resource, successes, trials; rows at the same "
+                             "point merged) to this CSV, e.g. to publish pooled runs")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=run)
 
@@ -154,9 +155,11 @@ def from_run(args: argparse.Namespace) -> list[str]:
             for path, ran in qs.items() if ran != args.q]
 
 
-def save_rows(data: Any, path: str) -> None:
+def save_rows(data: Any, path: str, settings: dict[str, str] | None = None) -> None:
     """Write ``data``'s binomial rows (one per cell and resource value, sorted) to the CSV ``path``;
-    what ``fit`` reads back as the same data."""
+    what ``fit`` reads back as the same data.  ``settings`` (the sources' one-valued columns
+    that are not parameters: a check's ``beta``, ``algorithm``, ``backend``...) are written as
+    columns of one value each, so that the file says how its trials were made."""
     import csv
 
     from theorycheck.compare import Dataset
@@ -165,11 +168,13 @@ def save_rows(data: Any, path: str) -> None:
         raise ValueError(f"--save-rows {path!r}: it writes binomial rows, and DATA is a thresholds table; "
                          "leave --save-rows out")
     rows = sorted((*(c.values[v] for v in data.variables), r, k, n) for c in data.cells for r, k, n in c.points)
+    settings = settings or {}
     try:
         with open(path, "w", newline="", encoding="utf-8") as handle:
             w = csv.writer(handle)
-            w.writerow([*data.variables, data.resource, "successes", "trials"])
-            w.writerows([*(f"{x:.12g}" for x in row[:-2]), int(row[-2]), int(row[-1])] for row in rows)
+            w.writerow([*data.variables, *settings, data.resource, "successes", "trials"])
+            w.writerows([*(f"{x:.12g}" for x in row[:-3]), *settings.values(), f"{row[-3]:.12g}", int(row[-2]),
+                         int(row[-1])] for row in rows)
     except OSError as exc:
         raise ValueError(f"--save-rows {path!r}: cannot write it ({exc.strerror or exc}); give a writable path") from None
 
@@ -200,10 +205,10 @@ def run(args: argparse.Namespace) -> int:
     if args.law is None:
         if args.assume or args.constants or args.lower_bound:
             raise ValueError("--assume, --constants and --lower-bound need --law")
-        data, notes, _ = load_data(args, None)
+        data, notes, _, settings = load_data(args, None)
         notes += q_note
         if args.save_rows:
-            save_rows(data, args.save_rows)
+            save_rows(data, args.save_rows, settings)
         if args.resource is None:
             notes.append("resource named N by default (candidate laws use that name); pass --resource to rename")
         fit = fit_exponents(data, log_powers=args.log_powers, step=args.step, level=args.level, q=args.q,
@@ -213,10 +218,10 @@ def run(args: argparse.Namespace) -> int:
         _emit(dumps(fit.to_dict(), sort_keys=False) if args.json else render_free(fit))
         return 0
     law = load_law(args.law, resource=args.resource, constants=names_option(args.constants), assume=args.assume)
-    data, notes, fixed = load_data(args, law)
+    data, notes, fixed, settings = load_data(args, law)
     notes += q_note
     if args.save_rows:
-        save_rows(data, args.save_rows)
+        save_rows(data, args.save_rows, settings)
     lower, lower_constants = None, None
     if args.lower_bound:
         lower = load_law(args.lower_bound, resource=law.resource)

@@ -76,9 +76,10 @@ def _choose_params(header: list[str], kind: str, law: Any, resource: str, params
     return params
 
 
-def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[str, float]]:
-    """The Dataset or ThresholdTable of ``args.data`` (one path or several), notes about pooling and unused columns, and the
-    one value of each numeric column that is not a parameter (for the law's regime)."""
+def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[str, float], dict[str, str]]:
+    """The Dataset or ThresholdTable of ``args.data`` (one path or several), notes about pooling and unused columns, the
+    one value of each numeric column that is not a parameter (for the law's regime), and the
+    text of every such one-valued column (a run's settings, which ``--save-rows`` keeps)."""
     from theorycheck.compare import Dataset
     from theorycheck.compare.threshold_table import ThresholdTable
 
@@ -101,12 +102,13 @@ def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[
                          "add them to the law or --params, or drop them")
     notes += [f"column(s) {constant} (one value each) ignored"] if constant else []
     fixed = {c: _number(next(iter(csvd.distinct[c]))) for c in constant if csvd.distinct.get(c)}
+    settings = {c: str(csvd.raw[0].get(c) or "").strip() for c in constant}
     if csvd.kind == "binomial":
         data = Dataset.from_rows(csvd.rows, resource=resource, variables=chosen, increasing=increasing)
     else:
         data = ThresholdTable.from_rows(csvd.rows, resource=resource, variables=chosen, increasing=increasing,
                                         ci_level=args.ci_level, column=csvd.column)
-    return data, notes, fixed
+    return data, notes, fixed, settings
 
 
 def _ignored_notes(csvd: Any, columns: list[str], params: list[str]) -> list[str]:
