@@ -312,6 +312,15 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 181 agree to 0.1%. `three_step_additive`, with the constants above held fixed, predicts
 # all nine cells within 0.95..1.05.
 #
+# **Finite-temperature attention at `V = 4096..16384` (GPU, 2026-11-27, docs/theory.md §7.11).**
+# At `β = 4` the three `L` lines (`L` 32..512 at `(4096, 1024)`, `(8192, 1024)`,
+# `(16384, 2048)`; 2790 trials; `bench/data/limit_beta4_gpu_L_line_*.csv`) give `L` exponents
+# 0.130, 0.152 and 0.057 against 1. What `β = 4` costs is *added* to the hard-attention
+# threshold: `N ≥ 0.431 V log V + 1254 V²/d² + C2 L V²/d³` with `C2 = 1866 [1584, 2199]`
+# fits all 15 cells within 0.95..1.06 (the first two constants held from above; `theorycheck
+# fit bench/data/limit_beta4_gpu_L_line_*.csv --law "N >= 0.431*V*log(V) + 1254*V**2/d**2 +
+# C2*L*V**2/d**3" --params V,d,L` refits it). An `L` term, but added, not multiplied.
+#
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
 # centred, the MLP-noise wall `m·d ≈ 26 V log V` is there, and right of it `N*` is flat in `L`

@@ -163,15 +163,22 @@ PLAIN_GD_LINES = [  # file, L exponent, its CI, shared-width thresholds, trials
 ]
 
 
-@pytest.mark.parametrize("name, slope, ci, thresholds, trials", PLAIN_GD_LINES)
-def test_plain_gd_l_lines(capsys, name, slope, ci, thresholds, trials):
+def _refuted_l_line(capsys, name, slope, ci, trials):
+    """The headline fitted to one published L line: refuted, with this L exponent, CI and
+    number of trials; its cells in order of L."""
     code, out = _fit(capsys, name, "--law", "vural2026.headline")
     assert code == 1 and out["verdict"] == "refuted"
     assert out["exponents"]["L"]["estimate"] == pytest.approx(slope, abs=0.0005)
     assert out["exponents"]["L"]["ci"] == pytest.approx(ci, abs=0.0005)
-    assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx(thresholds, abs=1)
     assert sum(c["trials"] for c in out["cells"]) == trials
-    assert all(c["in_regime"] for c in out["cells"])
+    return sorted(out["cells"], key=lambda c: c["params"]["L"])
+
+
+@pytest.mark.parametrize("name, slope, ci, thresholds, trials", PLAIN_GD_LINES)
+def test_plain_gd_l_lines(capsys, name, slope, ci, thresholds, trials):
+    cells = _refuted_l_line(capsys, name, slope, ci, trials)
+    assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx(thresholds, abs=1)
+    assert all(c["in_regime"] for c in cells)
 
 
 def test_full_training_zeta_half_trigger_out(capsys):
@@ -376,3 +383,30 @@ def test_v16384_free_exponents(capsys):
     assert ex["L"]["ci"] == pytest.approx([-0.063, 0.044], abs=0.0005)
     assert ex["V"]["estimate"] == pytest.approx(1.48, abs=0.005)
     assert ex["d"]["estimate"] == pytest.approx(-1.15, abs=0.005)
+
+
+# docs/theory.md §7.11 and the README (2026-11-27): three L lines at beta = 4 on a GPU
+BETA4_GPU_L_LINES = [  # rows, L exponent, its CI, thresholds at L = 32..512, trials
+    ("limit_beta4_gpu_L_line_4096.csv", 0.130, [0.125, 0.135], [35859, 36539, 38312, 41394, 52816], 936),
+    ("limit_beta4_gpu_L_line_8192.csv", 0.152, [0.147, 0.158], [113562, 118111, 124195, 139870, 176824], 906),
+    ("limit_beta4_gpu_L_line_16384.csv", 0.057, [0.055, 0.060], [144324, 146129, 149583, 156197, 170299], 948),
+]
+
+
+@pytest.mark.parametrize("name, slope, ci, thresholds, trials", BETA4_GPU_L_LINES)
+def test_beta4_gpu_l_lines_are_refuted(capsys, name, slope, ci, thresholds, trials):
+    cells = _refuted_l_line(capsys, name, slope, ci, trials)
+    assert [round(c["threshold"]) for c in cells] == pytest.approx(thresholds, rel=1e-4)
+    assert [c["in_regime"] for c in cells] == [False, True, True, True, True]  # L = 32: N << L*V fails
+
+
+def test_beta4_excess_is_one_added_term(capsys):
+    # the count floor and storage term of §7.9 held fixed; one constant for the L term
+    code = main(["fit", *(str(DATA / n) for n, *_ in BETA4_GPU_L_LINES), "--law",
+                 "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3", "--params", "V,d,L", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["constant"]["C2"]["estimate"] == pytest.approx(1866, abs=0.5)
+    assert out["constant"]["C2"]["ci"] == pytest.approx([1584, 2199], abs=0.5)
+    ratios = [c["threshold"] / c["predicted"] for c in out["cells"]]
+    assert min(ratios) == pytest.approx(0.953, abs=0.0005) and max(ratios) == pytest.approx(1.063, abs=0.0005)
+    assert out["exponents"]["L"]["status"] == "consistent" and out["exponents"]["V"]["status"] == "consistent"
