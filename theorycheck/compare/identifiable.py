@@ -68,8 +68,8 @@ def balanced_point(model: Any, rounds: int = 20) -> np.ndarray:
     terms. A constant that only multiplies the law has elasticity 1 wherever it is and is
     not moved; two constants that only appear as a product stay collinear at every point."""
     log_c = np.zeros(len(model.names))
+    size = np.abs(model.dlog_f(log_c))
     for _ in range(rounds):
-        size = np.abs(model.dlog_f(log_c))
         live = np.all(np.isfinite(size), axis=0) & np.any(size > 0.0, axis=0)
         if not np.any(live):
             break
@@ -77,7 +77,13 @@ def balanced_point(model: Any, rounds: int = 20) -> np.ndarray:
         step = np.mean(logs) - logs
         if np.max(np.abs(step)) < 0.05:
             break
-        log_c[live] += np.clip(step, -30.0, 30.0)
+        trial = log_c.copy()
+        trial[live] += np.clip(step, -30.0, 30.0)
+        with np.errstate(all="ignore"):
+            moved = np.abs(model.dlog_f(trial))
+        if not np.all(np.isfinite(moved[:, live])):  # a term over- or underflowed: stay where it was finite
+            break
+        log_c, size = trial, moved
     return log_c
 
 
