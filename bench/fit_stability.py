@@ -31,6 +31,10 @@ own threshold, a bracket on 3-5 trials an ``N`` (4804.5 against 4601 at ``L = 12
 against -15.1; "not identified", the constants come from the thresholds). Their verdicts,
 ``L`` exponents and CIs, the cells' shared-width thresholds and ``C`` agree within 6.2e-7
 relative on 5 copies each.
+``gd_plain_lr400_zeta05_L_line.csv`` (added later that day) moves in the Wald CI of its ``L``
+exponent ([-14.3, 12.9] against [-15.1, 13.7]): its cells are steps on their grid, their
+shared width is a step and that CI means nothing; its verdict (inconclusive) and the cells'
+model-free brackets, which the docs quote, do not move.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("gd_plain480_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_plain_lr200_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_plain_lr400_L_line.csv", "N", "--law vural2026.headline"),
+    ("gd_plain_lr400_zeta05_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_plain_lr200_trigger_in_L_line.csv", "N", "--law vural2026.headline"),
     ("limit_trigger_in_1024_256.csv", "N", "--law vural2026.headline"),
     ("limit_beta4_zeta05_L_line.csv", "N", "--law vural2026.headline"),

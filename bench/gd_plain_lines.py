@@ -1,6 +1,8 @@
 """Plain GD lines in ``L`` (trigger out of the value path, (V, d) = (1024, 256)): the simulate
 runs behind ``bench/data/gd_plain480_L_line.csv``, ``gd_plain_lr200_L_line.csv`` and
-``gd_plain_lr400_L_line.csv``, and ``gd_plain_lr200_trigger_in_L_line.csv`` (docs/theory.md §7.8).
+``gd_plain_lr400_L_line.csv``, ``gd_plain_lr200_trigger_in_L_line.csv``,
+``gd_plain_lr400_zeta05_L_line.csv`` and ``gd_plain_lr400_240_zeta05_L256_probe.csv``
+(docs/theory.md §7.8).
 
 ``--line 480``: 480 steps at lr = 100. 51 single-seed runs at L = 64, 128, 256 and N = 4601,
 5017, 5471 (a 2^(1/8) grid), each with a seed of its own, appended to one rows file with
@@ -22,6 +24,10 @@ bench/data/gd_plain_lr200_L_line.csv --law vural2026.headline``, the same for lr
 and 256: 34 single-seed runs (2026-11-27) on a grid that moved down as they came in (N 10039
 to 4219), the file as written by ``--rows``. (At lr = 400 the trigger in the value path made
 plain GD diverge: 4 of 4 runs, ``bench/data/gd_plain_lr400_trigger_in_probe.csv``.)
+
+``--line zeta05_lr400``: 120 steps at lr = 400 with ``ζ = 1/2``, L = 64 and 256: 45 single-seed
+runs (2026-11-27) on a grid moved to the two transitions as they showed, the file as written
+by ``--rows``; ``--line zeta05_lr400_240``: 240 steps at lr = 400, L = 256, 9 runs.
 
     python bench/gd_plain_lines.py [--line lr200]               # print the commands
     python bench/gd_plain_lines.py --run --workers 2 --rows probes.csv   # run them
@@ -80,18 +86,54 @@ def runs_trigger_in() -> list[tuple[int, int, int]]:
     return out
 
 
-LINES = {  # steps, lr, runs, trigger in the value path
-    "480": (480, 100, runs_480, False),
-    "lr200": (240, 200, lambda: runs_same_time(9400), False),
-    "lr400": (120, 400, lambda: runs_same_time(9500), False),
-    "trigger_in_lr200": (240, 200, runs_trigger_in, True),
+def runs_zeta05() -> list[tuple[int, int, int]]:
+    """``(L, N, seed)`` of the ``ζ = 1/2`` runs at lr = 400, in order (2026-11-27): two probes
+    at N = 5970, a round over N = 5017, 5970, 7098 and L = 64, 256 and three runs of the next
+    (stopped: L = 64 succeeded at every N, L = 256 only at 7098), then rounds on grids moved
+    to L = 64 at N = 3548, 4219 and L = 256 at 7098, 8441, 10039, then three at each
+    transition (N = 4601 and 6510, between the grid's points)."""
+    out = [(64, 5970, 9700), (256, 5970, 9701)]
+    for N in (5017, 5970, 7098):
+        for L in (64, 256):
+            out.append((L, N, 9700 + len(out)))
+    out += [(64, 5017, 9708), (256, 5017, 9709), (64, 5970, 9710)]
+    for _ in range(ZETA05_ROUNDS):
+        for L, N in ((64, 3548), (64, 4219), (256, 7098), (256, 8441), (256, 10039)):
+            out.append((L, N, 9700 + len(out)))
+    # inside the two transitions, which the grid above bracketed: L = 64 in (4219, 5017],
+    # L = 256 about 7098 (seeds 9730-9738 are the 240-step line's)
+    out += [(L, N, 9740 + i) for i, (L, N) in enumerate([(64, 4601), (256, 6510)] * 3)]
+    # then the bracket ends up to 6 trials each, the fewest all-one-way trials that exclude the
+    # crossing at 95% (threshold.isotonic.trials_to_certify): 4219 and 5017 at L = 64,
+    # 6510 and 8441 at L = 256
+    ends = [(64, 4219)] * 3 + [(64, 5017)] * 4 + [(256, 6510)] * 3 + [(256, 8441)] * 3
+    return out + [(L, N, 9750 + i) for i, (L, N) in enumerate(ends)]
+
+
+ZETA05_ROUNDS = 3
+
+
+def runs_zeta05_longer() -> list[tuple[int, int, int]]:
+    """``(L, N, seed)`` of the ``ζ = 1/2`` runs at L = 256 with twice the steps (240 at lr = 400,
+    2026-11-27): three rounds over N = 4219, 5017, 5970."""
+    return [(256, N, 9730 + 3 * r + i) for r in range(3) for i, N in enumerate((4219, 5017, 5970))]
+
+
+LINES = {  # steps, lr, runs, trigger in the value path, zeta
+    "480": (480, 100, runs_480, False, 1.0),
+    "lr200": (240, 200, lambda: runs_same_time(9400), False, 1.0),
+    "lr400": (120, 400, lambda: runs_same_time(9500), False, 1.0),
+    "trigger_in_lr200": (240, 200, runs_trigger_in, True, 1.0),
+    "zeta05_lr400": (120, 400, runs_zeta05, False, 0.5),
+    "zeta05_lr400_240": (240, 400, runs_zeta05_longer, False, 0.5),
 }
 
 
 def command(line: str, L: int, N: int, seed: int, rows: str) -> list[str]:
-    steps, lr, _, trigger_in = LINES[line]
+    steps, lr, _, trigger_in, zeta = LINES[line]
     return ["theorycheck", "simulate", "--V", "1024", "--d", "256", "--L", str(L), "--N", str(N),
             "--algorithm", "gd", "--optimizer", "gd", "--steps", str(steps), "--lr", str(lr),
+            *([] if zeta == 1.0 else ["--zeta", str(zeta)]),
             *([] if trigger_in else ["--no-marker-in-value"]), "--seeds", "1", "--seed", str(seed), "--rows", rows]
 
 

@@ -181,6 +181,19 @@ def test_plain_gd_l_lines(capsys, name, slope, ci, thresholds, trials):
     assert all(c["in_regime"] for c in cells)
 
 
+def test_plain_gd_zeta_half_is_two_brackets(capsys):
+    # docs/theory.md §7.8 (2026-11-27): zeta = 1/2, 120 steps at lr = 400, 45 runs. Six trials
+    # all one way at each bracket end exclude the crossing at 95%; the shared width is a step,
+    # so the fit reads no exponent interval from them (inconclusive), and the docs read
+    # 0.19..0.50 from the two brackets
+    code, out = _fit(capsys, "gd_plain_lr400_zeta05_L_line.csv", "--law", "vural2026.headline")
+    assert code == 3 and out["verdict"] == "inconclusive"
+    cells = sorted(out["cells"], key=lambda c: c["params"]["L"])
+    assert [c["method"] for c in cells] == ["bracket", "bracket"]
+    assert [c["ci"] for c in cells] == [pytest.approx([4219, 5017]), pytest.approx([6510, 8441])]
+    assert sum(c["trials"] for c in cells) == 45 and all(c["in_regime"] for c in cells)
+
+
 def test_full_training_zeta_half_trigger_out(capsys):
     # docs/theory.md §7.8 (2026-11-26): the fourth corner of zeta x trigger, 5 seeds at each of
     # 4 N a cell; two cells have brackets only, so the exponent is read from the cells'
