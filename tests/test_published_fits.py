@@ -423,3 +423,15 @@ def test_beta4_excess_is_one_added_term(capsys):
     ratios = [c["threshold"] / c["predicted"] for c in out["cells"]]
     assert min(ratios) == pytest.approx(0.953, abs=0.0005) and max(ratios) == pytest.approx(1.063, abs=0.0005)
     assert out["exponents"]["L"]["status"] == "consistent" and out["exponents"]["V"]["status"] == "consistent"
+
+
+def test_beta4_term_out_of_sample_at_v2048(capsys):
+    # docs/theory.md §7.11: the (2048, 512) line re-measured on the CPU (2026-11-27), predicted
+    # by the three constants read off other cells: L = 64, 128 within 1%, L = 362 1.34x above
+    code, out = _fit(capsys, "limit_beta4_L_line_2048.csv", "--law",
+                     "N >= C*(0.431*V*log(V) + 1254*V**2/d**2 + 1866*L*V**2/d**3)", "--params", "V,d,L")
+    c = out["constant"]["C"]["estimate"]
+    ratios = [cell["threshold"] / (cell["predicted"] / c) for cell in sorted(out["cells"], key=lambda x: x["params"]["L"])]
+    assert ratios == pytest.approx([0.992, 0.992, 1.342], abs=0.0005)
+    code, out = _fit(capsys, "limit_beta4_L_line_2048.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["exponents"]["L"]["ci"] == pytest.approx([0.426, 0.471], abs=0.0005)
