@@ -31,6 +31,13 @@ own threshold, a bracket on 3-5 trials an ``N`` (4804.5 against 4601 at ``L = 12
 against -15.1; "not identified", the constants come from the thresholds). Their verdicts,
 ``L`` exponents and CIs, the cells' shared-width thresholds and ``C`` agree within 6.2e-7
 relative on 5 copies each.
+The run of 2026-11-27 afternoon (55 fits, after ``compare.identifiable`` began to judge
+constants at their balanced point): 9 moved, the 7 above and two model comparisons of
+``vural2026.mean_bias`` that move the same with the code of 8d8de70 (before that change),
+though the run at 43 fits had them "same": on ``mean_bias_in_regime.csv`` the additive
+neighbour's fit reaches AIC 767.1 on the data and 967.3 on every nudged copy (its ranking
+against the law flips; the verdict, exponents and the constant the docs quote do not move),
+and on ``mean_bias_zeta_2048.csv`` a ΔAIC of -2.0 moves in its 6th digit.
 ``gd_plain_lr400_zeta05_L_line.csv`` (added later that day) moves in the Wald CI of its ``L``
 exponent ([-14.3, 12.9] against [-15.1, 13.7]): its cells are steps on their grid, their
 shared width is a step and that CI means nothing; its verdict (inconclusive) and the cells'

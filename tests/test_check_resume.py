@@ -98,3 +98,22 @@ def test_ctrl_c_stops_a_dask_local_check_in_one_line(tmp_path):
     text = err.decode()
     assert proc.returncode == 130, text
     assert text == f"theorycheck: interrupted (finished trials are kept in the store); resume with --out {out}\n", text
+
+
+def test_ctrl_c_while_the_dask_workers_start_is_not_lost():
+    # SIGINT was ignored in the parent while LocalCluster started its workers (so that they
+    # inherited the ignore): a Ctrl-C in those 1-3 s was dropped and the check ran on for
+    # minutes (2026-11-27: 1 of 8 random interrupt times, and once in the default suite under
+    # load). The interrupt, sent 0.3 s into the start (distributed imported before), must surface.
+    code = ("import os, signal, threading, time; import distributed\n"
+            "from theorycheck.sweep.executors import make_executor\n"
+            "threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+            "try:\n"
+            "    with make_executor(dask_local=True, workers=1) as ex:\n"
+            "        time.sleep(3)\n"
+            "    print('not interrupted')\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted')\n")
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.stdout.strip() == "interrupted", (out.stdout, out.stderr[-2000:])

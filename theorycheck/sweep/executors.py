@@ -177,11 +177,14 @@ def _import_distributed() -> Any:
 #:   and 1.0-1.2% (30 s idle, 2026-11-23). A blocked event loop is still reported (after
 #:   ``distributed.admin.tick.limit``, 3 s). Work stealing, which also costs ~2.5% of a core
 #:   idle, is kept: it moves queued trials to an idle worker.
+#: * each worker ignores SIGINT from its preload on (:mod:`theorycheck.sweep.dask_worker`):
+#:   the parent handles a Ctrl-C and closes the cluster.
 LOCAL_WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
                        "distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED": "critical",
                        "distributed.worker.profile.enabled": False,
                        "distributed.admin.tick.interval": "1s",
-                       "distributed.admin.system-monitor.interval": "5s"}
+                       "distributed.admin.system-monitor.interval": "5s",
+                       "distributed.worker.preload": ["theorycheck.sweep.dask_worker"]}
 
 
 def check_executor_arguments(
@@ -218,21 +221,29 @@ def check_executor_arguments(
 
 
 @contextlib.contextmanager
-def _workers_ignore_sigint() -> Iterator[None]:
-    """SIGINT ignored while a ``LocalCluster`` starts its worker processes, which inherit
-    that and keep it (Python installs its KeyboardInterrupt handler only where SIGINT is at its
-    default). A terminal's Ctrl-C reaches the whole process group: without this every worker
-    printed its KeyboardInterrupt traceback (~67 lines) before the one-line "interrupted". The
-    parent handles the Ctrl-C and closes the cluster, which ends the workers."""
+def _sigint_deferred() -> Iterator[list[int]]:
+    """A SIGINT recorded, not raised, while a ``LocalCluster`` starts in dask's thread (an
+    interrupt there left it half-built, and its teardown printed dask's tracebacks); the
+    caller re-raises a recorded one (:func:`signal.raise_signal`) once the cluster can be
+    closed, and reads a failed start after one as the interrupt. Until 2026-11-27 SIGINT was
+    *ignored* here, so that the worker processes inherited the ignore: a Ctrl-C in those
+    1-3 s was lost and the check ran on for minutes. The workers now ignore it from their
+    preload on (:mod:`theorycheck.sweep.dask_worker`; one hit during its own start can still
+    print its traceback). Main thread only (elsewhere Python delivers no signals)."""
     import signal
     import threading
 
+    got: list[int] = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield got
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum))
     try:
-        yield
+        yield got
+    except Exception:
+        if got:  # a worker hit by the same Ctrl-C during its start fails the cluster's start
+            raise KeyboardInterrupt from None
+        raise
     finally:
         signal.signal(signal.SIGINT, previous)
 
@@ -265,7 +276,7 @@ def make_executor(
 
         n_workers = workers if workers is not None else (os.cpu_count() or 1)
         with dask.config.set(LOCAL_WORKER_CONFIG):
-            with _workers_ignore_sigint():  # only while the workers start (not the run)
+            with _sigint_deferred() as interrupted:
                 cluster = distributed.LocalCluster(
                     n_workers=n_workers,
                     threads_per_worker=1,
@@ -274,6 +285,10 @@ def make_executor(
                     silence_logs=logging.ERROR,
                 )
             with cluster, distributed.Client(cluster, set_as_default=False) as client:
+                if interrupted:  # a Ctrl-C during the start, raised now that the cluster closes cleanly
+                    import signal
+
+                    signal.raise_signal(signal.SIGINT)
                 yield client.get_executor()
     elif workers is None or workers == 1:
         yield None
