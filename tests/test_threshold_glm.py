@@ -172,3 +172,17 @@ def test_monotonicity_warning_is_bonferroni_corrected_over_all_pairs():
 
     assert warns([(10, 7, 10), (20, 1, 10)])
     assert not warns([(10, 7, 10), (20, 1, 10), (30, 10, 10)])
+
+
+def test_a_point_left_a_few_ulps_apart_is_one_point():
+    # six single trials at N = 4219, one of them 1 ulp off: one point of 0/6, so the model-free
+    # bracket's lower end (six failures exclude the crossing at 95%) is 4219; as six points of
+    # 0/1 it was unbounded (bench/fit_stability.py's ulp-nudged copies of a published line)
+    from theorycheck.threshold.isotonic import bracket_interval
+
+    low = [(4219.0, 0, 1)] * 5 + [(np.nextafter(4219.0, 5000.0), 0, 1)]
+    pts = pool_points(low + [(5017.0, 1, 1)] * 6)
+    assert pts.n.tolist() == [6, 6] and pts.resources[0] == 4219.0
+    lo, hi = bracket_interval(pts, 0.5, 0.95)
+    assert (math.exp(lo), math.exp(hi)) == pytest.approx((4219.0, 5017.0))
+    assert pool_points([(100.0, 0, 1), (100.0 * (1 + 1e-6), 1, 1)]).n.tolist() == [1, 1]  # a real step apart

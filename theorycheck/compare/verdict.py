@@ -251,11 +251,25 @@ def _log_thresholds(data: Dataset, ths: Sequence[Threshold], q: float, width_var
         theta = np.log([ths[i].estimate for i in bounded])
         return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), []
     cellfit = fit_cells(data, ths, q=q, width_trends=width_vars)
-    if cellfit.identified:
+    looser = _looser_than_brackets(cellfit, ths) if cellfit.identified else []
+    if cellfit.identified and not looser:
         return "joint", cellfit.cells, cellfit.theta, cellfit.cov, list(cellfit.notes)
+    why = [f"the cells' shared-width model pins {len(looser)} cell(s) less tightly than their own "
+           "model-free brackets (the shared transition is a step on these grids)"] if looser else []
     theta = np.log([ths[i].estimate for i in bounded])
     return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), [
-        *cellfit.notes, "exponents from per-cell thresholds and their CIs (cells treated as independent)"]
+        *cellfit.notes, *why, "exponents from per-cell thresholds and their CIs (cells treated as independent)"]
+
+
+def _looser_than_brackets(cellfit: Any, ths: Sequence[Threshold]) -> list[int]:
+    """The cells whose log threshold the joint model gives a larger standard error than their
+    own bounded model-free bracket does (``Threshold.log_se``: its log width over 2·z): there
+    the joint model knows less than the cell's own trials, and the brackets are read instead.
+    Happens when every transition is sharp on its grid but a mixed point keeps the shared
+    slope finite: its Wald errors then run to 10^±13 (2026-11-27, plain GD at ζ = 1/2)."""
+    se = np.sqrt(np.clip(np.diag(cellfit.cov), 0.0, None))
+    return [i for i, s in zip(cellfit.cells, se)
+            if ths[i].method == "bracket" and math.isfinite(ths[i].log_ci_width) and not s <= ths[i].log_se]
 
 
 def _overall(checks: dict[str, ExponentCheck], varied: Sequence[str],

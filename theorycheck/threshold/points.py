@@ -44,8 +44,15 @@ def check_point(resource: object, successes: object, trials: object) -> Point:
     return (r, k, n)
 
 
+#: Resource values closer than this (relative) are one design point: a grid value that
+#: arithmetic left a few ulps apart (``7098`` and ``7098.000000000001``) would otherwise be
+#: two points, and a model-free bracket, which needs its trials at one point, loses them.
+SAME_POINT_RTOL = 1e-9
+
+
 def pool_points(points: Iterable[object], *, increasing: bool = True) -> PooledPoints:
-    """Validate ``points``, drop zero-trial entries, merge equal resources, sort by ``t``."""
+    """Validate ``points``, drop zero-trial entries, merge equal resources (within
+    :data:`SAME_POINT_RTOL`; a merged point keeps the smallest value), sort by ``t``."""
     merged: dict[float, list[int]] = {}
     for item in points:
         try:
@@ -62,6 +69,7 @@ def pool_points(points: Iterable[object], *, increasing: bool = True) -> PooledP
         slot[1] += n
     if not merged:
         raise ValueError("no points with trials > 0: run some trials first")
+    merged = _merge_close(merged)
     resources = np.array(sorted(merged), dtype=float)
     if not increasing:
         resources = resources[::-1]
@@ -69,3 +77,17 @@ def pool_points(points: Iterable[object], *, increasing: bool = True) -> PooledP
     n = np.array([merged[r][1] for r in resources], dtype=np.int64)
     t = np.log(resources) if increasing else -np.log(resources)
     return PooledPoints(resources=resources, t=t, k=k, n=n)
+
+
+def _merge_close(merged: dict[float, list[int]]) -> dict[float, list[int]]:
+    """``merged`` with runs of values within :data:`SAME_POINT_RTOL` of the run's first
+    (smallest) value added up under that value."""
+    out: dict[float, list[int]] = {}
+    first = None
+    for r in sorted(merged):
+        if first is None or r > first * (1.0 + SAME_POINT_RTOL):
+            first = r
+            out[first] = [0, 0]
+        out[first][0] += merged[r][0]
+        out[first][1] += merged[r][1]
+    return out
