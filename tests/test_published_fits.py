@@ -185,7 +185,7 @@ def test_plain_gd_zeta_half_is_two_brackets(capsys):
     # docs/theory.md §7.8 (2026-11-27): zeta = 1/2, 120 steps at lr = 400, 45 runs. Six trials
     # all one way at each bracket end exclude the crossing at 95%. The shared width is a step
     # whose Wald errors run to 10^13: the exponent is read from the two brackets instead
-    # (compare.verdict._looser_than_brackets; before, the verdict was inconclusive, CI [-13, 14])
+    # (compare.cell_model.log_thresholds; before, the verdict was inconclusive, CI [-13, 14])
     code, out = _fit(capsys, "gd_plain_lr400_zeta05_L_line.csv", "--law", "vural2026.headline")
     assert code == 1 and out["verdict"] == "refuted"
     assert out["exponents"]["L"]["estimate"] == pytest.approx(0.308, abs=0.0005)

@@ -32,6 +32,7 @@ from scipy.optimize import minimize
 from scipy.stats import norm
 
 from theorycheck.compare.data import Dataset
+from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.intervals import critical
 from theorycheck.threshold.likelihood import probit_covariance, probit_loglik, probit_score_u, separated
 from theorycheck.threshold.result import Threshold
@@ -169,3 +170,46 @@ def shared_width_thresholds(cells: Sequence[int], theta: np.ndarray, cov: np.nda
         est, lo, hi = (float(x) if np.isfinite(x) else None for x in row)
         out[int(i)] = {"threshold": est, "ci": [lo, hi]}
     return out
+
+
+def log_thresholds(data: Dataset | ThresholdTable, ths: Sequence[Threshold], q: float, width_vars: Sequence[str]
+                   ) -> tuple[str, tuple[int, ...], np.ndarray, np.ndarray, list[str]]:
+    """Log thresholds of the cells and their covariance, by the best-calibrated route.
+
+    * every cell with a crossing has a probit fit with a bounded Fieller CI: use them
+      (cells are independent; the Fieller interval carries each cell's own slope
+      uncertainty, which keeps CIs honest on the concentrated designs of the adaptive
+      search);
+    * otherwise the joint per-cell model with a shared width
+      (:mod:`~theorycheck.compare.cell_model`), which gives every cell a finite
+      threshold from few trials;
+    * if that has no finite maximum (every transition a step), or gives some cell a larger
+      error than the cell's own bounded model-free bracket (:func:`_looser_than_brackets`),
+      the cells with a bounded threshold of their own (docs/methods.md §4).
+    """
+    found = [i for i, th in enumerate(ths) if th.estimate is not None]
+    bounded = tuple(i for i in found if math.isfinite(ths[i].log_ci_width))
+    if isinstance(data, ThresholdTable) or (found and all(ths[i].method == "glm" for i in found)
+                                            and len(bounded) == len(found)):
+        theta = np.log([ths[i].estimate for i in bounded])
+        return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), []
+    cellfit = fit_cells(data, ths, q=q, width_trends=width_vars)
+    looser = _looser_than_brackets(cellfit, ths) if cellfit.identified else []
+    if cellfit.identified and not looser:
+        return "joint", cellfit.cells, cellfit.theta, cellfit.cov, list(cellfit.notes)
+    why = [f"the cells' shared-width model pins {len(looser)} cell(s) less tightly than their own "
+           "model-free brackets (the shared transition is a step on these grids)"] if looser else []
+    theta = np.log([ths[i].estimate for i in bounded])
+    return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), [
+        *cellfit.notes, *why, "exponents from per-cell thresholds and their CIs (cells treated as independent)"]
+
+
+def _looser_than_brackets(cellfit: Any, ths: Sequence[Threshold]) -> list[int]:
+    """The cells whose log threshold the joint model gives a larger standard error than their
+    own bounded model-free bracket does (``Threshold.log_se``: its log width over 2·z): there
+    the joint model knows less than the cell's own trials, and the brackets are read instead.
+    Happens when every transition is sharp on its grid but a mixed point keeps the shared
+    slope finite: its Wald errors then run to 10^±13 (2026-11-27, plain GD at ζ = 1/2)."""
+    se = np.sqrt(np.clip(np.diag(cellfit.cov), 0.0, None))
+    return [i for i, s in zip(cellfit.cells, se)
+            if ths[i].method == "bracket" and math.isfinite(ths[i].log_ci_width) and not s <= ths[i].log_se]

@@ -4,7 +4,7 @@
 
 1. **Cell thresholds.** Each cell's log threshold and its variance (per-cell probit +
    Fieller, or the joint shared-width model when cells are too sparse; see
-   :func:`_log_thresholds`). No law is assumed here.
+   :func:`~theorycheck.compare.cell_model.log_thresholds`). No law is assumed here.
 2. **Law fit.** The law's constants are fitted to all points at once by binomial
    likelihood (:mod:`theorycheck.compare.law_fit`): constants with CIs, the transition
    width, the spread of observed/predicted thresholds.
@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from theorycheck.compare.cell_model import fit_cells, shared_width_thresholds
+from theorycheck.compare.cell_model import log_thresholds, shared_width_thresholds
 from theorycheck.compare.checks import CellResult, ExponentCheck, NoCrossing, Verdict
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Piece, decide
@@ -68,7 +68,6 @@ from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.compare.polylog import freeze_polylog
 from theorycheck.compare.trends import design_trends, inestimable_trends
 from theorycheck.threshold.glm import check_q_level
-from theorycheck.threshold.result import Threshold
 
 _UP_TO = ("constants", "polylog")
 #: The reason of a :class:`~theorycheck.compare.checks.NoCrossing` answer.
@@ -151,7 +150,7 @@ def compare(
                           tuple(CellResult(c.values, th, None) for c, th in zip(data.cells, ths)), tuple(notes))
     width_vars, more = independent_variables(data, varied if width_trends and not table else ())
     notes += more
-    method, cells, theta, cov, more = _log_thresholds(data, ths, q, width_vars)
+    method, cells, theta, cov, more = log_thresholds(data, ths, q, width_vars)
     notes += more
     fit = fit_law_table(shape, data, level=level) if table else \
         fit_law(shape, data, q=q, level=level, width_trends=width_vars, thresholds=ths)
@@ -228,48 +227,6 @@ def compare(
                    up_to, checks, tuple(v for v in checks if checks[v].status != "untested"), untested,
                    fit.constants, fit.scale, spread, cell_results, fit, method, suggestions, tuple(notes),
                    power, collapse, models, lb, alts, headline(status, checks, float(tolerance), alts))
-
-
-def _log_thresholds(data: Dataset, ths: Sequence[Threshold], q: float, width_vars: Sequence[str]
-                    ) -> tuple[str, tuple[int, ...], np.ndarray, np.ndarray, list[str]]:
-    """Log thresholds of the cells and their covariance, by the best-calibrated route.
-
-    * every cell with a crossing has a probit fit with a bounded Fieller CI: use them
-      (cells are independent; the Fieller interval carries each cell's own slope
-      uncertainty, which keeps CIs honest on the concentrated designs of the adaptive
-      search);
-    * otherwise the joint per-cell model with a shared width
-      (:mod:`~theorycheck.compare.cell_model`), which gives every cell a finite
-      threshold from few trials;
-    * if that has no finite maximum (every transition a step), the cells with a bounded
-      model-free bracket.
-    """
-    found = [i for i, th in enumerate(ths) if th.estimate is not None]
-    bounded = tuple(i for i in found if math.isfinite(ths[i].log_ci_width))
-    if isinstance(data, ThresholdTable) or (found and all(ths[i].method == "glm" for i in found)
-                                            and len(bounded) == len(found)):
-        theta = np.log([ths[i].estimate for i in bounded])
-        return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), []
-    cellfit = fit_cells(data, ths, q=q, width_trends=width_vars)
-    looser = _looser_than_brackets(cellfit, ths) if cellfit.identified else []
-    if cellfit.identified and not looser:
-        return "joint", cellfit.cells, cellfit.theta, cellfit.cov, list(cellfit.notes)
-    why = [f"the cells' shared-width model pins {len(looser)} cell(s) less tightly than their own "
-           "model-free brackets (the shared transition is a step on these grids)"] if looser else []
-    theta = np.log([ths[i].estimate for i in bounded])
-    return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), [
-        *cellfit.notes, *why, "exponents from per-cell thresholds and their CIs (cells treated as independent)"]
-
-
-def _looser_than_brackets(cellfit: Any, ths: Sequence[Threshold]) -> list[int]:
-    """The cells whose log threshold the joint model gives a larger standard error than their
-    own bounded model-free bracket does (``Threshold.log_se``: its log width over 2·z): there
-    the joint model knows less than the cell's own trials, and the brackets are read instead.
-    Happens when every transition is sharp on its grid but a mixed point keeps the shared
-    slope finite: its Wald errors then run to 10^±13 (2026-11-27, plain GD at ζ = 1/2)."""
-    se = np.sqrt(np.clip(np.diag(cellfit.cov), 0.0, None))
-    return [i for i, s in zip(cellfit.cells, se)
-            if ths[i].method == "bracket" and math.isfinite(ths[i].log_ci_width) and not s <= ths[i].log_se]
 
 
 def _overall(checks: dict[str, ExponentCheck], varied: Sequence[str],
