@@ -438,3 +438,13 @@ def test_beta4_term_out_of_sample_at_v2048(capsys):
     assert ratios == pytest.approx([0.992, 0.992, 1.342], abs=0.0005)
     code, out = _fit(capsys, "limit_beta4_L_line_2048.csv", "--law", "vural2026.headline")
     assert code == 1 and out["exponents"]["L"]["ci"] == pytest.approx([0.426, 0.471], abs=0.0005)
+
+
+def test_beta_dependence_of_the_excess_at_v2048(capsys):
+    # docs/theory.md §7.11: beta = 5 and 3 at (2048, 512), the CPU checks of 2026-11-27
+    code, out = _fit(capsys, "limit_beta5_L_line_2048.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["exponents"]["L"]["ci"] == pytest.approx([0.178, 0.211], abs=0.0005)
+    assert [round(c["threshold"]) for c in out["cells"]] == pytest.approx([27789, 28909, 38449], rel=1e-4)
+    code, out = _fit(capsys, "limit_beta3_L_line_2048.csv", "--law", "vural2026.headline")
+    assert code == 3 and out["exponents"]["L"]["estimate"] == pytest.approx(0.841, abs=0.0005)
+    assert [c["censored_beyond"] for c in out["cells"]] == [None, None, 1413184]  # L = 362: a ceiling
