@@ -97,7 +97,7 @@ def runs_zeta05() -> list[tuple[int, int, int]]:
         for L in (64, 256):
             out.append((L, N, 9700 + len(out)))
     out += [(64, 5017, 9708), (256, 5017, 9709), (64, 5970, 9710)]
-    for _ in range(ZETA05_ROUNDS):
+    for _ in range(3):
         for L, N in ((64, 3548), (64, 4219), (256, 7098), (256, 8441), (256, 10039)):
             out.append((L, N, 9700 + len(out)))
     # inside the two transitions, which the grid above bracketed: L = 64 in (4219, 5017],
@@ -109,8 +109,6 @@ def runs_zeta05() -> list[tuple[int, int, int]]:
     ends = [(64, 4219)] * 3 + [(64, 5017)] * 4 + [(256, 6510)] * 3 + [(256, 8441)] * 3
     return out + [(L, N, 9750 + i) for i, (L, N) in enumerate(ends)]
 
-
-ZETA05_ROUNDS = 3
 
 
 def runs_zeta05_longer() -> list[tuple[int, int, int]]:

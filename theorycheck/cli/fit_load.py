@@ -101,8 +101,8 @@ def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[
                          f"({', '.join(chosen) or 'none'}): rows of different cells would be merged; "
                          "add them to the law or --params, or drop them")
     notes += [f"column(s) {constant} (one value each) ignored"] if constant else []
-    fixed = {c: _number(next(iter(csvd.distinct[c]))) for c in constant if csvd.distinct.get(c)}
     settings = {c: str(csvd.raw[0].get(c) or "").strip() for c in constant}
+    fixed = {c: _number(text) for c, text in settings.items()}
     if csvd.kind == "binomial":
         data = Dataset.from_rows(csvd.rows, resource=resource, variables=chosen, increasing=increasing)
     else:

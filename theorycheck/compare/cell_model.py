@@ -189,19 +189,22 @@ def log_thresholds(data: Dataset | ThresholdTable, ths: Sequence[Threshold], q: 
     """
     found = [i for i, th in enumerate(ths) if th.estimate is not None]
     bounded = tuple(i for i in found if math.isfinite(ths[i].log_ci_width))
+
+    def per_cell(notes: list[str]) -> tuple[str, tuple[int, ...], np.ndarray, np.ndarray, list[str]]:
+        theta = np.log([ths[i].estimate for i in bounded])
+        return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), notes
+
     if isinstance(data, ThresholdTable) or (found and all(ths[i].method == "glm" for i in found)
                                             and len(bounded) == len(found)):
-        theta = np.log([ths[i].estimate for i in bounded])
-        return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), []
+        return per_cell([])
     cellfit = fit_cells(data, ths, q=q, width_trends=width_vars)
     looser = _looser_than_brackets(cellfit, ths) if cellfit.identified else []
     if cellfit.identified and not looser:
         return "joint", cellfit.cells, cellfit.theta, cellfit.cov, list(cellfit.notes)
     why = [f"the cells' shared-width model pins {len(looser)} cell(s) less tightly than their own "
            "model-free brackets (the shared transition is a step on these grids)"] if looser else []
-    theta = np.log([ths[i].estimate for i in bounded])
-    return "per-cell", bounded, theta, np.diag([ths[i].log_se ** 2 for i in bounded]), [
-        *cellfit.notes, *why, "exponents from per-cell thresholds and their CIs (cells treated as independent)"]
+    return per_cell([*cellfit.notes, *why,
+                     "exponents from per-cell thresholds and their CIs (cells treated as independent)"])
 
 
 def _looser_than_brackets(cellfit: Any, ths: Sequence[Threshold]) -> list[int]:

@@ -63,6 +63,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -230,9 +231,6 @@ def _sigint_deferred() -> Iterator[list[int]]:
     1-3 s was lost and the check ran on for minutes. The workers now ignore it from their
     preload on (:mod:`theorycheck.sweep.dask_worker`; one hit during its own start can still
     print its traceback). Main thread only (elsewhere Python delivers no signals)."""
-    import signal
-    import threading
-
     got: list[int] = []
     if threading.current_thread() is not threading.main_thread():
         yield got
@@ -286,8 +284,6 @@ def make_executor(
                 )
             with cluster, distributed.Client(cluster, set_as_default=False) as client:
                 if interrupted:  # a Ctrl-C during the start, raised now that the cluster closes cleanly
-                    import signal
-
                     signal.raise_signal(signal.SIGINT)
                 yield client.get_executor()
     elif workers is None or workers == 1:
