@@ -56,8 +56,9 @@ def identifiable(model: Any) -> list[str]:
 
 
 def balanced_point(model: Any, rounds: int = 20) -> np.ndarray:
-    """``log C`` at which every constant's elasticity ``|d log f / d log C_k|`` has the same
-    geometric mean over the cells (constants whose column is zero at ``C = 1`` stay there).
+    """``log C`` of the free constants (``model.free``) at which every constant's elasticity
+    ``|d log f / d log C_k|`` has the same geometric mean over the cells (constants whose
+    column is zero at ``C = 1`` stay there).
 
     Identifiability is a property of the law's shape, not of the constants' scale: in
     ``N ≥ C0·V log V + C2·L·V²/d³`` at ``C = 1`` the second term is ~1e-4 of the first on
@@ -67,7 +68,7 @@ def balanced_point(model: Any, rounds: int = 20) -> np.ndarray:
     ``log C_k`` by the log ratio of the columns' mean size to its own, which balances the
     terms. A constant that only multiplies the law has elasticity 1 wherever it is and is
     not moved; two constants that only appear as a product stay collinear at every point."""
-    log_c = np.zeros(len(model.names))
+    log_c = np.zeros(len(model.free))
     size = np.abs(model.dlog_f(log_c))
     for _ in range(rounds):
         live = np.all(np.isfinite(size), axis=0) & np.any(size > 0.0, axis=0)
