@@ -6,9 +6,9 @@
 # 1. bench/bench_gpu.py on the code as it is, with the NumPy path on the same machine
 #    (--baseline): agreement with NumPy, per-cell times, peak GPU memory (31 s on an H200,
 #    2026-11-27);
-# 2. the finite-temperature excess's dependence on beta (docs/theory.md §7.11 measured beta = 4
-#    only): the L line at (V, d) = (8192, 1024), L = 32..512, at beta = 3 and beta = 5 (85 s
-#    at beta = 4), each store kept and its rows fitted against the headline;
+# 2. the finite-temperature excess's dependence on beta (docs/theory.md §7.11: beta = 4 on the GPU,
+#    beta = 3 and 5 on the CPU at V <= 4096 only): the L line at (V, d) = (8192, 1024), L = 32..512,
+#    at beta = 3 and beta = 5 (85 s at beta = 4), each store kept and its rows fitted against the headline;
 # 3. a SIGTERM to a running GPU check, as `timeout` sends it (to the process group): on the
 #    morning of 2026-11-27 such a check did not end within 250 s, that afternoon it ended in
 #    2 s. If it is still running 30 s later, its processes' states, then every Python
