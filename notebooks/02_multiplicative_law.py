@@ -323,8 +323,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # C2*L*V**2/d**3" --params V,d,L` refits it). An `L` term, but added, not multiplied.
 # In `β` (CPU, `(4096, 1024)`, `L` = 32, 128, 512; `bench/data/limit_beta{5,3}_L_line_4096.csv`):
 # the excess shrinks 3.4-3.5x from `β = 4` to 5 (`C2 = 675 [627, 726]`) and grows 4.7x to
-# 16.6x from 4 to 3; at `β = 3` it is 8x the hard-attention threshold at `L = 512`, and there
-# `N*` grows faster than `L` (local exponent 1.36 over 128..512): linear in `L` only while small.
+# 16.6x from 4 to 3; at `β = 3` it is 8x the hard-attention threshold at `L = 512`, and `N*`'s
+# local `L` exponent rises 0.19, 0.64, 1.50, 2.66 over `L` = 32, 128, 256, 362, 512: linear in
+# `L` only while small, accelerating once it takes over.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
