@@ -110,7 +110,6 @@ def runs_zeta05() -> list[tuple[int, int, int]]:
     return out + [(L, N, 9750 + i) for i, (L, N) in enumerate(ends)]
 
 
-
 def runs_zeta05_longer() -> list[tuple[int, int, int]]:
     """``(L, N, seed)`` of the ``ζ = 1/2`` runs at L = 256 with twice the steps (240 at lr = 400,
     2026-11-27): three rounds over N = 4219, 5017, 5970."""

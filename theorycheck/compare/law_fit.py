@@ -147,13 +147,11 @@ def _best_start(model: LawModel, ths: Sequence[Threshold]):
         balanced = balanced_point(model)
         if np.any(balanced != 0.0):
             starts.append(_start(model, ths, balanced))
-    best = None
+    fits = []
     for x0 in starts:
         bounds, i_s = _bounds(model, x0)
-        res = _maximise(model, x0, bounds, i_s)
-        if best is None or res.fun < best[3].fun:
-            best = (x0, bounds, i_s, res)
-    return best
+        fits.append((x0, bounds, i_s, _maximise(model, x0, bounds, i_s)))
+    return min(fits, key=lambda f: f[3].fun)  # the first on a tie: the start from C = 1
 
 
 def fit_law(
