@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import shlex
 import os
 import signal
 import sqlite3
@@ -79,9 +80,24 @@ def test_debug_prints_the_traceback_first(monkeypatch):
 
 def test_interrupt_and_system_exit():
     assert _run(_raising(KeyboardInterrupt())) == (
-        EXIT_INTERRUPTED, "theorycheck: interrupted (finished trials are kept in the store)\n")
+        EXIT_INTERRUPTED, "theorycheck: interrupted\n")
     with pytest.raises(SystemExit):
         _run(_raising(SystemExit(2)))
+
+
+def test_interrupt_names_the_store_only_when_the_run_took_one(tmp_path):
+    # the store clause and the resume hint are true only once the command holds its --out
+    # (an interrupt while the law is prepared, or of simulate or fit, stored nothing)
+    from theorycheck.sweep.lock import held, lock_out
+
+    def command(args):
+        lock_out(tmp_path)
+        raise KeyboardInterrupt
+
+    assert _run(command) == (
+        EXIT_INTERRUPTED,
+        f"theorycheck: interrupted (finished trials are kept in the store); resume with --out {shlex.quote(str(tmp_path.resolve()))}\n")
+    assert held() == []  # released at the command's end
 
 
 def test_sigterm_interrupts_a_command_as_ctrl_c_does():
@@ -93,7 +109,7 @@ def test_sigterm_interrupts_a_command_as_ctrl_c_does():
         return 0
 
     before = signal.getsignal(signal.SIGTERM)
-    assert _run(command) == (EXIT_INTERRUPTED, "theorycheck: interrupted (finished trials are kept in the store)\n")
+    assert _run(command) == (EXIT_INTERRUPTED, "theorycheck: interrupted\n")
     assert signal.getsignal(signal.SIGTERM) is before  # the previous handler is back
 
 

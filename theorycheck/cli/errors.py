@@ -10,7 +10,8 @@
 4     the run failed: an internal error (a bug), an error in a user task's own trial,
       or the machine refused (full disk, store not writable); one line on stderr, no verdict
 130   interrupted (Ctrl-C, or SIGTERM: ``timeout``, ``kill``, a batch scheduler's
-      time limit); finished trials are kept in the store
+      time limit); finished trials are kept in the store, and the line says where
+      when the run had taken its ``--out`` (else it is ``theorycheck: interrupted``)
 141   stdout closed early (``theorycheck ... | head``), as a process killed by
       SIGPIPE would report; nothing more is printed
 ====  =======================================================================
@@ -126,6 +127,9 @@ def run_command(func: Callable[[Any], int], args: Any, *, stderr: TextIO | None 
     except KeyboardInterrupt:
         lock = sys.modules.get("theorycheck.sweep.lock")  # the --out of this run, if it took one
         held = lock.held() if lock is not None else []
+        if not held:  # before any --out was taken (or a command without one): nothing stored
+            print("theorycheck: interrupted", file=err)
+            return EXIT_INTERRUPTED
         where = f"; resume with --out {shlex.quote(str(held[0]))}" if len(held) == 1 else ""
         print(f"theorycheck: interrupted (finished trials are kept in the store){where}", file=err)
         return EXIT_INTERRUPTED
