@@ -30,6 +30,11 @@ CASES = {
     "tiny zeta": ["simulate", "--zeta", "1e-308"],
     "75 GiB of embeddings": ["simulate", "--V", "100000", "--d", "100000"],
     "a billion seeds": ["simulate", "--seeds", "1000000000"],
+    "bad value of an algorithm option": ["simulate", "--algorithm", "three-step", "--set", "eta=-1"],
+    "option the algorithm lacks": ["simulate", "--set", "eta=1"],
+    "option given twice": ["simulate", "--algorithm", "three-step", "--beta", "3", "--set", "beta=4"],
+    "task parameter through --set": ["simulate", "--set", "V=64"],
+    "--set with linear-am": ["simulate", "--task", "linear-am", "--set", "eta=1"],
 }
 
 

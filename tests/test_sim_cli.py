@@ -79,7 +79,7 @@ def test_linear_am(capsys):
      (["--model", "mlp"], "needs the MLP width m"),
      (["--target", "0"], "target (tau) must be a number in (0, 1]"),
      (["--seeds", "0"], "--seeds must be an integer >= 1"),
-     (["--algorithm", "one-step", "--beta", "2"], "unknown option(s) 'beta'"),
+     (["--algorithm", "one-step", "--beta", "2"], "algorithm one-step (model attention) has no option(s) ['beta']"),
      (["--beta", "-1"], "beta must be a positive number"),
      # options linear-am does not read were silently ignored
      (["--task", "linear-am", "--L", "4", "--N", "100"], "--L, --N do not apply to task linear-am"),
@@ -103,4 +103,4 @@ def test_gradient_flags_reach_gd_and_are_refused_elsewhere(capsys):
                         "gd", "--steps", "3", "--optimizer", "adam", "--lr", "0.05", "--json")
     assert code == 0 and json.loads(out)["options"] == {"steps": 3, "lr": 0.05, "optimizer": "adam"}
     code, out, err = _run(capsys, "--steps", "3")
-    assert code == 2 and "unknown option(s) 'steps' for algorithm 'limit'" in err
+    assert code == 2 and "algorithm limit (model attention) has no option(s) ['steps']" in err

@@ -112,3 +112,26 @@ def test_memory_cap_counts_what_a_streamed_dense_trial_keeps():
     check_memory(RetrievalParams(V=512, d=128, L=45, N=10**7, model="mlp", m=512), True)
     with pytest.raises(ValueError, match=r"needs about .* GiB .* above the cap"):
         check_memory(RetrievalParams(V=10**5, d=10**5, L=4, N=10, model="mlp", m=512), True)
+
+
+def test_cli_set_passes_an_algorithm_option_and_records_it(tmp_path, capsys):
+    # `simulate --set eta=...` reaches three-step's first step size, as `check --set` does:
+    # the same accuracies as the Python call with eta, and a --rows row that names it (a row
+    # without it would pool with eta = 1 trials in `fit`)
+    from theorycheck.cli.main import main
+
+    rows = tmp_path / "rows.csv"
+    argv = ["simulate", "--V", "64", "--d", "32", "--L", "8", "--N", "3000", "--no-marker-in-value",
+            "--algorithm", "three-step", "--beta", "4", "--set", "eta=30000", "--seeds", "2", "--json",
+            "--rows", str(rows)]
+    assert main(argv) == 0
+    printed = json.loads(capsys.readouterr().out)
+    params = RetrievalParams(V=64, d=32, L=8, N=3000, marker_in_value=False)
+    expected = [simulate(params, "three-step", seed=s, beta=4.0, eta=30000.0).accuracy for s in (0, 1)]
+    assert printed["options"] == {"beta": 4.0, "eta": 30000.0}
+    assert printed["accuracy"] == expected
+    # eta = 30000 is far from the early phase here (eta/(L*V) ~ 60): the option changed the
+    # trials, so the comparison above could not pass by ignoring it
+    assert expected != [simulate(params, "three-step", seed=s, beta=4.0).accuracy for s in (0, 1)]
+    header = rows.read_text().splitlines()[0].split(",")
+    assert "eta" in header and "beta" in header

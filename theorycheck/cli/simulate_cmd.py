@@ -8,6 +8,7 @@ Examples::
     theorycheck simulate --algorithm one-step --no-marker-in-value
     theorycheck simulate --task linear-am --V 256 --d 128 --method hebbian
     theorycheck simulate --algorithm gd --steps 300 --optimizer adam --lr 0.05
+    theorycheck simulate --algorithm three-step --beta 4 --set eta=1e5   # any algorithm option
     theorycheck simulate --task MY-TASK --set n=100 --set p=0.2   # any registered task
     theorycheck simulate --task my_task.py:TASK --set n=100        # a Task in a file
 
@@ -106,8 +107,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--steps", type=int, default=None, help="gradient steps (linear-am gd, --algorithm gd)")
     p.add_argument("--lr", type=float, default=None, help="learning rate (linear-am gd, --algorithm gd)")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
-                   help="a parameter of a task other than retrieval and linear-am (its declared "
-                   "variables and settings; the rest from its defaults)")
+                   help="retrieval: an option of the algorithm without its own flag (e.g. "
+                   "three-step's eta, gamma_prime); another task (not linear-am): a parameter (its "
+                   "declared variables and settings; the rest from its defaults)")
     p.add_argument("--rows", metavar="FILE",
                    help="also append the run as one binomial row (its parameters and settings, successes, "
                    "trials) to this CSV, which theorycheck fit reads, alone or beside checks' outputs")
@@ -152,7 +154,9 @@ def _trials(args) -> tuple[dict, str, dict, object]:
         params = LinearAMParams(V=args.V, d=args.d, method=args.method, target=args.target, **extra)
         return params.to_dict(), args.method, {}, lambda s: simulate_linear_am(params, s)
 
-    from theorycheck.simulate import check_options, resolve_algorithm, simulate
+    from theorycheck.cli.options import parse_assignments
+    from theorycheck.registry import get_algorithm
+    from theorycheck.simulate import simulate
     from theorycheck.tasks.retrieval import RetrievalParams
 
     params = RetrievalParams(
@@ -163,7 +167,14 @@ def _trials(args) -> tuple[dict, str, dict, object]:
     given = {"beta": args.beta, "threads": args.threads, "steps": args.steps, "lr": args.lr,
              "optimizer": args.optimizer, "backend": args.backend}
     options = {k: v for k, v in given.items() if v is not None}
-    check_options(resolve_algorithm(args.algorithm, params.model), args.algorithm, options)
+    for key, value in parse_assignments(args.settings, "--set").items():  # e.g. three-step's eta
+        if key in options:
+            raise ValueError(f"--set {key}={value!r} and --{key} {options[key]!r} both give {key}; give it once")
+        if key in RetrievalParams.__dataclass_fields__:
+            raise ValueError(f"--set {key}={value!r}: {key} is a task parameter with its own option (see "
+                             "theorycheck simulate --help); --set takes algorithm options without one, e.g. eta")
+        options[key] = value
+    options = get_algorithm(args.algorithm).check_options(params.model, options)
     return params.to_dict(), args.algorithm, options, lambda s: simulate(params, args.algorithm, s, **options)
 
 
@@ -220,9 +231,9 @@ def _row_settings(task: str, params: dict, algorithm: str, options: dict) -> dic
 def run(args) -> int:
     if args.task not in ("retrieval", "linear-am"):  # the built-ins print their full Outcome
         return _run_declared(args)
-    if args.settings:
-        raise ValueError(f"--set applies to tasks other than retrieval and linear-am, got --set with "
-                         f"--task {args.task}; use their own options (see --help)")
+    if args.settings and args.task == "linear-am":
+        raise ValueError("--set applies to the retrieval algorithms' options and to other tasks, got --set "
+                         "with --task linear-am; use its own options (see --help)")
     params, algorithm, options, trial = _trials(args)
     settings = _row_settings(args.task, params, algorithm, options)
     if args.rows:
