@@ -24,6 +24,17 @@ def test_rows_are_grouped_merged_and_sorted():
     assert list(cols["cell"]) == [0, 1, 1] and list(cols["successes"]) == [2, 3, 3]
 
 
+def test_resources_a_few_ulps_apart_are_one_point():
+    # single-seed rows of one grid value, one of them written a few ulps off (another
+    # machine's arithmetic): one point, as the threshold fits pool them. Kept apart, the law
+    # fit's binomial constant differed from the collapse test's, which pools: on
+    # bench/data/three_step_eta1e5_L_line.csv ulp-nudged copies moved its LR from 29.2 to 54
+    nudged = [dict(ROWS[0], N=50 * (1 + 4e-16)), *ROWS[1:]]
+    assert Dataset.from_rows(nudged) == Dataset.from_rows(ROWS)
+    apart = [dict(ROWS[0], N=50 * (1 + 1e-6)), *ROWS[1:]]  # a real design difference stays
+    assert len(Dataset.from_rows(apart).cells[1].points) == 3
+
+
 def test_order_of_rows_does_not_matter():
     assert Dataset.from_rows(ROWS) == Dataset.from_rows(ROWS[::-1])
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from theorycheck.threshold.points import check_point
+from theorycheck.threshold.points import check_point, merge_close
 from theorycheck.threshold.result import Point, Threshold
 from theorycheck.validate import check_positive
 
@@ -100,7 +100,11 @@ class Dataset(CellViews):
         """From rows ``{var: value, ..., resource: r, "successes": k, "trials": n}``.
 
         ``variables`` defaults to every key of the first row other than the resource,
-        ``successes`` and ``trials``. Rows of the same cell and resource are summed.
+        ``successes`` and ``trials``. Rows of the same cell and resource are summed, resources
+        within :data:`~theorycheck.threshold.points.SAME_POINT_RTOL` counting as the same (as
+        :func:`~theorycheck.threshold.points.pool_points` does): else the binomial
+        likelihood's constant, and every statistic that compares it with a pooled one, would
+        depend on the last bits a row was written with.
         """
         resource = _check_name(resource, "resource")
         rows = list(rows)
@@ -135,7 +139,7 @@ class Dataset(CellViews):
             slot[1] += n
         cells = []
         for key in sorted(grouped):
-            pts = tuple((r, kn[0], kn[1]) for r, kn in sorted(grouped[key].items()) if kn[1] > 0)
+            pts = tuple((r, kn[0], kn[1]) for r, kn in sorted(merge_close(grouped[key]).items()) if kn[1] > 0)
             if pts:
                 cells.append(Cell(params=tuple(zip(names, key)), points=pts))
         if not cells:

@@ -69,7 +69,7 @@ def pool_points(points: Iterable[object], *, increasing: bool = True) -> PooledP
         slot[1] += n
     if not merged:
         raise ValueError("no points with trials > 0: run some trials first")
-    merged = _merge_close(merged)
+    merged = merge_close(merged)
     resources = np.array(sorted(merged), dtype=float)
     if not increasing:
         resources = resources[::-1]
@@ -79,9 +79,10 @@ def pool_points(points: Iterable[object], *, increasing: bool = True) -> PooledP
     return PooledPoints(resources=resources, t=t, k=k, n=n)
 
 
-def _merge_close(merged: dict[float, list[int]]) -> dict[float, list[int]]:
-    """``merged`` with runs of values within :data:`SAME_POINT_RTOL` of the run's first
-    (smallest) value added up under that value."""
+def merge_close(merged: dict[float, list[int]]) -> dict[float, list[int]]:
+    """``merged`` (resource -> ``[successes, trials]``) with runs of values within
+    :data:`SAME_POINT_RTOL` of the run's first (smallest) value added up under that value:
+    one design point, whether its rows were written a few ulps apart or not."""
     out: dict[float, list[int]] = {}
     first = None
     for r in sorted(merged):
