@@ -49,6 +49,19 @@ Since law fits with several constants also start from their balanced point
 on 5 copies (AIC 767.1 on each); ``mean_bias_zeta_2048.csv`` still moves in the 6th digit of a
 ΔAIC of -2.0 (a neighbour level with the law, whose extra constant the likelihood barely
 sees).
+Since ``compare.Dataset.from_rows`` pools a cell's resources within ``SAME_POINT_RTOL`` as
+the threshold fits do (2026-11-27 night; before, rows a few ulps apart stayed separate
+points in the law fit, whose binomial constant then differed from the pooled one of the
+collapse test: its LR went from 29.2 to 54 on nudged copies of
+``three_step_eta1e5_L_line.csv``), 62 fits, 6 moved: the five of the runs above that are not
+plain-GD ``L`` lines (``gd_adam60_L_line_2048.csv``, ``gd_plain_lr400_zeta05_L_line.csv``,
+``limit_beta4_zeta05_L_line.csv``, ``mean_bias_zeta_2048.csv``, the ``three_step_additive``
+refit), as described; the three plain-GD lines that moved in their cells' own brackets and
+their joint log-likelihood are now the same on every copy. New:
+``three_step_eta1e5_beta10_L_line.csv``, two cells of single-seed rows whose transitions are
+steps (width 0.009 in log N), moves in the law fit's width and its unidentified width trend
+in ``L`` (6.9, s.e. 4e6), in ``C``'s 6th digit and in which neighbouring forms it can score;
+its verdict, ``L`` exponent and CI and the cells' thresholds agree.
 """
 
 from __future__ import annotations
@@ -121,6 +134,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_beta5_L_line_4096.csv", "N", "--law vural2026.headline"),
     ("limit_beta5_L_line_4096.csv", "N", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L'),
     ("limit_beta3_L_line_4096.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta1e5_L_line.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta1e5_beta10_L_line.csv", "N", "--law vural2026.headline"),
     ("limit_beta4_L_line_2048.csv", "N", '--law "N >= C*(0.431*V*log(V) + 1254*V**2/d**2 + 1866*L*V**2/d**3)" '
                                          "--params V,d,L"),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (

@@ -327,6 +327,16 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # local `L` exponent rises 0.19, 0.64, 1.50, 2.66 over `L` = 32, 128, 256, 362, 512: linear in
 # `L` only while small, accelerating once it takes over.
 #
+# **The finite-step algorithm (CPU, 2026-11-27, docs/theory.md §7.12).** Three real gradient
+# steps (`--algorithm three-step`, `η = 1`, `γ' = 10⁴`) give the limit's accuracy in all 36
+# seed-matched pairs at `(2048, 512)`, `β` = 3 and 4, `L` 64..362
+# (`bench/three_step_vs_limit.py`): the limit's thresholds are the algorithm's. What breaks
+# the match is `η/γ'`, the weight the third step leaves on the first step's read-out. At
+# `η/γ' = 10` and `β = 4`, `N*` = 4.07e4, 5.37e4, 1.18e5, 2.28e5 at `L` = 64, 128, 256, 362
+# (`bench/data/three_step_eta1e5_L_line.csv`): `L` 0.98 [0.88, 1.07] overall, but the local
+# exponent rises 0.40, 1.14, 1.89, refuted; at `β = 10` it stays flat (-0.030). Soft
+# attention again, now enlarged; not the law's product.
+#
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
 # centred, the MLP-noise wall `m·d ≈ 26 V log V` is there, and right of it `N*` is flat in `L`

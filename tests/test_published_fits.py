@@ -462,3 +462,16 @@ def test_beta_dependence_of_the_excess_at_v4096(capsys):
     # beta = 3: both runs (L = 32, 128, 512, then 256 and 362); N*'s local exponent 0.19 .. 2.66
     cells = _refuted_l_line(capsys, "limit_beta3_L_line_4096.csv", 0.670, [0.660, 0.680], 978)
     assert [round(c["threshold"]) for c in cells] == pytest.approx([38687, 49999, 77716, 130604, 328693], rel=1e-4)
+
+
+def test_finite_step_lines_with_a_large_first_step(capsys):
+    # docs/theory.md §7.12: the finite-step three-step at eta = 1e5 (eta/gamma' = 10), (2048, 512),
+    # single-seed simulate runs (bench/three_step_eta_line.py). beta = 4: overall slope near 1,
+    # refuted on the window 64..128 where it is 0.40; beta = 10: flat
+    cells = _refuted_l_line(capsys, "three_step_eta1e5_L_line.csv", 0.979, [0.884, 1.073], 72)
+    assert [round(c["shared_width"]["threshold"]) for c in cells] == pytest.approx(
+        [40718, 53694, 118338, 228035], rel=1e-4)
+    assert [c["in_regime"] for c in cells] == [False, True, True, False]  # N/(L*V) 0.31 at 64, 362
+    cells = _refuted_l_line(capsys, "three_step_eta1e5_beta10_L_line.csv", -0.030, [-0.057, -0.003], 32)
+    assert all(c["in_regime"] for c in cells)
+

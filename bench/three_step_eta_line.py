@@ -1,0 +1,78 @@
+"""The finite-step three-step algorithm with a large first step, as lines in ``L``: the
+simulate runs behind ``bench/data/three_step_eta1e5_L_line.csv`` (``--line beta4``) and
+``bench/data/three_step_eta1e5_beta10_L_line.csv`` (``--line beta10``; docs/theory.md §7.12).
+
+``(V, d) = (2048, 512)``, trigger out of the value path, ``ζ = 1``, step-2 attention at
+``β = 4`` or 10 (``γ`` set from it), ``γ' = 10⁴`` and a first value step ``η = 10⁵`` (``--set
+eta=100000``): ``η/γ' = 10``, where the algorithm no longer matches its early-phase limit
+(``bench/three_step_vs_limit.py``). Rounds of single-seed runs on grids moved to each
+cell's crossing as the results came in (2026-11-27), each run with a seed of its own, every
+round's runs started longest first; all appended to one rows file with ``simulate --rows``:
+
+    python bench/three_step_eta_line.py [--line beta10]                 # print the commands
+    python bench/three_step_eta_line.py --run --workers 2 --rows rows.csv   # run them
+    theorycheck fit rows.csv --law vural2026.headline
+
+A trial takes 9 s (``L = 64``) to 2 min (``L = 362`` at ``β = 4``) on one core.
+Prints; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+#: (first seed, ((L, N, runs), ...)) of each round of a line, in the order they were run
+BETA4 = (
+    (9800, ((64, 36000, 4), (64, 45000, 4), (128, 45000, 4), (128, 60000, 4), (256, 75000, 4),
+            (256, 110000, 4))),
+    (9824, ((64, 39000, 4), (64, 42000, 4), (128, 50000, 4), (128, 55000, 4), (256, 130000, 4),
+            (256, 160000, 4))),
+    (9848, ((64, 40500, 4), (64, 44000, 4), (128, 57500, 4), (256, 120000, 4), (256, 140000, 4),
+            (362, 200000, 2), (362, 260000, 2))),
+)
+BETA10 = (
+    (9900, ((64, 28000, 4), (64, 32000, 4), (362, 28000, 4), (362, 32000, 4))),
+    (9916, ((64, 29500, 4), (64, 30500, 4), (362, 24500, 4), (362, 26000, 4))),
+)
+LINES = {"beta4": (4, BETA4), "beta10": (10, BETA10)}  # beta, rounds
+
+
+def runs(rounds) -> list[tuple[int, int, int]]:
+    """``(L, N, seed)`` of every run of a line: within a round the seeds count up from its
+    first seed over the runs sorted by ``L·N``, largest first (as they were started)."""
+    out = []
+    for first, spec in rounds:
+        ordered = sorted(((L, N) for L, N, k in spec for _ in range(k)), key=lambda r: -r[0] * r[1])
+        out += [(L, N, first + i) for i, (L, N) in enumerate(ordered)]
+    return out
+
+
+def command(beta: int, L: int, N: int, seed: int, rows: str) -> list[str]:
+    return ["theorycheck", "simulate", "--V", "2048", "--d", "512", "--L", str(L), "--N", str(N),
+            "--no-marker-in-value", "--algorithm", "three-step", "--beta", str(beta), "--set", "eta=100000",
+            "--seeds", "1", "--seed", str(seed), "--rows", rows]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--line", choices=sorted(LINES), default="beta4", help="which line's runs")
+    parser.add_argument("--run", action="store_true", help="run the commands (else print them)")
+    parser.add_argument("--workers", type=int, default=1, help="commands at once (each uses one core)")
+    parser.add_argument("--rows", default="rows.csv", help="the rows file they append to")
+    args = parser.parse_args(argv)
+    beta, rounds = LINES[args.line]
+    commands = [command(beta, L, N, s, args.rows) for L, N, s in runs(rounds)]
+    if not args.run:
+        print("\n".join(shlex.join(c) for c in commands))
+        return 0
+    with ThreadPoolExecutor(args.workers) as pool:
+        for c, code in zip(commands, pool.map(lambda c: subprocess.run(c, capture_output=True).returncode, commands)):
+            print(code, shlex.join(c), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
