@@ -40,9 +40,8 @@ Prints; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import shlex
-import subprocess
-from concurrent.futures import ThreadPoolExecutor
+
+from command_list import add_arguments, print_or_run
 
 GRID_N = (5017, 4601, 5471)
 
@@ -137,18 +136,10 @@ def command(line: str, L: int, N: int, seed: int, rows: str) -> list[str]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--line", choices=sorted(LINES), default="480", help="which line's runs")
-    parser.add_argument("--run", action="store_true", help="run the commands (else print them)")
-    parser.add_argument("--workers", type=int, default=1, help="commands at once (each uses one core)")
-    parser.add_argument("--rows", default="probes.csv", help="the rows file they append to")
+    add_arguments(parser, "probes.csv")
     args = parser.parse_args(argv)
     commands = [command(args.line, L, N, s, args.rows) for L, N, s in LINES[args.line][2]()]
-    if not args.run:
-        print("\n".join(shlex.join(c) for c in commands))
-        return 0
-    with ThreadPoolExecutor(args.workers) as pool:
-        for c, code in zip(commands, pool.map(lambda c: subprocess.run(c, capture_output=True).returncode, commands)):
-            print(code, shlex.join(c), flush=True)
-    return 0
+    return print_or_run(commands, args)
 
 
 if __name__ == "__main__":
