@@ -32,7 +32,13 @@ each, ``--workers 2``, ``--seed 100``, ``V,d = 2048,512``; ``P3`` is the three `
 9. ``--points "2048,512,362,64280" --beta 4 --seeds 2`` with ``--eta 100000 --gamma-prime
    1e6``, ``--eta 1000 --gamma-prime 100`` and ``--eta 1 --gamma-prime 0.1`` (what counts is
    ``η/γ'``), then ``--points "2048,512,64,27000; 2048,512,362,27000" --beta 10 --eta 100000
-   --seeds 4``.
+   --seeds 4``;
+10. at ``η = 1``, the other settings of the map (``--seeds 2``): ``--points "2048,512,64,27000;
+    2048,512,362,27000" --beta 10 --zeta 0.5``; ``--points "2048,512,64,104000;
+    2048,512,362,104000" --beta 10 --zeta 0.5 --trigger-in``; ``--points "2048,512,64,100000"
+    --beta 10 --trigger-in``; ``--points "2048,512,64,48600" --beta 4 --zeta 0.5``: identical
+    accuracies in all 14 pairs (the column ``marker_in_value`` was added for these; the
+    earlier rows are all trigger out).
 
 The reading is in docs/theory.md §7.12.
 """
@@ -63,11 +69,11 @@ def parse_points(text: str) -> list[tuple[int, int, int, int]]:
 
 def pair(job: tuple) -> dict:
     """One seed of one point: the finite-step trial and the limit trial on the same draws."""
-    (V, d, L, N), beta, eta, gamma_prime, zeta, seed = job
-    params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=zeta, marker_in_value=False)
+    (V, d, L, N), beta, eta, gamma_prime, zeta, trigger_in, seed = job
+    params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=zeta, marker_in_value=trigger_in)
     finite = simulate(params, "three-step", seed=seed, beta=beta, eta=eta, gamma_prime=gamma_prime)
     limit = simulate(params, "limit", seed=seed, beta=beta)
-    return {"V": V, "d": d, "L": L, "N": N, "zeta": zeta, "beta": beta, "eta": eta,
+    return {"V": V, "d": d, "L": L, "N": N, "zeta": zeta, "marker_in_value": trigger_in, "beta": beta, "eta": eta,
             "gamma_prime": gamma_prime, "seed": seed,
             "accuracy_three_step": finite.accuracy, "accuracy_limit": limit.accuracy,
             "selection_three_step": finite.selection_accuracy,
@@ -77,11 +83,12 @@ def pair(job: tuple) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--points", required=True, help="'V,d,L,N; ...' (trigger out of the value path)")
+    ap.add_argument("--points", required=True, help="'V,d,L,N; ...'")
     ap.add_argument("--beta", type=float, default=4.0, help="trigger logit advantage after step 2")
     ap.add_argument("--eta", default="1", help="comma-separated first value steps (default 1)")
     ap.add_argument("--gamma-prime", type=float, default=1e4, help="second value step (default 1e4)")
     ap.add_argument("--zeta", type=float, default=1.0)
+    ap.add_argument("--trigger-in", action="store_true", help="the trigger in the value path (default: out)")
     ap.add_argument("--seeds", type=int, default=4, help="seeds per point")
     ap.add_argument("--seed", type=int, default=100, help="first seed")
     ap.add_argument("--workers", type=int, default=1)
@@ -92,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         etas = [float(e) for e in args.eta.split(",")]
     except ValueError as err:
         ap.error(str(err))
-    jobs = [(p, args.beta, eta, args.gamma_prime, args.zeta, args.seed + k)
+    jobs = [(p, args.beta, eta, args.gamma_prime, args.zeta, args.trigger_in, args.seed + k)
             for p in points for eta in etas for k in range(args.seeds)]
     with ProcessPoolExecutor(args.workers) as pool:
         rows = list(pool.map(pair, jobs))

@@ -328,8 +328,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # `L` only while small, accelerating once it takes over.
 #
 # **The finite-step algorithm (CPU, 2026-11-27, docs/theory.md §7.12).** Three real gradient
-# steps (`--algorithm three-step`, `η = 1`, `γ' = 10⁴`) give the limit's accuracy in all 36
-# seed-matched pairs at `(2048, 512)`, `β` = 3 and 4, `L` 64..362
+# steps (`--algorithm three-step`, `η = 1`, `γ' = 10⁴`) give the limit's accuracy in all 50
+# seed-matched pairs at `(2048, 512)`, `β` = 3, 4, 10, `L` 64..362, both `ζ`, trigger in and out
 # (`bench/three_step_vs_limit.py`): the limit's thresholds are the algorithm's. What breaks
 # the match is `η/γ'`, the weight the third step leaves on the first step's read-out. At
 # `η/γ' = 10` and `β = 4`, `N*` = 4.07e4, 5.37e4, 1.18e5, 2.28e5 at `L` = 64, 128, 256, 362
