@@ -135,6 +135,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_beta5_L_line_4096.csv", "N", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L'),
     ("limit_beta3_L_line_4096.csv", "N", "--law vural2026.headline"),
     ("three_step_eta1e5_L_line.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta1e5_beta5_L_line.csv", "N", "--law vural2026.headline"),
     ("three_step_eta1e5_beta10_L_line.csv", "N", "--law vural2026.headline"),
     ("limit_beta4_L_line_2048.csv", "N", '--law "N >= C*(0.431*V*log(V) + 1254*V**2/d**2 + 1866*L*V**2/d**3)" '
                                          "--params V,d,L"),

@@ -1,9 +1,10 @@
 """The finite-step three-step algorithm with a large first step, as lines in ``L``: the
 simulate runs behind ``bench/data/three_step_eta1e5_L_line.csv`` (``--line beta4``) and
+``bench/data/three_step_eta1e5_beta5_L_line.csv`` (``--line beta5``) and
 ``bench/data/three_step_eta1e5_beta10_L_line.csv`` (``--line beta10``; docs/theory.md §7.12).
 
 ``(V, d) = (2048, 512)``, trigger out of the value path, ``ζ = 1``, step-2 attention at
-``β = 4`` or 10 (``γ`` set from it), ``γ' = 10⁴`` and a first value step ``η = 10⁵`` (``--set
+``β`` = 4, 5 or 10 (``γ`` set from it), ``γ' = 10⁴`` and a first value step ``η = 10⁵`` (``--set
 eta=100000``): ``η/γ' = 10``, where the algorithm no longer matches its early-phase limit
 (``bench/three_step_vs_limit.py``). Rounds of single-seed runs on grids moved to each
 cell's crossing as the results came in (2026-11-27), each run with a seed of its own, every
@@ -36,7 +37,11 @@ BETA10 = (
     (9900, ((64, 28000, 4), (64, 32000, 4), (362, 28000, 4), (362, 32000, 4))),
     (9916, ((64, 29500, 4), (64, 30500, 4), (362, 24500, 4), (362, 26000, 4))),
 )
-LINES = {"beta4": (4, BETA4), "beta10": (10, BETA10)}  # beta, rounds
+BETA5 = (
+    (9940, ((64, 30000, 4), (64, 36000, 4), (362, 50000, 4), (362, 80000, 4))),
+    (9956, ((64, 32000, 4), (64, 34000, 4), (362, 56000, 4), (362, 65000, 4))),
+)
+LINES = {"beta4": (4, BETA4), "beta5": (5, BETA5), "beta10": (10, BETA10)}  # beta, rounds
 
 
 def runs(rounds) -> list[tuple[int, int, int]]:

@@ -334,8 +334,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # the match is `η/γ'`, the weight the third step leaves on the first step's read-out. At
 # `η/γ' = 10` and `β = 4`, `N*` = 4.07e4, 5.37e4, 1.18e5, 2.28e5 at `L` = 64, 128, 256, 362
 # (`bench/data/three_step_eta1e5_L_line.csv`): `L` 0.98 [0.88, 1.07] overall, but the local
-# exponent rises 0.40, 1.14, 1.89, refuted; at `β = 10` it stays flat (-0.030). Soft
-# attention again, now enlarged; not the law's product.
+# exponent rises 0.40, 1.14, 1.89, refuted; at `β = 5` 0.28 (the limit: 0.19), at `β = 10`
+# flat (-0.030). Soft attention again, now enlarged; not the law's product.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

@@ -474,4 +474,6 @@ def test_finite_step_lines_with_a_large_first_step(capsys):
     assert [c["in_regime"] for c in cells] == [False, True, True, False]  # N/(L*V) 0.31 at 64, 362
     cells = _refuted_l_line(capsys, "three_step_eta1e5_beta10_L_line.csv", -0.030, [-0.057, -0.003], 32)
     assert all(c["in_regime"] for c in cells)
+    cells = _refuted_l_line(capsys, "three_step_eta1e5_beta5_L_line.csv", 0.278, [0.236, 0.321], 32)
+    assert [round(c["shared_width"]["threshold"]) for c in cells] == pytest.approx([33490, 54230], rel=1e-3)
 
