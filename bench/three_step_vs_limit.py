@@ -9,8 +9,9 @@ embeddings, training and test data (:func:`theorycheck.simulate.trial_draws`) --
 ``(V, d, L, N, β)`` points and prints their recall accuracies side by side: where they agree
 trial for trial, every threshold the limit measures is the finite-step algorithm's too.
 
-``--eta`` (the first value step) probes how small the early phase needs ``η`` to be: the
-step-1 logits are about ``η/(L·V)`` (§3.1), so ``η`` of order ``L·V`` leaves it.
+``--eta`` and ``--gamma-prime`` (the two value steps) probe how far from the limit the steps
+may be. The step-1 logits are about ``η/(L·V)`` (§3.1), but what first breaks the match,
+measured, is ``η/γ'``: the weight ``W_V²`` keeps on the first step's read-out.
 
     OPENBLAS_NUM_THREADS=1 python bench/three_step_vs_limit.py \\
         --points "2048,512,64,30280; 2048,512,128,33990; 2048,512,362,64280" --beta 4 \\
