@@ -119,3 +119,24 @@ def test_neighbouring_forms_are_scored_on_the_cells_thresholds_when_the_joint_fi
     assert any("scored on the cells' thresholds" in n for n in v.notes)
     # the joint fit's transition width means nothing here: it is not reported
     assert v.to_dict()["width"] is None
+
+
+def test_a_neighbour_with_as_many_constants_as_cells_is_saturated_not_decisive():
+    # Two cells of a law in L and V, with the truth growing as L**0.3: the law (one constant)
+    # misses them, and the additive neighbour (two constants) passes through both whatever their
+    # thresholds. Its large ΔBIC measures only the law's misfit, so it must not be called
+    # decisive. The same data with a third cell leave the neighbour one residual degree of
+    # freedom, and it is evidence again.
+    truth = Law.parse("N >= C*L**(3/10)*V")
+    law = Law.parse("N >= C*L*V")
+    two = planted_dataset(truth, grid={"L": [64, 362], "V": [1000]}, constants={"C": 30.0},
+                          width=0.1, trials=32, seed=5)
+    v = compare(law, two)
+    additive = next(a for a in v.alternatives if a.name == "additive")
+    assert additive.saturated and additive.delta_bic > DECISIVE_DELTA_BIC and not additive.decisive
+    assert "C_add1" not in v.headline  # a log neighbour, one constant on two cells, may still be named
+    assert next(a for a in v.to_dict()["alternatives"] if a["name"] == "additive")["saturated"] is True
+    three = planted_dataset(truth, grid={"L": [64, 152, 362], "V": [1000]}, constants={"C": 30.0},
+                            width=0.1, trials=32, seed=5)
+    additive3 = next(a for a in compare(law, three).alternatives if a.name == "additive")
+    assert not additive3.saturated and additive3.decisive

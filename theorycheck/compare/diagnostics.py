@@ -94,4 +94,5 @@ def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict
     if alternatives:
         kept = tuple(s for s in every.scores if s.name == "law" or s.name in alternatives)
         models = ModelComparison(kept, kept[0].name, min(kept, key=lambda s: s.bic).name)
-    return models, alternatives_from_models(every)
+    return models, alternatives_from_models(every, len(scored.cells),
+                                            {name: len(law.constants) for name, law in laws.items()})

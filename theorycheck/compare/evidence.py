@@ -21,6 +21,12 @@ says so: "consistent within ±0.25; but `N >= C*V*log(V)` fits decisively better
 (are the exponents within the tolerance?); the evidence says what else the data prefer.
 Under ``up_to="polylog"`` (Θ̃) log factors do not count by definition, so only the
 additive alternative is scored.
+
+A form with at least as many constants as the data have cells is **saturated**: it can
+pass through every cell's threshold whatever they are (the additive neighbour of a law in
+two variables, on a line of two cells), so its better fit measures only the law's own
+misfit, not the form. It is listed with its ΔBIC and marked saturated, and never called
+decisive.
 """
 
 from __future__ import annotations
@@ -48,14 +54,16 @@ class Alternative:
     law: str
     delta_bic: float
     delta_aic: float
+    #: as many constants as cells: it fits every cell whatever the data (module docstring)
+    saturated: bool = False
 
     @property
     def decisive(self) -> bool:
-        return self.delta_bic > DECISIVE_DELTA_BIC
+        return self.delta_bic > DECISIVE_DELTA_BIC and not self.saturated
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "law": self.law, "delta_bic": self.delta_bic,
-                "delta_aic": self.delta_aic, "decisive": self.decisive}
+                "delta_aic": self.delta_aic, "decisive": self.decisive, "saturated": self.saturated}
 
 
 def log_factor_alternatives(law: Any, values: Mapping[str, Sequence[float]]) -> dict[str, Any]:
@@ -76,14 +84,22 @@ def log_factor_alternatives(law: Any, values: Mapping[str, Sequence[float]]) -> 
     return out
 
 
-def alternatives_from_models(models: Any) -> tuple[Alternative, ...]:
+def alternatives_from_models(models: Any, n_cells: int | None = None,
+                             n_constants: Mapping[str, int] | None = None) -> tuple[Alternative, ...]:
     """The alternatives of a :class:`~theorycheck.compare.model_selection.ModelComparison`
-    holding the candidate ``"law"``, best first; candidates not identified are left out."""
+    holding the candidate ``"law"``, best first; candidates not identified are left out.
+    With ``n_cells`` (the data's cells) and ``n_constants`` (name -> the form's number of
+    constants), a form with ``n_constants >= n_cells`` is marked saturated."""
     scores = {s.name: s for s in models.scores}
     ref = scores.get("law")
     if ref is None or not ref.identified:
         return ()
-    out = [Alternative(s.name, s.law, float(ref.bic - s.bic), float(ref.aic - s.aic))
+    counts = n_constants or {}
+
+    def saturated(name: str) -> bool:
+        return n_cells is not None and name in counts and counts[name] >= n_cells
+
+    out = [Alternative(s.name, s.law, float(ref.bic - s.bic), float(ref.aic - s.aic), saturated(name))
            for name, s in scores.items() if name != "law" and s.identified and np.isfinite(s.bic)]
     return tuple(sorted(out, key=lambda a: -a.delta_bic))
 

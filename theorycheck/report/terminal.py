@@ -41,6 +41,13 @@ def exit_code(status: str) -> int:
 CONSTANTS_SOURCES = {"thresholds": "weighted least squares on the cells' thresholds"}
 
 
+def _evidence_mark(alt: Mapping[str, Any]) -> str:
+    """``"  <- decisive"``, or the reason a form that fits every cell is not evidence."""
+    if alt.get("saturated"):
+        return "  (saturated: as many constants as cells, not evidence)"
+    return "  <- decisive" if alt.get("decisive") else ""
+
+
 def constants_source(verdict: Mapping[str, Any]) -> str:
     """The label of :data:`CONSTANTS_SOURCES` for a verdict dict's fit, ``""`` for the joint fit."""
     return CONSTANTS_SOURCES.get((verdict.get("fit") or {}).get("constants_from"), "")
@@ -189,8 +196,7 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _
     alts = v.get("alternatives") or []
     if alts:
         lines += ["", "neighbouring forms (ΔBIC = BIC(law) - BIC(form); positive: the form fits better):"]
-        lines += [f"  {a.get('law')}: ΔBIC {f(a.get('delta_bic'))}{'  <- decisive' if a.get('decisive') else ''}"
-                  for a in alts[:4]]
+        lines += [f"  {a.get('law')}: ΔBIC {f(a.get('delta_bic'))}{_evidence_mark(a)}" for a in alts[:4]]
     for title, key in (("to decide", "suggestions"), ("notes", "notes")):
         items = v.get(key) or []
         if items:
