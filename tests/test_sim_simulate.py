@@ -63,7 +63,7 @@ def test_success_uses_the_target():
 def test_bad_input_is_rejected_before_work():
     with pytest.raises(ValueError, match="unknown algorithm 'sgd'; valid algorithms: gd, limit"):
         simulate(P, "sgd")
-    with pytest.raises(ValueError, match="unknown option.*'temperature'.*valid options: beta"):
+    with pytest.raises(ValueError, match=r"algorithm limit \(model attention\) has no option\(s\) \['temperature'\]; its options: beta"):
         simulate(P, "limit", temperature=3)
     with pytest.raises(ValueError, match="seed must be an integer >= 0"):
         simulate(P, seed=-1)

@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import inspect
 import math
 import time
 from collections.abc import Callable
@@ -32,7 +31,7 @@ from theorycheck.registry import get_algorithm
 from theorycheck.seeding import child_seed, seed_record, seed_sequence
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams, make_embeddings, test_batch
 
-__all__ = ["simulate", "trial_draws", "check_memory", "resolve_algorithm", "check_options", "seed_sequence",
+__all__ = ["simulate", "trial_draws", "check_memory", "resolve_algorithm", "seed_sequence",
            "seed_record"]
 
 
@@ -41,20 +40,6 @@ def resolve_algorithm(name: str, model: str = "attention") -> Callable:
     :mod:`theorycheck.registry` (imported on first use). ValueError naming the valid
     algorithms, or the models the algorithm supports."""
     return get_algorithm(name).runner(model)
-
-
-def check_options(fn: Callable, algorithm: str, options: dict) -> None:
-    """ValueError naming the options ``fn`` does not take (and those it does)."""
-    params = list(inspect.signature(fn).parameters.values())
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return
-    valid = [p.name for p in params[3:] if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    unknown = sorted(set(options) - set(valid))
-    if unknown:
-        raise ValueError(
-            f"unknown option(s) {', '.join(map(repr, unknown))} for algorithm {algorithm!r}; "
-            f"valid options: {', '.join(valid) or '(none)'}"
-        )
 
 
 #: Largest working set one trial may plan for (bytes): half of a 2-core CI machine's 24 GiB,
@@ -102,7 +87,7 @@ def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **option
     if not isinstance(params, RetrievalParams):
         raise ValueError(f"params must be a RetrievalParams, got {type(params).__name__}")
     fn = resolve_algorithm(algorithm, params.model)
-    check_options(fn, algorithm, options)
+    options = get_algorithm(algorithm).check_options(params.model, options)  # as the CLI and check do
     check_memory(params, get_algorithm(algorithm).is_dense(params.model))
     start = time.perf_counter()
     emb, train_seed, test = trial_draws(params, seed)
