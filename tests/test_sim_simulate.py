@@ -65,6 +65,8 @@ def test_bad_input_is_rejected_before_work():
         simulate(P, "sgd")
     with pytest.raises(ValueError, match=r"algorithm limit \(model attention\) has no option\(s\) \['temperature'\]; its options: beta"):
         simulate(P, "limit", temperature=3)
+    with pytest.raises(ValueError, match="algorithm limit: beta must be a positive number or inf"):
+        simulate(P, "limit", beta=-1)  # the declaration's value rule, as in check and the CLI
     with pytest.raises(ValueError, match="seed must be an integer >= 0"):
         simulate(P, seed=-1)
     with pytest.raises(ValueError, match="seed must be"):
