@@ -1,9 +1,12 @@
 """The finite-step three-step algorithm with a large first step, as lines in ``L``: the
-simulate runs behind ``bench/data/three_step_eta1e5_L_line.csv`` (``--line beta4``) and
-``bench/data/three_step_eta1e5_beta5_L_line.csv`` (``--line beta5``) and
-``bench/data/three_step_eta1e5_beta10_L_line.csv`` (``--line beta10``; docs/theory.md §7.12).
+simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 
-``(V, d) = (2048, 512)``, trigger out of the value path, ``ζ = 1``, step-2 attention at
+* ``three_step_eta1e5_L_line.csv`` (``--line beta4``),
+* ``three_step_eta1e5_beta5_L_line.csv`` (``--line beta5``),
+* ``three_step_eta1e5_beta10_L_line.csv`` (``--line beta10``),
+* ``three_step_eta1e5_L_line_4096.csv`` (``--line beta4_4096``, at ``(V, d) = (4096, 1024)``).
+
+``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path, ``ζ = 1``, step-2 attention at
 ``β`` = 4, 5 or 10 (``γ`` set from it), ``γ' = 10⁴`` and a first value step ``η = 10⁵`` (``--set
 eta=100000``): ``η/γ' = 10``, where the algorithm no longer matches its early-phase limit
 (``bench/three_step_vs_limit.py``). Rounds of single-seed runs on grids moved to each
@@ -14,7 +17,9 @@ round's runs started longest first; all appended to one rows file with ``simulat
     python bench/three_step_eta_line.py --run --workers 2 --rows rows.csv   # run them
     theorycheck fit rows.csv --law vural2026.headline
 
-A trial takes 9 s (``L = 64``) to 2 min (``L = 362`` at ``β = 4``) on one core.
+A trial takes 9 s (``L = 64``) to 2 min (``L = 362`` at ``β = 4``) on one core at ``(2048, 512)``;
+at ``(4096, 1024)`` 54 s (``L = 64``, ``N = 5·10⁴``), ~2 min (``L = 256``, ``N = 10⁵``) and ~8 min
+(``L = 512``, ``N = 2.7·10⁵``): its 52 runs took 58 min on 2 cores (2026-11-27, three rounds).
 Prints; asserts nothing.
 """
 
@@ -41,7 +46,16 @@ BETA5 = (
     (9940, ((64, 30000, 4), (64, 36000, 4), (362, 50000, 4), (362, 80000, 4))),
     (9956, ((64, 32000, 4), (64, 34000, 4), (362, 56000, 4), (362, 65000, 4))),
 )
-LINES = {"beta4": (4, BETA4), "beta5": (5, BETA5), "beta10": (10, BETA10)}  # beta, rounds
+BETA4_4096 = (
+    (10000, ((64, 36000, 2), (64, 42000, 2), (64, 50000, 2), (128, 40000, 2), (128, 50000, 2),
+             (128, 65000, 2), (256, 50000, 2), (256, 70000, 2), (256, 100000, 2))),
+    (10018, ((64, 44000, 4), (64, 47000, 4), (128, 55000, 4), (128, 60000, 4), (256, 80000, 4),
+             (256, 90000, 4), (512, 200000, 1), (512, 300000, 1))),
+    (10044, ((362, 120000, 2), (362, 150000, 2), (512, 240000, 2), (512, 270000, 2))),
+)
+#: name -> (V, d, beta, rounds)
+LINES = {"beta4": (2048, 512, 4, BETA4), "beta5": (2048, 512, 5, BETA5), "beta10": (2048, 512, 10, BETA10),
+         "beta4_4096": (4096, 1024, 4, BETA4_4096)}
 
 
 def runs(rounds) -> list[tuple[int, int, int]]:
@@ -54,8 +68,8 @@ def runs(rounds) -> list[tuple[int, int, int]]:
     return out
 
 
-def command(beta: int, L: int, N: int, seed: int, rows: str) -> list[str]:
-    return ["theorycheck", "simulate", "--V", "2048", "--d", "512", "--L", str(L), "--N", str(N),
+def command(V: int, d: int, beta: int, L: int, N: int, seed: int, rows: str) -> list[str]:
+    return ["theorycheck", "simulate", "--V", str(V), "--d", str(d), "--L", str(L), "--N", str(N),
             "--no-marker-in-value", "--algorithm", "three-step", "--beta", str(beta), "--set", "eta=100000",
             "--seeds", "1", "--seed", str(seed), "--rows", rows]
 
@@ -65,8 +79,8 @@ def main(argv=None) -> int:
     parser.add_argument("--line", choices=sorted(LINES), default="beta4", help="which line's runs")
     add_arguments(parser, "rows.csv")
     args = parser.parse_args(argv)
-    beta, rounds = LINES[args.line]
-    commands = [command(beta, L, N, s, args.rows) for L, N, s in runs(rounds)]
+    V, d, beta, rounds = LINES[args.line]
+    commands = [command(V, d, beta, L, N, s, args.rows) for L, N, s in runs(rounds)]
     return print_or_run(commands, args)
 
 

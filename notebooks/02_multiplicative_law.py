@@ -335,7 +335,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # `η/γ' = 10` and `β = 4`, `N*` = 4.07e4, 5.37e4, 1.18e5, 2.28e5 at `L` = 64, 128, 256, 362
 # (`bench/data/three_step_eta1e5_L_line.csv`): `L` 0.98 [0.88, 1.07] overall, but the local
 # exponent rises 0.40, 1.14, 1.89, refuted; at `β = 5` 0.28 (the limit: 0.19), at `β = 10`
-# flat (-0.030). Soft attention again, now enlarged; not the law's product.
+# flat (-0.030). Soft attention again, now enlarged; not the law's product. At `(4096, 1024)`,
+# every cell in the regime, the `β = 4` line is weaker: `N*` = 4.55e4 .. 2.18e5 over `L` =
+# 64..512, `L` 0.73 [0.64, 0.82], local 0.27 rising to 1.4, refuted
+# (`bench/data/three_step_eta1e5_L_line_4096.csv`); over `L` 64..362 the slope is 0.62.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

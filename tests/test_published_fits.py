@@ -476,4 +476,34 @@ def test_finite_step_lines_with_a_large_first_step(capsys):
     assert all(c["in_regime"] for c in cells)
     cells = _refuted_l_line(capsys, "three_step_eta1e5_beta5_L_line.csv", 0.278, [0.236, 0.321], 32)
     assert [round(c["shared_width"]["threshold"]) for c in cells] == pytest.approx([33490, 54230], rel=1e-3)
+    # beta = 4 at (4096, 1024): every cell inside the regime; local exponent 0.27 over 64..128,
+    # the window that refutes
+    cells = _refuted_l_line(capsys, "three_step_eta1e5_L_line_4096.csv", 0.733, [0.642, 0.824], 52)
+    assert [round(c["shared_width"]["threshold"]) for c in cells] == pytest.approx(
+        [45494, 54953, 81912, 134164, 217994], rel=1e-4)
+    assert all(c["in_regime"] for c in cells)
+
+
+@pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
+                                        ("beta5", "three_step_eta1e5_beta5_L_line.csv"),
+                                        ("beta10", "three_step_eta1e5_beta10_L_line.csv"),
+                                        ("beta4_4096", "three_step_eta1e5_L_line_4096.csv")])
+def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
+    # bench/three_step_eta_line.py records the runs behind each rows file; the (V, d, L, N)
+    # of its runs must be the rows' trials, one for one (the rows do not keep the seeds)
+    import csv
+    import importlib.util
+    from collections import Counter
+
+    monkeypatch.syspath_prepend(str(DATA.parent))  # for its `from command_list import ...`
+    spec = importlib.util.spec_from_file_location("three_step_eta_line", DATA.parent / "three_step_eta_line.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    V, d, _, rounds = script.LINES[line]
+    listed = Counter((V, d, L, N) for L, N, _ in script.runs(rounds))
+    measured = Counter()
+    with open(DATA / rows, newline="") as f:
+        for r in csv.DictReader(f):
+            measured[(int(r["V"]), int(r["d"]), int(r["L"]), int(r["N"]))] += int(r["trials"])
+    assert listed == measured
 
