@@ -62,8 +62,9 @@ their joint log-likelihood are now the same on every copy. New:
 steps (width 0.009 in log N), moves in the law fit's width and its unidentified width trend
 in ``L`` (6.9, s.e. 4e6), in ``C``'s 6th digit and in which neighbouring forms it can score;
 its verdict, ``L`` exponent and CI and the cells' thresholds agree.
-Added later (2026-11-27, late): ``three_step_eta1e5_L_line_4096.csv``, the same on 3 copies
-(``--only three_step_eta1e5_L_line_4096``).
+Added later (2026-11-27, late): ``three_step_eta1e5_L_line_4096.csv``,
+``three_step_eta1e5_L_line_4096_724.csv`` and ``limit_hard_L_line_4096_724.csv``, each the
+same on 3 copies (``--only NAME``).
 """
 
 from __future__ import annotations
@@ -140,6 +141,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("three_step_eta1e5_beta5_L_line.csv", "N", "--law vural2026.headline"),
     ("three_step_eta1e5_beta10_L_line.csv", "N", "--law vural2026.headline"),
     ("three_step_eta1e5_L_line_4096.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta1e5_L_line_4096_724.csv", "N", "--law vural2026.headline"),
+    ("limit_hard_L_line_4096_724.csv", "N", "--law vural2026.headline"),
     ("limit_beta4_L_line_2048.csv", "N", '--law "N >= C*(0.431*V*log(V) + 1254*V**2/d**2 + 1866*L*V**2/d**3)" '
                                          "--params V,d,L"),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (

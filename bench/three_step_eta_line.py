@@ -4,7 +4,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta1e5_L_line.csv`` (``--line beta4``),
 * ``three_step_eta1e5_beta5_L_line.csv`` (``--line beta5``),
 * ``three_step_eta1e5_beta10_L_line.csv`` (``--line beta10``),
-* ``three_step_eta1e5_L_line_4096.csv`` (``--line beta4_4096``, at ``(V, d) = (4096, 1024)``).
+* ``three_step_eta1e5_L_line_4096.csv`` (``--line beta4_4096``, at ``(V, d) = (4096, 1024)``),
+* ``three_step_eta1e5_L_line_4096_724.csv`` (``--line beta4_4096_724``, at ``(4096, 724)``: 28
+  runs, 41 min on 2 cores beside other jobs).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path, ``ζ = 1``, step-2 attention at
 ``β`` = 4, 5 or 10 (``γ`` set from it), ``γ' = 10⁴`` and a first value step ``η = 10⁵`` (``--set
@@ -53,9 +55,14 @@ BETA4_4096 = (
              (256, 90000, 4), (512, 200000, 1), (512, 300000, 1))),
     (10044, ((362, 120000, 2), (362, 150000, 2), (512, 240000, 2), (512, 270000, 2))),
 )
+BETA4_4096_724 = (
+    (10100, ((64, 65000, 2), (64, 75000, 2), (64, 90000, 2), (256, 100000, 2), (256, 130000, 2),
+             (256, 170000, 2))),
+    (10112, ((64, 70000, 4), (64, 80000, 4), (256, 145000, 4), (256, 155000, 4))),
+)
 #: name -> (V, d, beta, rounds)
 LINES = {"beta4": (2048, 512, 4, BETA4), "beta5": (2048, 512, 5, BETA5), "beta10": (2048, 512, 10, BETA10),
-         "beta4_4096": (4096, 1024, 4, BETA4_4096)}
+         "beta4_4096": (4096, 1024, 4, BETA4_4096), "beta4_4096_724": (4096, 724, 4, BETA4_4096_724)}
 
 
 def runs(rounds) -> list[tuple[int, int, int]]:

@@ -338,7 +338,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # flat (-0.030). Soft attention again, now enlarged; not the law's product. At `(4096, 1024)`,
 # every cell in the regime, the `β = 4` line is weaker: `N*` = 4.55e4 .. 2.18e5 over `L` =
 # 64..512, `L` 0.73 [0.64, 0.82], local 0.27 rising to 1.4, refuted
-# (`bench/data/three_step_eta1e5_L_line_4096.csv`); over `L` 64..362 the slope is 0.62.
+# (`bench/data/three_step_eta1e5_L_line_4096.csv`); over `L` 64..362 the slope is 0.62. At
+# `(4096, 724)` the excess over hard attention is about twice that at `d = 1024` (about
+# `d^{-2}`), with the same `L` slope (0.45 over 64..256).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

@@ -482,12 +482,19 @@ def test_finite_step_lines_with_a_large_first_step(capsys):
     assert [round(c["shared_width"]["threshold"]) for c in cells] == pytest.approx(
         [45494, 54953, 81912, 134164, 217994], rel=1e-4)
     assert all(c["in_regime"] for c in cells)
+    # and at (4096, 724), L = 64 and 256 (the first outside N << L*V), beside the hard-attention
+    # limit's cells there (flat in L)
+    cells = _refuted_l_line(capsys, "three_step_eta1e5_L_line_4096_724.csv", 0.454, [0.408, 0.500], 28)
+    assert [round(c["shared_width"]["threshold"]) for c in cells] == pytest.approx([76840, 144200], rel=1e-3)
+    cells = _refuted_l_line(capsys, "limit_hard_L_line_4096_724.csv", 0.005, [-0.011, 0.020], 324)
+    assert [round(c["threshold"]) for c in cells] == pytest.approx([54100, 54450], rel=1e-3)
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
                                         ("beta5", "three_step_eta1e5_beta5_L_line.csv"),
                                         ("beta10", "three_step_eta1e5_beta10_L_line.csv"),
-                                        ("beta4_4096", "three_step_eta1e5_L_line_4096.csv")])
+                                        ("beta4_4096", "three_step_eta1e5_L_line_4096.csv"),
+                                        ("beta4_4096_724", "three_step_eta1e5_L_line_4096_724.csv")])
 def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
     # bench/three_step_eta_line.py records the runs behind each rows file; the (V, d, L, N)
     # of its runs must be the rows' trials, one for one (the rows do not keep the seeds)
