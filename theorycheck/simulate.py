@@ -86,9 +86,10 @@ def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **option
     """
     if not isinstance(params, RetrievalParams):
         raise ValueError(f"params must be a RetrievalParams, got {type(params).__name__}")
-    fn = resolve_algorithm(algorithm, params.model)
-    options = get_algorithm(algorithm).check_options(params.model, options)  # as the CLI and check do
-    check_memory(params, get_algorithm(algorithm).is_dense(params.model))
+    declared = get_algorithm(algorithm)
+    fn = declared.runner(params.model)
+    options = declared.check_options(params.model, options)  # as the CLI and check do
+    check_memory(params, declared.is_dense(params.model))
     start = time.perf_counter()
     emb, train_seed, test = trial_draws(params, seed)
     fitted = fn(params, emb, train_seed, **options)

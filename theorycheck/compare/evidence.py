@@ -84,22 +84,16 @@ def log_factor_alternatives(law: Any, values: Mapping[str, Sequence[float]]) -> 
     return out
 
 
-def alternatives_from_models(models: Any, n_cells: int | None = None,
-                             n_constants: Mapping[str, int] | None = None) -> tuple[Alternative, ...]:
+def alternatives_from_models(models: Any, n_cells: int, n_constants: Mapping[str, int]) -> tuple[Alternative, ...]:
     """The alternatives of a :class:`~theorycheck.compare.model_selection.ModelComparison`
     holding the candidate ``"law"``, best first; candidates not identified are left out.
-    With ``n_cells`` (the data's cells) and ``n_constants`` (name -> the form's number of
-    constants), a form with ``n_constants >= n_cells`` is marked saturated."""
+    ``n_cells``: the data's cells; ``n_constants``: each form's number of constants (by
+    name); a form with ``n_constants >= n_cells`` is marked saturated."""
     scores = {s.name: s for s in models.scores}
     ref = scores.get("law")
     if ref is None or not ref.identified:
         return ()
-    counts = n_constants or {}
-
-    def saturated(name: str) -> bool:
-        return n_cells is not None and name in counts and counts[name] >= n_cells
-
-    out = [Alternative(s.name, s.law, float(ref.bic - s.bic), float(ref.aic - s.aic), saturated(name))
+    out = [Alternative(s.name, s.law, float(ref.bic - s.bic), float(ref.aic - s.aic), n_constants[name] >= n_cells)
            for name, s in scores.items() if name != "law" and s.identified and np.isfinite(s.bic)]
     return tuple(sorted(out, key=lambda a: -a.delta_bic))
 
