@@ -140,3 +140,18 @@ def test_a_neighbour_with_as_many_constants_as_cells_is_saturated_not_decisive()
                             width=0.1, trials=32, seed=5)
     additive3 = next(a for a in compare(law, three).alternatives if a.name == "additive")
     assert not additive3.saturated and additive3.decisive
+
+
+def test_a_neighbour_the_cells_cannot_fit_is_named_not_silently_dropped():
+    # Thresholds that fall with L: the additive neighbour C_add1*L + C_add2*V^2 log V/d^2 can
+    # only fit them with C_add1 -> 0 (its information matrix is singular), so it is left out of
+    # the ranking; the notes say which form and why instead of listing one form fewer.
+    from theorycheck.compare.threshold_table import ThresholdTable
+
+    rows = [{"L": L, "V": 4096, "d": 1024, "threshold": n, "ci_low": n - 2000, "ci_high": n + 2000}
+            for L, n in ((32, 120000), (64, 110000), (128, 100000), (256, 95000))]
+    table = ThresholdTable.from_rows(rows, resource="N", variables=["L", "V", "d"])
+    v = compare(Law.parse("N*d**2 >= C*L*V**2*log(V)", resource="N"), table)
+    assert v.alternatives and not any(a.name == "additive" for a in v.alternatives)
+    assert "`N >= C_add1*L + C_add2*V**2*log(V)/d**2` left out of the neighbouring forms: its fit to these " \
+           "cells is not identified" in v.notes, v.notes

@@ -15,6 +15,10 @@ from typing import Any
 
 import numpy as np
 
+#: A Jacobian column whose root mean square is below this reaches no cell (the term under- or
+#: overflowed, or is zero by construction): its constant is not identified whatever its size.
+_NOTHING = 1e-12
+
 __all__ = ["Relation", "balanced_point", "confounded", "confounded_notes", "identifiable", "independent_variables"]
 
 
@@ -25,20 +29,29 @@ def identifiable(model: Any) -> list[str]:
     ``model`` gives ``names`` (the law's constants; ``free`` is set to all of them first) and
     ``dlog_f(log_c)`` (the Jacobian ``d log f / d log C`` at every cell, exact:
     :func:`theorycheck.compare.law_model.constant_elasticities`). A constant is free when its
-    column at :func:`balanced_point` adds to the rank of the columns already free (singular
-    values above 1e-4 of the largest); ``K`` is needed when the free columns do not already
-    span a constant shift of every cell."""
+    column at :func:`balanced_point` adds to the rank of the columns already free, each
+    column scaled to unit root mean square (singular values above 1e-4 of the largest): a
+    term's size at ``C = 1`` says nothing about whether the cells can fit its constant.
+
+    The overall factor ``K`` ("up to constants") is fitted only when no named constant is:
+    the numbers a law writes out are kept as written. In ``N ≥ 0.431·V log V + 1254·V²/d² +
+    C2·L·V²/d³`` the first two terms are held and only ``C2`` moves; a law with no constant,
+    such as ``vural2026.lower``, is scaled by ``K``; write ``C*(...)`` to scale a whole law.
+    (Until 2026-11-28 ``K`` was added when the free columns did not span a constant shift, a
+    test that read the held form above with ``K`` or without it depending on how large the
+    ``C2`` term is at ``C2 = 1``, and ``C2`` itself as not identified below 1e-4 of ``N``.)"""
     notes: list[str] = []
     if not model.names:
         model.free, model.with_scale = [], True
         return notes
     model.free = list(model.names)
     jac = model.dlog_f(balanced_point(model))
-    ones = np.ones((jac.shape[0], 1))
 
-    def rank(m: np.ndarray) -> int:
+    def rank(m: np.ndarray) -> int:  # of the columns scaled to unit root mean square: shape, not size
         if m.shape[1] == 0:
             return 0
+        size = np.sqrt(np.mean(m**2, axis=0))
+        m = np.where(size > _NOTHING, m / np.where(size > _NOTHING, size, 1.0), 0.0)
         sv = np.linalg.svd(m / np.sqrt(m.shape[0]), compute_uv=False)
         return int(np.sum(sv > 1e-4 * max(1.0, sv[0])))
 
@@ -48,10 +61,8 @@ def identifiable(model: Any) -> list[str]:
             free.append(i)
         else:
             notes.append(f"constant {model.names[i]} is not identified by these cells (fixed at 1)")
-    sub = jac[:, free]
-    with_scale = rank(np.hstack([sub, ones])) > rank(sub)
     model.free = [model.names[i] for i in free]
-    model.with_scale = bool(with_scale)
+    model.with_scale = not free
     return notes
 
 
