@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from theorycheck.algorithms.device_memory import retry_out_of_memory
 from theorycheck.outcome import Outcome
 from theorycheck.registry import get_algorithm
 from theorycheck.seeding import child_seed, seed_record, seed_sequence
@@ -92,8 +93,13 @@ def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **option
     check_memory(params, declared.is_dense(params.model))
     start = time.perf_counter()
     emb, train_seed, test = trial_draws(params, seed)
-    fitted = fn(params, emb, train_seed, **options)
-    predicted, attended = fitted.predict(test)
+
+    def run():  # on an accelerator shared with other trials, run again once memory frees
+        fitted = fn(params, emb, train_seed, **options)
+        return (fitted, *fitted.predict(test))
+
+    fitted, predicted, attended = retry_out_of_memory(
+        run, f"(V, d, L, N) = ({params.V}, {params.d}, {params.L}, {params.N})")
     accuracy = float(np.mean(predicted == test.labels))
     attended = np.asarray(attended)
     selection = math.nan if (attended < 0).any() else float(np.mean(attended == test.pos))

@@ -23,7 +23,9 @@ error line is ``theorycheck: internal error: <Type>: <message> (a bug: please re
 rerun with THEORYCHECK_DEBUG=1 for the traceback)``; with ``THEORYCHECK_DEBUG=1`` the
 traceback is printed first (the exit code stays 4). Failures of the machine rather than
 the code (``sqlite3.OperationalError`` such as "database or disk is full", ``OSError``
-such as ENOSPC) get a line saying what to do instead of "a bug", and so does an error
+such as ENOSPC, a GPU out of memory after waiting for it,
+:mod:`theorycheck.algorithms.device_memory`) get a line saying what to do instead of "a
+bug", and so does an error
 raised by a trial defined outside theorycheck (a user's task file): ``theorycheck: error in
 the task's own trial: <cell, params, seed, error>; fix the trial ...``.
 """
@@ -72,6 +74,9 @@ def internal_error_line(exc: BaseException) -> str:
         text = _one_line(exc, 2 * MAX_MESSAGE)
         kept = "" if "finished trials are kept" in text else " (finished trials are kept in the store)"
         return f"theorycheck: error in the task's own trial: {text}; fix the trial and run the same command again{kept}"
+    memory = _device_memory_error(exc)
+    if memory is not None:
+        return f"theorycheck: error: {_one_line(memory, 2 * MAX_MESSAGE)} (finished trials are kept in the store)"
     what = f"{type(exc).__name__}: {_one_line(exc)}" if str(exc).strip() else type(exc).__name__
     if isinstance(exc, sqlite3.OperationalError) or (isinstance(exc, OSError) and not isinstance(
             exc, (BrokenPipeError, ConnectionError))):
@@ -80,6 +85,19 @@ def internal_error_line(exc: BaseException) -> str:
                 "(finished trials are kept in the store)")
     return (f"theorycheck: internal error: {what} (a bug: please report; rerun with "
             "THEORYCHECK_DEBUG=1 for the traceback)")
+
+
+def _device_memory_error(exc: BaseException | None) -> BaseException | None:
+    """The accelerator-memory error (:class:`theorycheck.algorithms.device_memory.DeviceMemoryError`)
+    that ``exc`` is or was raised from (a sweep's TrialError carries it as its cause)."""
+    from theorycheck.algorithms.device_memory import DeviceMemoryError
+
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, DeviceMemoryError):
+            return exc
+        exc, seen = exc.__cause__, seen + 1
+    return None
 
 
 def _silence_stdout() -> None:
