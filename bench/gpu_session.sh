@@ -6,16 +6,18 @@
 # 1. bench/bench_gpu.py on the code as it is, with the NumPy path on the same machine
 #    (--baseline): agreement with NumPy, per-cell times, peak GPU memory (31 s on an H200,
 #    2026-11-27);
-# 2. the finite-temperature excess's dependence on beta (docs/theory.md §7.11: beta = 4 on the GPU,
-#    beta = 3 and 5 on the CPU at V <= 4096 only): the L line at (V, d) = (8192, 1024), L = 32..512,
-#    at beta = 3 and beta = 5 (85 s at beta = 4), each store kept and its rows fitted against the headline;
+# 2. where the beta = 3 excess takes over, does it move with V and d (docs/theory.md §7.11: at
+#    (8192, 1024) it is 2.6x the hard-attention threshold by L = 256, on the H100 2026-11-28)?
+#    The beta = 3 L line, L = 32..256, at (16384, 2048) and at (8192, 1448), each store kept
+#    and its rows fitted against the headline (102 s for (8192, 1024) on the H100);
 # 3. a SIGTERM to a running GPU check, as `timeout` sends it (to the process group): on the
 #    morning of 2026-11-27 such a check did not end within 250 s, that afternoon it ended in
-#    2 s. If it is still running 30 s later, its processes' states, then every Python
+#    2 s, on an H100 on 2026-11-28 in 3 s. If it is still running 30 s later, its processes' states, then every Python
 #    thread's stack (PYTHONFAULTHANDLER, SIGABRT).
 # (Measured already, 2026-11-27: CuPy's bench and a CuPy check end to end with its trials
 # replayed on PyTorch and NumPy (docs/gpu.md); the headline on all three variables at
-# V = 16384 (docs/theory.md §7.10); the beta = 4 lines (§7.11).)
+# V = 16384 (docs/theory.md §7.10); the beta = 4 lines (§7.11). 2026-11-28, H100: the bench,
+# beta = 5 and 3 at (8192, 1024) (§7.11), trials waiting for GPU memory (docs/gpu.md).)
 # Each step has its own time limit, with a kill delay; what finished is in $OUT either way:
 # the logs, bench.json and each line's rows (`fit --save-rows`; a device run brings back at
 # most 8 files, so the checks' stores stay behind).
@@ -35,13 +37,14 @@ step() {  # step NAME SECONDS COMMAND...: run with a time limit, log to ${LOGS:-
 }
 step bench "${BENCH_S:-120}" python3 bench/bench_gpu.py --backend torch --baseline --threads "$(nproc)" \
     --json "$OUT/bench.json"
-for beta in 3 5; do
-    cells=$(for L in 32 64 128 256 512; do printf 'V=8192,d=1024,L=%s; ' "$L"; done)
-    step "beta$beta" "${BETA_S:-200}" python3 -m theorycheck.cli.main check vural2026.headline --budget standard \
-        --cells "${cells%; }" --set beta="$beta" --set backend=torch --workers 8 --max-cost inf --quiet \
-        --out "/tmp/beta$beta"
-    LOGS=/tmp TAIL=14 step "fit-beta$beta" 60 python3 -m theorycheck.cli.main fit "/tmp/beta$beta" --law vural2026.headline \
-        --save-rows "$OUT/limit_beta${beta}_gpu_L_line_8192.csv"
+for vd in 16384,2048 8192,1448; do
+    V=${vd%,*} d=${vd#*,}
+    cells=$(for L in 32 64 128 256; do printf 'V=%s,d=%s,L=%s; ' "$V" "$d" "$L"; done)
+    step "beta3_$V" "${BETA_S:-200}" python3 -m theorycheck.cli.main check vural2026.headline --budget standard \
+        --cells "${cells%; }" --set beta=3 --set backend=torch --workers 8 --max-cost inf --quiet \
+        --out "/tmp/beta3_$V"
+    LOGS=/tmp TAIL=14 step "fit-beta3_$V" 60 python3 -m theorycheck.cli.main fit "/tmp/beta3_$V" --law vural2026.headline \
+        --save-rows "$OUT/limit_beta3_gpu_L_line_${V}_$d.csv"
 done
 # 3. SIGTERM to the process group of a running check, as timeout sends it
 start=$SECONDS

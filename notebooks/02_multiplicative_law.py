@@ -326,6 +326,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 16.6x from 4 to 3; at `β = 3` it is 8x the hard-attention threshold at `L = 512`, and `N*`'s
 # local `L` exponent rises 0.19, 0.64, 1.50, 2.66 over `L` = 32, 128, 256, 362, 512: linear in
 # `L` only while small, accelerating once it takes over.
+# At `(8192, 1024)` on a GPU (H100, 2026-11-28; `bench/data/limit_beta{5,3}_gpu_L_line_8192.csv`)
+# the same `β` dependence: `C2 = 555 [414, 744]` at `β = 5` against 1869 at `β = 4` (3.4x),
+# the excess 4.7-6x larger again at `β = 3` while it is a fraction of `N*`, 10x at `L = 256`,
+# and at `L = 512` no threshold: 0 of 8 seeds reach accuracy 0.99 at `N = 9.45·10⁶`.
 #
 # **The finite-step algorithm (CPU, 2026-11-27, docs/theory.md §7.12).** Three real gradient
 # steps (`--algorithm three-step`, `η = 1`, `γ' = 10⁴`) give the limit's accuracy in all 50

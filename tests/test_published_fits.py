@@ -464,6 +464,23 @@ def test_beta_dependence_of_the_excess_at_v4096(capsys):
     assert [round(c["threshold"]) for c in cells] == pytest.approx([38687, 49999, 77716, 130604, 328693], rel=1e-4)
 
 
+def test_beta_dependence_of_the_excess_at_v8192_on_a_gpu(capsys):
+    # docs/theory.md §7.11: beta = 5 (L 32..512) and beta = 3 (L 32..256) at (8192, 1024), the
+    # H100 session of 2026-11-28, beside the beta = 4 line at the same (V, d)
+    cells = _refuted_l_line(capsys, "limit_beta5_gpu_L_line_8192.csv", 0.057, [0.052, 0.062], 822)
+    assert [round(c["threshold"]) for c in cells] == pytest.approx([111648, 111372, 115323, 121017, 130613], rel=1e-4)
+    assert [c["in_regime"] for c in cells] == [False, True, True, True, True]
+    code = main(["fit", str(DATA / "limit_beta5_gpu_L_line_8192.csv"), "--law",
+                 "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3", "--params", "V,d,L", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and set(out["constant"]) == {"C2"}  # the written terms held, no overall K
+    assert out["constant"]["C2"]["estimate"] == pytest.approx(555.0, abs=0.5)
+    assert out["constant"]["C2"]["ci"] == pytest.approx([413.8, 744.2], abs=0.5)
+    cells = _refuted_l_line(capsys, "limit_beta3_gpu_L_line_8192.csv", 0.546, [0.538, 0.555], 828)
+    assert [round(c["threshold"]) for c in cells] == pytest.approx([125746, 144061, 189736, 405428], rel=1e-4)
+    assert [c["in_regime"] for c in cells] == [False, False, True, True]
+
+
 def test_finite_step_lines_with_a_large_first_step(capsys):
     # docs/theory.md §7.12: the finite-step three-step at eta = 1e5 (eta/gamma' = 10), (2048, 512),
     # single-seed simulate runs (bench/three_step_eta_line.py). beta = 4: overall slope near 1,
