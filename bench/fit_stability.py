@@ -65,7 +65,7 @@ its verdict, ``L`` exponent and CI and the cells' thresholds agree.
 Added later (2026-11-27, late): ``three_step_eta1e5_L_line_4096.csv``,
 ``three_step_eta1e5_L_line_4096_724.csv`` and ``limit_hard_L_line_4096_724.csv``, each the
 same on 3 copies (``--only NAME``). 2026-11-28: ``limit_beta5_gpu_L_line_8192.csv`` and
-``limit_beta3_gpu_L_line_8192.csv`` (``--only gpu_L_line_8192``).
+``limit_beta3_gpu_L_line_8192.csv`` (``--only gpu_L_line_8192``), ``limit_beta3_gpu_L_line_16384.csv``.
 """
 
 from __future__ import annotations
@@ -149,6 +149,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_beta5_gpu_L_line_8192.csv", "N", "--law vural2026.headline"),
     ("limit_beta5_gpu_L_line_8192.csv", "N", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L'),
     ("limit_beta3_gpu_L_line_8192.csv", "N", "--law vural2026.headline"),
+    ("limit_beta3_gpu_L_line_16384.csv", "N", "--law vural2026.headline"),
+    ("limit_beta3_gpu_L_line_16384.csv", "N", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L'),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (
         "--law vural2026.headline", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L')],
 ]

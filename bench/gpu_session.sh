@@ -8,8 +8,10 @@
 #    2026-11-27);
 # 2. where the beta = 3 excess takes over, does it move with V and d (docs/theory.md §7.11: at
 #    (8192, 1024) it is 2.6x the hard-attention threshold by L = 256, on the H100 2026-11-28)?
-#    The beta = 3 L line, L = 32..256, at (16384, 2048) and at (8192, 1448), each store kept
-#    and its rows fitted against the headline (102 s for (8192, 1024) on the H100);
+#    The beta = 3 L line, L = 32..512, at (16384, 2048) (L <= 256 cut short at 136 s on the
+#    H100: the term is ~1e4*L*V^2/d^3 there, 0.65x the rest at L = 256; does it accelerate
+#    past it at 512?) and at (8192, 1448), each store kept and its rows fitted against the
+#    headline (102 s for (8192, 1024), L <= 256, on the H100);
 # 3. a SIGTERM to a running GPU check, as `timeout` sends it (to the process group): on the
 #    morning of 2026-11-27 such a check did not end within 250 s, that afternoon it ended in
 #    2 s, on an H100 on 2026-11-28 in 3 s. If it is still running 30 s later, its processes' states, then every Python
@@ -39,7 +41,7 @@ step bench "${BENCH_S:-120}" python3 bench/bench_gpu.py --backend torch --baseli
     --json "$OUT/bench.json"
 for vd in 16384,2048 8192,1448; do
     V=${vd%,*} d=${vd#*,}
-    cells=$(for L in 32 64 128 256; do printf 'V=%s,d=%s,L=%s; ' "$V" "$d" "$L"; done)
+    cells=$(for L in 32 64 128 256 512; do printf 'V=%s,d=%s,L=%s; ' "$V" "$d" "$L"; done)
     step "beta3_$V" "${BETA_S:-200}" python3 -m theorycheck.cli.main check vural2026.headline --budget standard \
         --cells "${cells%; }" --set beta=3 --set backend=torch --workers 8 --max-cost inf --quiet \
         --out "/tmp/beta3_$V"

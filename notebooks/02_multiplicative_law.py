@@ -330,6 +330,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # the same `β` dependence: `C2 = 555 [414, 744]` at `β = 5` against 1869 at `β = 4` (3.4x),
 # the excess 4.7-6x larger again at `β = 3` while it is a fraction of `N*`, 10x at `L = 256`,
 # and at `L = 512` no threshold: 0 of 8 seeds reach accuracy 0.99 at `N = 9.45·10⁶`.
+# At `(16384, 2048)`, `β = 3`, `L` 32..256 (`bench/data/limit_beta3_gpu_L_line_16384.csv`), the
+# excess is half that at `(8192, 1024)`, as `L V²/d³` says: `C2 = 1.05e4 [7990, 1.38e4]`.
 #
 # **The finite-step algorithm (CPU, 2026-11-27, docs/theory.md §7.12).** Three real gradient
 # steps (`--algorithm three-step`, `η = 1`, `γ' = 10⁴`) give the limit's accuracy in all 50

@@ -464,7 +464,7 @@ def test_beta_dependence_of_the_excess_at_v4096(capsys):
     assert [round(c["threshold"]) for c in cells] == pytest.approx([38687, 49999, 77716, 130604, 328693], rel=1e-4)
 
 
-def test_beta_dependence_of_the_excess_at_v8192_on_a_gpu(capsys):
+def test_beta_dependence_of_the_excess_at_v8192_and_v16384_on_a_gpu(capsys):
     # docs/theory.md §7.11: beta = 5 (L 32..512) and beta = 3 (L 32..256) at (8192, 1024), the
     # H100 session of 2026-11-28, beside the beta = 4 line at the same (V, d)
     cells = _refuted_l_line(capsys, "limit_beta5_gpu_L_line_8192.csv", 0.057, [0.052, 0.062], 822)
@@ -479,6 +479,15 @@ def test_beta_dependence_of_the_excess_at_v8192_on_a_gpu(capsys):
     cells = _refuted_l_line(capsys, "limit_beta3_gpu_L_line_8192.csv", 0.546, [0.538, 0.555], 828)
     assert [round(c["threshold"]) for c in cells] == pytest.approx([125746, 144061, 189736, 405428], rel=1e-4)
     assert [c["in_regime"] for c in cells] == [False, False, True, True]
+    # beta = 3 at (16384, 2048), L 32..256: a run cut by its time limit; the held-term form fits
+    cells = _refuted_l_line(capsys, "limit_beta3_gpu_L_line_16384.csv", 0.206, [0.200, 0.212], 376)
+    assert [round(c["threshold"]) for c in cells] == pytest.approx([152671, 162786, 182947, 236239], rel=1e-4)
+    code = main(["fit", str(DATA / "limit_beta3_gpu_L_line_16384.csv"), "--law",
+                 "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3", "--params", "V,d,L", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["constant"]["C2"]["ci"] == pytest.approx([7990, 13840], abs=1)
+    ratios = [c["threshold"] / c["predicted"] for c in out["cells"]]
+    assert min(ratios) == pytest.approx(0.958, abs=0.0005) and max(ratios) == pytest.approx(1.014, abs=0.0005)
 
 
 def test_finite_step_lines_with_a_large_first_step(capsys):
