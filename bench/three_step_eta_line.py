@@ -7,10 +7,12 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta1e5_L_line_4096.csv`` (``--line beta4_4096``, at ``(V, d) = (4096, 1024)``),
 * ``three_step_eta1e5_L_line_4096_724.csv`` (``--line beta4_4096_724``, at ``(4096, 724)``: 28
   runs, 41 min on 2 cores beside other jobs).
+* ``three_step_eta3e4_L_line.csv`` (``--line beta4_eta3e4``, ``η = 3·10⁴``: ``η/γ' = 3``; 68
+  runs in four rounds, ~32 min on 2 cores beside other jobs, 2026-11-28).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path, ``ζ = 1``, step-2 attention at
 ``β`` = 4, 5 or 10 (``γ`` set from it), ``γ' = 10⁴`` and a first value step ``η = 10⁵`` (``--set
-eta=100000``): ``η/γ' = 10``, where the algorithm no longer matches its early-phase limit
+eta=100000``, unless the line says): ``η/γ' = 10``, where the algorithm no longer matches its early-phase limit
 (``bench/three_step_vs_limit.py``). Rounds of single-seed runs on grids moved to each
 cell's crossing as the results came in (2026-11-27), each run with a seed of its own, every
 round's runs started longest first; all appended to one rows file with ``simulate --rows``:
@@ -28,6 +30,7 @@ Prints; asserts nothing.
 from __future__ import annotations
 
 import argparse
+from typing import NamedTuple
 
 from command_list import add_arguments, print_or_run
 
@@ -60,9 +63,30 @@ BETA4_4096_724 = (
              (256, 170000, 2))),
     (10112, ((64, 70000, 4), (64, 80000, 4), (256, 145000, 4), (256, 155000, 4))),
 )
-#: name -> (V, d, beta, rounds)
-LINES = {"beta4": (2048, 512, 4, BETA4), "beta5": (2048, 512, 5, BETA5), "beta10": (2048, 512, 10, BETA10),
-         "beta4_4096": (4096, 1024, 4, BETA4_4096), "beta4_4096_724": (4096, 724, 4, BETA4_4096_724)}
+BETA4_ETA3E4 = (
+    (10200, ((64, 30000, 2), (64, 36000, 2), (128, 40000, 2), (128, 50000, 2), (256, 60000, 2),
+             (256, 90000, 2))),
+    (10212, ((64, 31000, 2), (64, 33000, 2), (64, 35000, 2), (128, 32000, 3), (128, 36000, 3),
+             (256, 42000, 3), (256, 50000, 3), (362, 55000, 2), (362, 70000, 2), (362, 90000, 2))),
+    (10236, ((64, 32000, 2), (64, 34000, 2), (128, 37000, 2), (128, 38000, 2), (128, 39000, 2),
+             (256, 53000, 2), (256, 56000, 2), (256, 58000, 2), (362, 110000, 2), (362, 140000, 2),
+             (362, 180000, 2))),
+    (10258, ((64, 31500, 2), (64, 32500, 2), (362, 95000, 2), (362, 100000, 2), (362, 105000, 2))),
+)
+
+
+class Line(NamedTuple):
+    V: int
+    d: int
+    beta: int
+    rounds: tuple
+    eta: int = 100000  # the first value step; gamma' = 1e4 on every line
+
+
+LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
+         "beta10": Line(2048, 512, 10, BETA10), "beta4_4096": Line(4096, 1024, 4, BETA4_4096),
+         "beta4_4096_724": Line(4096, 724, 4, BETA4_4096_724),
+         "beta4_eta3e4": Line(2048, 512, 4, BETA4_ETA3E4, eta=30000)}
 
 
 def runs(rounds) -> list[tuple[int, int, int]]:
@@ -75,9 +99,9 @@ def runs(rounds) -> list[tuple[int, int, int]]:
     return out
 
 
-def command(V: int, d: int, beta: int, L: int, N: int, seed: int, rows: str) -> list[str]:
+def command(V: int, d: int, beta: int, L: int, N: int, seed: int, rows: str, eta: int = 100000) -> list[str]:
     return ["theorycheck", "simulate", "--V", str(V), "--d", str(d), "--L", str(L), "--N", str(N),
-            "--no-marker-in-value", "--algorithm", "three-step", "--beta", str(beta), "--set", "eta=100000",
+            "--no-marker-in-value", "--algorithm", "three-step", "--beta", str(beta), "--set", f"eta={eta}",
             "--seeds", "1", "--seed", str(seed), "--rows", rows]
 
 
@@ -86,8 +110,8 @@ def main(argv=None) -> int:
     parser.add_argument("--line", choices=sorted(LINES), default="beta4", help="which line's runs")
     add_arguments(parser, "rows.csv")
     args = parser.parse_args(argv)
-    V, d, beta, rounds = LINES[args.line]
-    commands = [command(V, d, beta, L, N, s, args.rows) for L, N, s in runs(rounds)]
+    line = LINES[args.line]
+    commands = [command(line.V, line.d, line.beta, L, N, s, args.rows, line.eta) for L, N, s in runs(line.rounds)]
     return print_or_run(commands, args)
 
 

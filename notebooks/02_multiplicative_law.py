@@ -346,7 +346,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 64..512, `L` 0.73 [0.64, 0.82], local 0.27 rising to 1.4, refuted
 # (`bench/data/three_step_eta1e5_L_line_4096.csv`); over `L` 64..362 the slope is 0.62. At
 # `(4096, 724)` the excess over hard attention is about twice that at `d = 1024` (about
-# `d^{-2}`), with the same `L` slope (0.45 over 64..256).
+# `d^{-2}`), with the same `L` slope (0.45 over 64..256). At `η/γ' = 3` (`(2048, 512)`, `β = 4`,
+# `bench/data/three_step_eta3e4_L_line.csv`) `N*` = 3.20e4, 3.80e4, 5.92e4, 1.02e5: `L` 0.64
+# [0.61, 0.66], refuted, the excess over hard attention 2.4-2.8x below `η/γ' = 10`'s at every
+# `L`, with the same shape.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

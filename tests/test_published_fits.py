@@ -516,11 +516,20 @@ def test_finite_step_lines_with_a_large_first_step(capsys):
     assert [round(c["threshold"]) for c in cells] == pytest.approx([54100, 54450], rel=1e-3)
 
 
+def test_the_finite_step_line_at_eta_over_gamma_3(capsys):
+    # docs/theory.md §7.12: eta = 3e4 (eta/gamma' = 3) at (2048, 512), beta = 4, 68 single-seed
+    # runs (2026-11-28): refuted, every cell in the regime, an excess 2.4-2.8x below eta/gamma' = 10's
+    cells = _refuted_l_line(capsys, "three_step_eta3e4_L_line.csv", 0.637, [0.612, 0.661], 68)
+    assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([32024, 38009, 59155, 102447], abs=1)
+    assert all(c["in_regime"] for c in cells)
+
+
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
                                         ("beta5", "three_step_eta1e5_beta5_L_line.csv"),
                                         ("beta10", "three_step_eta1e5_beta10_L_line.csv"),
                                         ("beta4_4096", "three_step_eta1e5_L_line_4096.csv"),
-                                        ("beta4_4096_724", "three_step_eta1e5_L_line_4096_724.csv")])
+                                        ("beta4_4096_724", "three_step_eta1e5_L_line_4096_724.csv"),
+                                        ("beta4_eta3e4", "three_step_eta3e4_L_line.csv")])
 def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
     # bench/three_step_eta_line.py records the runs behind each rows file; the (V, d, L, N)
     # of its runs must be the rows' trials, one for one (the rows do not keep the seeds)
@@ -532,11 +541,12 @@ def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, r
     spec = importlib.util.spec_from_file_location("three_step_eta_line", DATA.parent / "three_step_eta_line.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    V, d, _, rounds = script.LINES[line]
-    listed = Counter((V, d, L, N) for L, N, _ in script.runs(rounds))
+    spec = script.LINES[line]
+    listed = Counter((spec.V, spec.d, spec.beta, spec.eta, L, N) for L, N, _ in script.runs(spec.rounds))
     measured = Counter()
     with open(DATA / rows, newline="") as f:
         for r in csv.DictReader(f):
-            measured[(int(r["V"]), int(r["d"]), int(r["L"]), int(r["N"]))] += int(r["trials"])
+            key = (int(r["V"]), int(r["d"]), float(r["beta"]), float(r["eta"]), int(r["L"]), int(r["N"]))
+            measured[key] += int(r["trials"])
     assert listed == measured
 
