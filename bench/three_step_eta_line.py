@@ -99,9 +99,9 @@ def runs(rounds) -> list[tuple[int, int, int]]:
     return out
 
 
-def command(V: int, d: int, beta: int, L: int, N: int, seed: int, rows: str, eta: int = 100000) -> list[str]:
-    return ["theorycheck", "simulate", "--V", str(V), "--d", str(d), "--L", str(L), "--N", str(N),
-            "--no-marker-in-value", "--algorithm", "three-step", "--beta", str(beta), "--set", f"eta={eta}",
+def command(line: Line, L: int, N: int, seed: int, rows: str) -> list[str]:
+    return ["theorycheck", "simulate", "--V", str(line.V), "--d", str(line.d), "--L", str(L), "--N", str(N),
+            "--no-marker-in-value", "--algorithm", "three-step", "--beta", str(line.beta), "--set", f"eta={line.eta}",
             "--seeds", "1", "--seed", str(seed), "--rows", rows]
 
 
@@ -111,7 +111,7 @@ def main(argv=None) -> int:
     add_arguments(parser, "rows.csv")
     args = parser.parse_args(argv)
     line = LINES[args.line]
-    commands = [command(line.V, line.d, line.beta, L, N, s, args.rows, line.eta) for L, N, s in runs(line.rounds)]
+    commands = [command(line, L, N, s, args.rows) for L, N, s in runs(line.rounds)]
     return print_or_run(commands, args)
 
 
