@@ -102,3 +102,15 @@ def test_simulate_retries_a_trial_that_ran_out_and_gets_the_same_outcome(monkeyp
     assert len(calls) == 2 and slept == [1.0]
     assert (again.accuracy, again.selection_accuracy, again.success) == (plain.accuracy, plain.selection_accuracy,
                                                                          plain.success)
+
+
+def test_a_long_trial_error_keeps_its_cause_in_the_one_line_report():
+    # A TrialError names the cell, its parameters and the seed before the cause; cut at its
+    # end, the line of 2026-11-28 showed "spawn_key=(9130287..." and not what failed.
+    params = {"algorithm": "limit", "backend": "torch", "V": 8192, "d": 1024, "L": 512, "N": 9448640,
+              **{f"setting{i}": i for i in range(20)}}
+    exc = TrialError(f"trial failed in cell 'cell04:L=512,V=8192,d=1024,zeta=1' with params {params!r}, seed "
+                     f"SeedSequence(2026, spawn_key=(913028766, 4)): RuntimeError: CUDA error: an illegal memory access")
+    line = internal_error_line(exc)
+    assert "\n" not in line and len(line) < 450
+    assert "trial failed in cell 'cell04" in line and "RuntimeError: CUDA error: an illegal memory access" in line

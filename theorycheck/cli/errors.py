@@ -60,8 +60,14 @@ MAX_MESSAGE = 300
 
 
 def _one_line(text: str, longest: int = MAX_MESSAGE) -> str:
+    """``text`` on one line, at most ``longest`` characters: a long one keeps its start and
+    its end, where a failed trial's message names the cause (the cell, parameters and seed
+    come first; on 2026-11-28 a GPU check's line was cut before "OutOfMemoryError")."""
     text = " / ".join(part.strip() for part in str(text).splitlines() if part.strip())
-    return text if len(text) <= longest else text[: longest - 3] + "..."
+    if len(text) <= longest:
+        return text
+    head = longest // 3
+    return text[:head] + " ... " + text[len(text) - (longest - head - 5):]
 
 
 def _debug() -> bool:
