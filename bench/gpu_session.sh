@@ -14,8 +14,8 @@
 #    headline (102 s for (8192, 1024), L <= 256, on the H100);
 # 3. a SIGTERM to a running GPU check, as `timeout` sends it (to the process group): on the
 #    morning of 2026-11-27 such a check did not end within 250 s, that afternoon it ended in
-#    2 s, on an H100 on 2026-11-28 in 3 s. If it is still running 30 s later, its processes' states, then every Python
-#    thread's stack (PYTHONFAULTHANDLER, SIGABRT).
+#    2 s, on an H100 on 2026-11-28 in 3 s. If it is still running 30 s later, its processes'
+#    states, then every Python thread's stack (PYTHONFAULTHANDLER, SIGABRT).
 # (Measured already, 2026-11-27: CuPy's bench and a CuPy check end to end with its trials
 # replayed on PyTorch and NumPy (docs/gpu.md); the headline on all three variables at
 # V = 16384 (docs/theory.md §7.10); the beta = 4 lines (§7.11). 2026-11-28, H100: the bench,

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from theorycheck.compare.collapse import quasi_collapse_test
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.evidence import Alternative, alternatives_from_models
@@ -92,13 +90,12 @@ def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict
     if fallback is not None:
         notes.append("alternative forms scored on the cells' thresholds by weighted least squares, "
                      "as the constants were (the joint likelihood does not identify the law)")
-    law_score = next((s for s in every.scores if s.name == "law"), None)
-    if law_score is not None and law_score.identified:  # else no form is compared, the law's own notes say why
-        notes.extend(f"`{s.law}` left out of the neighbouring forms: its fit to these cells is not identified"
-                     for s in every.scores if s.name != "law" and not (s.identified and np.isfinite(s.bic)))
     models = None
     if alternatives:
         kept = tuple(s for s in every.scores if s.name == "law" or s.name in alternatives)
         models = ModelComparison(kept, kept[0].name, min(kept, key=lambda s: s.bic).name)
-    return models, alternatives_from_models(every, len(scored.cells),
-                                            {name: len(law.constants) for name, law in laws.items()})
+    ranked, left_out = alternatives_from_models(every, len(scored.cells),
+                                                {name: len(law.constants) for name, law in laws.items()})
+    notes.extend(f"`{law}` left out of the neighbouring forms: its fit to these cells is not identified"
+                 for law in left_out)
+    return models, ranked

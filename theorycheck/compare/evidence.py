@@ -84,18 +84,28 @@ def log_factor_alternatives(law: Any, values: Mapping[str, Sequence[float]]) -> 
     return out
 
 
-def alternatives_from_models(models: Any, n_cells: int, n_constants: Mapping[str, int]) -> tuple[Alternative, ...]:
+def alternatives_from_models(models: Any, n_cells: int, n_constants: Mapping[str, int]
+                             ) -> tuple[tuple[Alternative, ...], tuple[str, ...]]:
     """The alternatives of a :class:`~theorycheck.compare.model_selection.ModelComparison`
-    holding the candidate ``"law"``, best first; candidates not identified are left out.
-    ``n_cells``: the data's cells; ``n_constants``: each form's number of constants (by
-    name); a form with ``n_constants >= n_cells`` is marked saturated."""
+    holding the candidate ``"law"``, best first, and the laws of the candidates left out
+    because their fit is not identified (or its BIC not finite). ``n_cells``: the data's
+    cells; ``n_constants``: each form's number of constants (by name); a form with
+    ``n_constants >= n_cells`` is marked saturated. Nothing is compared, and nothing left
+    out, when the law's own fit is not identified."""
     scores = {s.name: s for s in models.scores}
     ref = scores.get("law")
     if ref is None or not ref.identified:
-        return ()
-    out = [Alternative(s.name, s.law, float(ref.bic - s.bic), float(ref.aic - s.aic), n_constants[name] >= n_cells)
-           for name, s in scores.items() if name != "law" and s.identified and np.isfinite(s.bic)]
-    return tuple(sorted(out, key=lambda a: -a.delta_bic))
+        return (), ()
+    out, left_out = [], []
+    for name, s in scores.items():
+        if name == "law":
+            continue
+        if not (s.identified and np.isfinite(s.bic)):
+            left_out.append(s.law)
+            continue
+        out.append(Alternative(s.name, s.law, float(ref.bic - s.bic), float(ref.aic - s.aic),
+                               n_constants[name] >= n_cells))
+    return tuple(sorted(out, key=lambda a: -a.delta_bic)), tuple(left_out)
 
 
 def evidence_phrase(alternatives: Sequence[Alternative]) -> str | None:

@@ -51,7 +51,7 @@ def identifiable(model: Any) -> list[str]:
         if m.shape[1] == 0:
             return 0
         size = np.sqrt(np.mean(m**2, axis=0))
-        m = np.where(size > _NOTHING, m / np.where(size > _NOTHING, size, 1.0), 0.0)
+        m = m / np.where(size > _NOTHING, size, np.inf)  # a column that reaches no cell: zeros
         sv = np.linalg.svd(m / np.sqrt(m.shape[0]), compute_uv=False)
         return int(np.sum(sv > 1e-4 * max(1.0, sv[0])))
 
