@@ -2,6 +2,7 @@
 
     python bench/bench_gpu.py --backend torch --threads 16 --baseline --json out.json
     python bench/bench_gpu.py --backend array_api_strict --cells 512,64,16,20000 --threads 2
+    python bench/bench_gpu.py --backend torch --cells "" --dense "4096,1024,64,16000" --baseline
 
 First the agreement with the NumPy path on a small cell, for both trigger settings and
 both attention rules (largest relative difference of ``G1``, ``g``, ``G2``; predictions
@@ -14,6 +15,13 @@ PyTorch allocated for them; with ``--baseline`` the NumPy path on the same machi
 same threads.  At (16384, 1024, 64, 10**6) it prints
 the ratio to the anchor: a PyTorch dense three-step took 7.55 s on an H100 there (issue
 13; goal >= 20x, i.e. <= 0.38 s).
+
+``--dense`` cells ``V,d,L,N`` time full training instead (``algorithms/gd.py``: Adam, trigger
+out of the value path, ``--steps`` steps, one history record at the end) on the backend,
+after the agreement of GD-Adam and the finite-step three-step with NumPy on small cells
+(attention trigger in and out, centred MLP); with ``--baseline`` NumPy runs the same trial
+for ``--baseline-steps`` steps, and the two are compared per pass (a pass: one loss and
+gradient over the ``N`` sequences).
 """
 
 from __future__ import annotations
@@ -23,14 +31,17 @@ import json
 import math
 import os
 import time
+from functools import partial
 
 if __name__ == "__main__":
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from theorycheck.algorithms.backend import get_backend  # noqa: E402
+from theorycheck.backend import get_backend  # noqa: E402
+from theorycheck.algorithms.gd import run_gd  # noqa: E402
 from theorycheck.algorithms.limit import run_limit  # noqa: E402
+from theorycheck.algorithms.three_step import run_three_step  # noqa: E402
 from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings, test_batch  # noqa: E402
 from theorycheck.tasks.training_passes import compact_token_dtype, draw_into  # noqa: E402
 
@@ -62,6 +73,47 @@ def agreement(backend: str) -> list[dict]:
                          "max_rel_repeat": max(_rel(getattr(again, k), getattr(other, k)) for k in ("G1", "g", "G2")),
                          "predictions_equal": same})
     return rows
+
+
+def dense_agreement(backend: str) -> list[dict]:
+    """GD-Adam (8 steps) and the three-step (beta = 4) on NumPy and on ``backend``: the
+    largest relative difference of any diagnostic or history entry, and the share of equal
+    predictions on the recall set."""
+    rows = []
+    for model, miv in (("attention", True), ("attention", False), ("mlp", False)):
+        kw = dict(model="mlp", m=96, center_features=True) if model == "mlp" else {}
+        p, emb, seed = _cell(256, 48, 12, 3000, marker_in_value=miv, **kw)
+        test = test_batch(p, emb, np.random.default_rng(2))
+        for name, run in (("gd-adam", lambda **b: run_gd(p, emb, seed, steps=8, optimizer="adam", **b)),
+                          ("three-step", lambda **b: run_three_step(p, emb, seed, beta=4.0, **b))):
+            ref, other = run(), run(backend=backend)
+            pairs = [(ref.diagnostics, other.diagnostics), *zip(ref.history, other.history)]
+            rel = max(abs(b[k] - a[k]) / max(abs(a[k]), 1e-300) for a, b in pairs for k in a)
+            same = float(np.mean(other.predict(test)[0] == ref.predict(test)[0]))
+            rows.append({"model": model, "marker_in_value": miv, "algorithm": name,
+                         "max_rel_vs_numpy": rel, "predictions_equal": same})
+    return rows
+
+
+def measure_dense(backend: str, cell, steps: int) -> dict:
+    """One GD-Adam trial of ``steps`` steps at ``cell`` (trigger out), after a warm-up."""
+    p, emb, seed = _cell(*cell, marker_in_value=False)
+    test = test_batch(p, emb, np.random.default_rng(2))
+    run = partial(run_gd, p, emb, seed, optimizer="adam", record_every=steps, backend=backend)
+    if backend != "numpy":
+        run_gd(p.replace(N=min(p.N, 1000)), emb, seed, steps=2, optimizer="adam", backend=backend)
+    _cuda_peak(backend, reset=True)
+    train, fit = _timed(lambda: run(steps=steps), 1)
+    predict, (predicted, _) = _timed(lambda: fit.predict(test), 1)
+    return {"backend": backend, "cell": list(cell), "steps": steps, "train_s": train,
+            "pass_s": train / (steps + 1), "predict_s": predict, "gpu_peak_mib": _cuda_peak(backend),
+            "accuracy": float(np.mean(predicted == test.labels))}
+
+
+def _dense_line(r: dict) -> str:
+    peak = "" if r["gpu_peak_mib"] is None else f"; GPU peak {r['gpu_peak_mib']:.0f} MiB"
+    return (f"{tuple(r['cell'])} {r['backend']:>6}: Adam {r['steps']} steps {r['train_s']:.2f} s "
+            f"({r['pass_s']:.3f} s a pass), predict {r['predict_s']:.3f} s; accuracy {r['accuracy']:.4f}{peak}")
 
 
 def _timed(fn, repeats: int) -> tuple[float, object]:
@@ -121,21 +173,38 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--baseline", action="store_true", help="also time the NumPy path (one repeat)")
     ap.add_argument("--json", default=None, help="write every figure to this file")
+    ap.add_argument("--dense", default="", help="';'-separated V,d,L,N of full-training (GD-Adam) trials")
+    ap.add_argument("--steps", type=int, default=60, help="Adam steps of a --dense trial (default 60)")
+    ap.add_argument("--baseline-steps", type=int, default=2, help="steps of the NumPy --dense baseline (default 2)")
     args = ap.parse_args(argv)
     try:
-        cells = [tuple(int(float(x)) for x in c.split(",")) for c in args.cells.split(";")]
-        if any(len(c) != 4 for c in cells):
+        cells, dense = ([tuple(int(float(x)) for x in c.split(",")) for c in text.split(";") if c.strip()]
+                        for text in (args.cells, args.dense))
+        if any(len(c) != 4 for c in cells + dense):
             raise ValueError
         bk = get_backend(args.backend)
     except ValueError as exc:
-        ap.error(str(exc) or f"--cells must be ';'-separated V,d,L,N, got {args.cells!r}")
+        ap.error(str(exc) or f"--cells and --dense must be ';'-separated V,d,L,N, got {args.cells!r}, {args.dense!r}")
     device = bk.device or "default"
     if bk.name == "torch" and bk.device == "cuda":
         import torch
 
         device = torch.cuda.get_device_name()
     print(f"backend {bk.name} (device {device}), host threads {args.threads}")
-    report = {"backend": bk.name, "device": device, "agreement": agreement(bk.name), "cells": []}
+    report = {"backend": bk.name, "device": device, "agreement": agreement(bk.name) if cells else [],
+              "cells": [], "dense_agreement": dense_agreement(bk.name) if dense else [], "dense": []}
+    for row in report["dense_agreement"]:
+        print(f"(256, 48, 12, 3000) {row['algorithm']:>10} {row['model']:>9} miv={row['marker_in_value']!s:5}: "
+              f"max relative difference {row['max_rel_vs_numpy']:.1e} to numpy; predictions equal "
+              f"{row['predictions_equal']:.4f}")
+    for cell in dense:
+        r = measure_dense(bk.name, cell, args.steps)
+        report["dense"].append(r)
+        print(_dense_line(r), flush=True)
+        if args.baseline:
+            b = measure_dense("numpy", cell, args.baseline_steps)
+            report["dense"].append(b)
+            print(_dense_line(b) + f"   -> {b['pass_s'] / r['pass_s']:.1f}x the NumPy pass", flush=True)
     for row in report["agreement"]:
         print(f"(512, 64, 16, 20000) miv={row['marker_in_value']!s:5} beta={row['beta']}: max relative "
               f"difference {row['max_rel_vs_numpy']:.1e} to numpy, {row['max_rel_repeat']:.1e} between two "

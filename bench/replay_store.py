@@ -3,7 +3,7 @@
     python bench/replay_store.py OUT/trials.sqlite --backend numpy --sample 40
 
 A trial's seed fixes its data on every backend (the draws are NumPy's, on the host:
-theorycheck/algorithms/backend.py), so a store written with ``--set backend=torch`` on a
+theorycheck/backend.py), so a store written with ``--set backend=torch`` on a
 GPU replays on a CPU with the same accuracy, trial by trial, except at an exact tie of
 two logits.  Prints each replayed trial's stored and replayed accuracy and the count of
 those that differ; ``--sample`` trials are taken at random (seeded by ``--seed``).

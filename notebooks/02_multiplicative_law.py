@@ -249,7 +249,13 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # ±0.25 (`theorycheck fit bench/data/gd_adam60_V_d_cells.csv --law vural2026.headline`): the
 # law's `V² log V/d²` without its `L`: at (2048, 512) `L` = 64 and 256 give the same `N*`
 # (`L` exponent -0.016 [-0.116, 0.084], refuted; `theorycheck fit
-# bench/data/gd_adam60_L_line_2048.csv --law vural2026.headline`).
+# bench/data/gd_adam60_L_line_2048.csv --law vural2026.headline`). On a GPU (`--set
+# backend=torch`, H200, 2026-11-28) at `(4096, 1024)`, `V/d = 4`: `N*` = 1.86·10⁴, 1.90·10⁴,
+# 1.94·10⁴, 2.03·10⁴ at `L` = 64..512, `L` exponent 0.041 [-0.044, 0.125], refuted, every cell
+# in the regime (`theorycheck fit bench/data/gd_adam60_gpu_L_line_4096.csv --law
+# vural2026.headline`); at `(8192, 1024)` brackets only, `N*(64)` in (3.69·10⁴, 7.38·10⁴] and
+# `N*(256) ≤ 7.38·10⁴`, so `V` 1.50 [0.99, 2.01] at `d = 1024` (thin; `theorycheck fit
+# bench/data/gd_adam60_gpu_V_cells.csv --law vural2026.headline`; docs/theory.md §7.13).
 #
 # Full training also removes the mean bias: with the trigger in the value path (`ζ = 1` or 1/2) at
 # `(1024, 256)` Adam's threshold is the same as with the trigger out, where the three-step limit

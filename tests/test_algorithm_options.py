@@ -23,6 +23,8 @@ SMALL = {"V": 16, "d": 16, "L": 4, "N": 64}
     ("limit", {"threads": 1.5}, "threads must be an integer >= 1, got 1.5"),
     ("limit", {"cache_bytes": -1}, "cache_bytes must be an integer >= 0"),
     ("limit", {"backend": "jax"}, "unknown backend 'jax'"),
+    ("gd", {"backend": "jax"}, "algorithm gd: unknown backend 'jax'"),
+    ("three-step", {"backend": 3}, "unknown backend 3"),
     ("one-step", {"chunk_tokens": 0}, "algorithm one-step: chunk_tokens must be an integer >= 1"),
 ])
 def test_bad_option_values_are_refused_by_check_params(algorithm, options, fragment):

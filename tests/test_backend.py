@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from theorycheck.algorithms.backend import get_backend
+from theorycheck.backend import get_backend
 from theorycheck.algorithms.limit import run_limit
 from theorycheck.tasks import retrieval as rt
 from theorycheck.tasks.retrieval import RetrievalParams

@@ -252,6 +252,24 @@ def test_full_training_l_line_at_v_2048(capsys):
     assert all(c["in_regime"] for c in out["cells"])
 
 
+def test_full_training_on_a_gpu_at_v4096_and_v8192(capsys):
+    # docs/theory.md §7.13 (2026-11-28, H200): Adam, 60 steps, at (4096, 1024) over L 64..512
+    # (132 trials): the threshold does not grow with L, refuted, every cell in the regime
+    cells = _refuted_l_line(capsys, "gd_adam60_gpu_L_line_4096.csv", 0.041, [-0.044, 0.125], 132)
+    assert [c["threshold"] for c in cells] == pytest.approx([18576, 18971, 19399, 20257], abs=1)
+    assert all(c["in_regime"] for c in cells)
+    # with the 24 trials at (8192, 1024): brackets only, N*(64) in (36909, 73818] and
+    # N*(256) <= 73817 where the law asks 4 N*(64); V exponent thin, near 1.5
+    code, out = _fit(capsys, "gd_adam60_gpu_V_cells.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["V"]["estimate"] == pytest.approx(1.497, abs=0.0005)
+    assert out["exponents"]["V"]["ci"] == pytest.approx([0.986, 2.008], abs=0.0005)
+    wide = sorted((c for c in out["cells"] if c["params"]["V"] == 8192), key=lambda c: c["params"]["L"])
+    assert [c["method"] for c in wide] == ["bracket", "censored"]
+    assert wide[0]["ci"] == pytest.approx([36909, 73818])
+    assert (wide[1]["censored_side"], wide[1]["censored_beyond"]) == ("below", 73817)
+
+
 def test_full_training_few_steps_is_censored(capsys):
     # docs/theory.md §7.8: at 30 steps the check stopped at its cost ceiling with no success
     # up to N = 28392 in either cell; fit reports both cells censored there, not a threshold.

@@ -30,7 +30,7 @@ def test_json_shape_per_seed(capsys):
 def test_backend_option_gives_the_numpy_statistics(capsys):
     # --backend reaches the limit algorithm; the strict array-API namespace (test extra)
     # computes the same products in another library, so the accuracies agree to float64
-    # rounding (docs: theorycheck/algorithms/backend.py); here exactly, no score is tied.
+    # rounding (docs: theorycheck/backend.py); here exactly, no score is tied.
     pytest.importorskip("array_api_strict")
     args = ("--V", "64", "--d", "32", "--L", "8", "--N", "3000", "--seeds", "2", "--json")
     reports = {}

@@ -2,7 +2,7 @@
 
 The same three passes as :mod:`theorycheck.algorithms.count_passes` (formulas in
 :mod:`theorycheck.algorithms.limit`), written once against the Python array API
-(:mod:`theorycheck.algorithms.backend`: PyTorch on a GPU or CPU, CuPy, or the strict
+(:mod:`theorycheck.backend`: PyTorch on a GPU or CPU, CuPy, or the strict
 reference namespace), so that on an accelerator nothing of size ``N·L`` is touched by the
 host after the draw:
 
@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from theorycheck.algorithms.backend import Backend, get_backend
+from theorycheck.backend import Backend, get_backend
 from theorycheck.tasks.retrieval import Embeddings
 from theorycheck.tasks.training_passes import PASS_OPTIONS, compact_token_dtype, draw_into
 from theorycheck.validate import check_int

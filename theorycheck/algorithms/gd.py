@@ -30,7 +30,7 @@ from functools import partial
 import numpy as np
 
 from theorycheck.algorithms.limit import selection_diagnostics
-from theorycheck.algorithms.three_step import full_gradient
+from theorycheck.algorithms.three_step import full_gradient, to_host
 from theorycheck.models.attention import dense_model
 from theorycheck.models.training import (
     DEFAULT_DENSE_CACHE_BYTES,
@@ -100,13 +100,16 @@ def run_gd(
     chunk: int | None = None,
     dense_cache_bytes: int = DEFAULT_DENSE_CACHE_BYTES,
     layout: str = "tokens",
+    backend: str = "numpy",
 ) -> DenseFit:
     """``steps`` full-batch steps of GD or Adam from zero (see the module docstring).
 
     ``lr``: learning rate (default :data:`DEFAULT_LR` of the optimizer);
     ``record_every``: steps between history records (default ``max(1, steps // 20)``);
     ``chunk``: sequences per sub-chunk; ``layout``: ``"tokens"`` or ``"dense"`` (the
-    reference; same numbers to rounding, :mod:`theorycheck.models.contexts`).  Returns a
+    reference; same numbers to rounding, :mod:`theorycheck.models.contexts`); ``backend``:
+    array library of the passes and the optimiser's state (``"torch"``: a GPU when there
+    is one; :class:`~theorycheck.models.training.DenseTrainingData`).  Returns a
     :class:`~theorycheck.models.training.DenseFit` with ``history`` and diagnostics
     ``loss``, ``train_accuracy``, ``train_selection_accuracy``, ``recall_accuracy``,
     ``recall_selection_accuracy`` (final weights), ``steps``, ``lr``, and the selection
@@ -117,9 +120,9 @@ def run_gd(
         "steps": steps, "lr": lr, "optimizer": optimizer, "record_every": record_every}).values()
     lr = DEFAULT_LR[optimizer] if lr is None else lr
     record_every = record_spacing(steps, record_every)
-    model = dense_model(params, emb)
     data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes,
-                             layout=layout)
+                             layout=layout, backend=backend)
+    model = dense_model(params, emb, data.bk)
     recall = test_batch(params, emb, np.random.default_rng(child_seed(train_seed, EVAL_SPAWN_KEY)))
     centre = params.model == "mlp" and params.center_features
     w_v, w_kq = model.zeros()
@@ -131,7 +134,7 @@ def run_gd(
         loss, grad_v, grad_kq, acc, sel = full_gradient(model, data, w_v, w_kq, mu)
         if step % record_every == 0 or step == steps:
             fit = DenseFit(params=params, emb=emb, w_v=w_v, w_kq=w_kq, feature_mean=mu,
-                           diagnostics={}, chunk=data.chunk, layout=data.layout)
+                           diagnostics={}, chunk=data.chunk, layout=data.layout, backend=backend)
             labels, attended = fit.predict(recall)
             history.append({
                 "step": step, "loss": loss, "train_accuracy": acc, "train_selection_accuracy": sel,
@@ -147,7 +150,7 @@ def run_gd(
             dv, dkq = adam.step([grad_v, grad_kq], lr)
             w_v = w_v - dv
             w_kq = w_kq - dkq
-    diagnostics = selection_diagnostics(emb, w_kq @ emb.z_eos, params)
+    diagnostics = selection_diagnostics(emb, to_host(data.bk)(w_kq) @ emb.z_eos, params)
     diagnostics.pop("trigger_coef_scaled")
     final = history[-1]
     diagnostics.update({k: float(final[k]) for k in (
@@ -155,7 +158,8 @@ def run_gd(
         "recall_selection_accuracy")})
     diagnostics.update({"steps": float(steps), "lr": lr})
     return DenseFit(params=params, emb=emb, w_v=w_v, w_kq=w_kq, feature_mean=mu,
-                    diagnostics=diagnostics, history=tuple(history), chunk=data.chunk, layout=data.layout)
+                    diagnostics=diagnostics, history=tuple(history), chunk=data.chunk, layout=data.layout,
+                    backend=backend)
 
 
 ALGORITHM = Algorithm(

@@ -41,7 +41,7 @@ attention ``D`` has one entry per sequence and ``D E`` is a sparse product (``NÂ
 The passes are in :mod:`theorycheck.algorithms.count_passes` (NumPy, the default).  On
 another array backend (``backend="torch"``: a GPU when there is one) the whole path,
 counting and products, and the prediction run there
-(:mod:`theorycheck.algorithms.device_counts`, :mod:`.backend`), from the same data.
+(:mod:`theorycheck.algorithms.device_counts`, :mod:`theorycheck.backend`), from the same data.
 Numbers: ``bench/bench_limit.py``, ``bench/bench_gpu.py``.
 """
 
@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from theorycheck.algorithms.attention_readout import predict_labels
-from theorycheck.algorithms.backend import check_backend, get_backend
+from theorycheck.backend import check_backend, get_backend
 from theorycheck.algorithms.count_passes import first_gradient, key_query_direction, second_value
 from theorycheck.algorithms.device_counts import DeviceTokens, device_passes, predict_on
 from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens
@@ -160,7 +160,7 @@ def run_limit(
     tokens per sub-batch (default ``2**18``); ``cache_bytes``: keep the compact training
     tokens between passes up to this size (default 512 MiB); ``threads``: worker threads
     over label blocks (results do not depend on it, bit for bit); ``backend``: array
-    library of the whole count path and the prediction (:mod:`theorycheck.algorithms.backend`;
+    library of the whole count path and the prediction (:mod:`theorycheck.backend`;
     on a backend other than NumPy ``threads`` draws the data and the two cache options
     do not apply).
 

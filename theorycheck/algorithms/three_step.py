@@ -28,6 +28,7 @@ from functools import partial
 import numpy as np
 
 from theorycheck.algorithms.limit import selection_diagnostics
+from theorycheck.backend import namespace
 from theorycheck.models.attention import dense_model
 from theorycheck.models.training import (
     DEFAULT_DENSE_CACHE_BYTES,
@@ -41,7 +42,7 @@ from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams
 from theorycheck.validate import check_options, check_positive, optional
 
-__all__ = ["run_three_step", "DEFAULT_BETA", "full_gradient", "trial_work"]
+__all__ = ["run_three_step", "DEFAULT_BETA", "full_gradient", "to_host", "trial_work"]
 
 DEFAULT_BETA = 10.0
 """Default trigger logit advantage after step 2 (used when ``gamma`` is not given)."""
@@ -50,9 +51,10 @@ DEFAULT_BETA = 10.0
 def full_gradient(model, data: DenseTrainingData, w_v, w_kq, mu, *, with_kq: bool = True):
     """``(L̂, ∇_{W_V} L̂, ∇_{W_KQ} L̂ or None, train accuracy, train selection accuracy)``:
     means over the ``N`` training sequences of the per-chunk sums."""
-    loss, grad_v, grad_kq, correct, selected, count = 0.0, np.zeros_like(w_v), None, 0, 0, 0
+    xp = namespace(w_v)
+    loss, grad_v, grad_kq, correct, selected, count = 0.0, xp.zeros_like(w_v), None, 0, 0, 0
     if with_kq:
-        grad_kq = np.zeros_like(w_kq)
+        grad_kq = xp.zeros_like(w_kq)
     for ctx, labels, pos in data:
         part = model.loss_and_gradients(ctx, labels, w_v, w_kq, mu, pos=pos, with_kq=with_kq)
         loss += part.loss
@@ -97,6 +99,7 @@ def run_three_step(
     chunk: int | None = None,
     dense_cache_bytes: int = DEFAULT_DENSE_CACHE_BYTES,
     layout: str = "tokens",
+    backend: str = "numpy",
 ) -> DenseFit:
     """Three finite gradient steps (docs/theory.md §3 item 1); see the module docstring.
 
@@ -107,7 +110,9 @@ def run_three_step(
     ``beta`` (``β > 0``, trigger logit advantage; default 10): key-query step.
     ``gamma_prime`` (``γ' > 0``): second value step (large).  ``chunk``: sequences per
     sub-chunk; ``layout``: ``"tokens"`` or ``"dense"`` (the reference; same numbers to
-    rounding, :mod:`theorycheck.models.contexts`).  Diagnostics: the losses at the three evaluation points,
+    rounding, :mod:`theorycheck.models.contexts`); ``backend``: array library of the
+    passes (:class:`~theorycheck.models.training.DenseTrainingData`; ``"torch"`` runs on a
+    GPU when there is one; the same data, the same numbers to rounding).  Diagnostics: the losses at the three evaluation points,
     ``gamma``, ``beta`` (the trigger logit advantage ``z_trigᵀ W_KQ¹ z_EOS``), the
     selection diagnostics of :func:`~theorycheck.algorithms.limit.selection_diagnostics`
     on ``ĝ = W_KQ¹ z_EOS/(γη|z_EOS|²)`` (→ the limit's ``g``), training selection accuracy.
@@ -118,9 +123,10 @@ def run_three_step(
         raise ValueError(f"give gamma or beta, not both; got gamma={gamma!r}, beta={beta!r}")
     if gamma is None and beta is None:
         beta = DEFAULT_BETA
-    model = dense_model(params, emb)
     data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes,
-                             layout=layout)
+                             layout=layout, backend=backend)
+    model = dense_model(params, emb, data.bk)
+    host = to_host(data.bk)
     centre = params.model == "mlp" and params.center_features
     w_v0, w_kq0 = model.zeros()
 
@@ -128,7 +134,7 @@ def run_three_step(
     loss1, grad, _, _, _ = full_gradient(model, data, w_v0, w_kq0, mu1, with_kq=False)
     w_v1 = -eta * grad
     loss2, _, grad_kq, _, _ = full_gradient(model, data, w_v1, w_kq0, mu1)
-    advantage = abs(float(emb.z_trig @ grad_kq @ emb.z_eos))
+    advantage = abs(float(emb.z_trig @ host(grad_kq) @ emb.z_eos))
     if gamma is None:
         if advantage == 0.0:
             raise ValueError("the key-query gradient has no trigger component (z_trig·∇·z_EOS = 0); "
@@ -140,16 +146,21 @@ def run_three_step(
     w_v2 = w_v1 - gamma_prime * grad
 
     z2 = float(emb.z_eos @ emb.z_eos)
-    g_hat = (w_kq1 @ emb.z_eos) / (gamma * eta * z2)
+    g_hat = (host(w_kq1) @ emb.z_eos) / (gamma * eta * z2)
     diagnostics = selection_diagnostics(emb, g_hat, params)
     diagnostics.update({
         "loss_step1": loss1, "loss_step2": loss2, "loss_step3": loss3,
         "eta": eta, "gamma": gamma, "gamma_prime": gamma_prime,
-        "beta": float(emb.z_trig @ w_kq1 @ emb.z_eos),
+        "beta": float(emb.z_trig @ host(w_kq1) @ emb.z_eos),
         "train_selection_accuracy": selection,
     })
     return DenseFit(params=params, emb=emb, w_v=w_v2, w_kq=w_kq1, feature_mean=mu2,
-                    diagnostics=diagnostics, chunk=data.chunk, layout=data.layout)
+                    diagnostics=diagnostics, chunk=data.chunk, layout=data.layout, backend=backend)
+
+
+def to_host(bk):
+    """A function bringing an array of backend ``bk`` (``None``: NumPy) to the host."""
+    return (lambda a: a) if bk is None else bk.numpy
 
 
 ALGORITHM = Algorithm(

@@ -92,9 +92,9 @@ def add_parser(subparsers) -> None:
                    "hard); three-step: trigger logit advantage")
     p.add_argument("--threads", type=int, default=None, help="limit (attention model) and one-step: worker threads")
     p.add_argument("--backend", default=None, metavar="NAME",
-                   help="limit (attention model): array backend of the whole count path and the "
-                   "prediction, numpy (default), torch or cupy (optional extras; torch uses CUDA when "
-                   "it sees a GPU, and on a CPU numpy is faster)")
+                   help="limit (attention model), three-step and gd: array backend of the training "
+                   "passes and the prediction, numpy (default), torch or cupy (optional extras; torch "
+                   "uses CUDA when it sees a GPU, and on a CPU numpy is faster)")
     p.add_argument("--seeds", type=int, default=1, help="number of trials K (default 1)")
     p.add_argument("--seed", type=int, default=0, help="first seed S (default 0)")
     p.add_argument("--target", type=float, default=0.99, help="tau: success iff accuracy >= tau")

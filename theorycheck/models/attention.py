@@ -21,6 +21,11 @@ A chunk of sequences enters only through the sums over positions of
 token ids read through the embedding rows (same numbers, no ``n·L·d`` arrays).
 Everything returns SUMS over the sequences of a chunk, so that an algorithm streaming
 over chunks adds them up and divides by ``N`` once. Float64 throughout.
+
+The arrays may belong to any library of the Python array API (PyTorch on a GPU, CuPy, the
+strict reference namespace; :mod:`theorycheck.backend`): every operation is the
+standard's, taken from the namespace of the arrays it is given, and on NumPy arrays the
+numbers are the host path's, bit for bit.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from theorycheck.backend import namespace
+
 __all__ = ["DenseModel", "Forward", "LossGradients", "dense_model", "softmax_rows"]
 
 Array = NDArray[np.float64]
@@ -37,10 +44,14 @@ Array = NDArray[np.float64]
 
 def softmax_rows(scores: Array) -> Array:
     """Softmax along the last axis, shifted by the row maximum (no overflow)."""
-    shifted = scores - scores.max(axis=-1, keepdims=True)
-    weights = np.exp(shifted)
-    weights /= weights.sum(axis=-1, keepdims=True)
-    return weights
+    xp = namespace(scores)
+    weights = xp.exp(scores - xp.max(scores, axis=-1, keepdims=True))
+    return weights / xp.sum(weights, axis=-1, keepdims=True)
+
+
+def _count(xp, hits) -> int:
+    """How many entries of the boolean array ``hits`` are true."""
+    return int(xp.sum(xp.astype(hits, xp.int64)))
 
 
 @dataclass(frozen=True)
@@ -92,8 +103,9 @@ class DenseModel:
 
     def zeros(self) -> tuple[Array, Array]:
         """The initialisation ``W_V = 0, W_KQ = 0``."""
-        d = self.U.shape[1]
-        return np.zeros(self.value_shape), np.zeros((d, d))
+        d, xp = self.U.shape[1], namespace(self.U)
+        return (xp.zeros(self.value_shape, dtype=xp.float64, device=self.U.device),
+                xp.zeros((d, d), dtype=xp.float64, device=self.U.device))
 
     def attention(self, ctx, w_kq: Array) -> Array:
         """``σ_n = softmax_i(k_iᵀ W_KQ z_EOS)``, shape ``(n, L)``."""
@@ -104,7 +116,7 @@ class DenseModel:
         if self.A is None:
             return None, o
         pre = o @ self.A.T
-        phi = np.maximum(pre, 0.0)
+        phi = _relu(pre)
         if feature_mean is not None:
             phi = phi - feature_mean
         return pre, phi
@@ -141,15 +153,20 @@ class DenseModel:
         ``pos`` (informative positions) only feeds the ``selected`` count; ``with_kq=False``
         skips the ``W_KQ`` gradient (returned as ``None``)."""
         fwd = self.forward(ctx, w_v, w_kq, feature_mean)
-        n = labels.shape[0]
-        rows = np.arange(n)
+        xp = namespace(fwd.logits)
+        n, V = fwd.logits.shape
         logits = fwd.logits
-        top = logits.max(axis=1, keepdims=True)
-        delta = np.exp(logits - top)
-        norm = delta.sum(axis=1)
-        loss = float(np.sum(top[:, 0] + np.log(norm) - logits[rows, labels]))
+        top = xp.max(logits, axis=1, keepdims=True)
+        delta = xp.exp(logits - top)
+        norm = xp.sum(delta, axis=1)
+        picked = xp.take_along_axis(logits, labels[:, None], axis=1)[:, 0]
+        loss = float(xp.sum(top[:, 0] + xp.log(norm) - picked))
         delta /= norm[:, None]  # p
-        delta[rows, labels] -= 1.0  # p − e_y
+        if xp is np:
+            delta[np.arange(n), labels] -= 1.0  # p − e_y
+        else:  # the standard has no scatter: subtract the one-hot rows (the same numbers)
+            label_rows = xp.arange(V, dtype=labels.dtype, device=labels.device)[None, :] == labels[:, None]
+            delta = delta - xp.astype(label_rows, delta.dtype)
         back = delta @ self.U  # (n, d): U(p − e_y) per sequence
         grad_v = back.T @ fwd.phi
         grad_kq = None
@@ -158,13 +175,13 @@ class DenseModel:
             if self.A is None:
                 jac = dphi
             else:
-                jac = (dphi * (fwd.pre > 0.0)) @ self.A  # ∂ℓ/∂o
+                jac = (dphi * xp.astype(fwd.pre > 0.0, dphi.dtype)) @ self.A  # ∂ℓ/∂o
             # ∂ℓ/∂s_i = σ_i (v_i − o)ᵀ J ; ∂ℓ/∂(W_KQ z_EOS) = Σ_i ∂ℓ/∂s_i k_i
-            o_dot_j = np.sum(fwd.o * jac, axis=1)
+            o_dot_j = xp.sum(fwd.o * jac, axis=1)
             dquery = ctx.value_key_sum(fwd.sigma, jac) - ctx.key_sum(fwd.sigma * o_dot_j[:, None])
-            grad_kq = np.outer(dquery, self.z_eos)
-        correct = int(np.sum(np.argmax(logits, axis=1) == labels))
-        selected = -1 if pos is None else int(np.sum(np.argmax(fwd.sigma, axis=1) == pos))
+            grad_kq = dquery[:, None] * self.z_eos[None, :]  # the outer product
+        correct = _count(xp, xp.argmax(logits, axis=1) == labels)
+        selected = -1 if pos is None else _count(xp, xp.argmax(fwd.sigma, axis=1) == pos)
         return LossGradients(loss=loss, grad_v=grad_v, grad_kq=grad_kq, correct=correct,
                              selected=selected, count=n)
 
@@ -173,15 +190,25 @@ class DenseModel:
         if self.A is None:
             raise ValueError("feature_sums needs the attention-MLP model (A is None)")
         o = ctx.attend(self.attention(ctx, w_kq))
-        return np.maximum(o @ self.A.T, 0.0).sum(axis=0), ctx.n
+        return namespace(o).sum(_relu(o @ self.A.T), axis=0), ctx.n
 
 
-def dense_model(params, emb) -> DenseModel:
-    """The :class:`DenseModel` of ``params.model`` (``"attention"`` or ``"mlp"``)."""
+def _relu(pre: Array) -> Array:
+    """``max(pre, 0)`` element-wise."""
+    if isinstance(pre, np.ndarray):
+        return np.maximum(pre, 0.0)
+    return namespace(pre).clip(pre, min=0.0)
+
+
+def dense_model(params, emb, backend=None) -> DenseModel:
+    """The :class:`DenseModel` of ``params.model`` (``"attention"`` or ``"mlp"``), its
+    arrays on ``backend`` (a :class:`~theorycheck.backend.Backend`; ``None``:
+    the host's NumPy arrays)."""
+    put = (lambda a: a) if backend is None else backend.keep
     if params.model == "attention":
-        return DenseModel(U=emb.U, z_eos=emb.z_eos, A=None)
+        return DenseModel(U=put(emb.U), z_eos=put(emb.z_eos), A=None)
     if params.model == "mlp":
         if emb.A is None:
             raise ValueError("model='mlp' needs embeddings with MLP features A; got A=None")
-        return DenseModel(U=emb.U, z_eos=emb.z_eos, A=emb.A)
+        return DenseModel(U=put(emb.U), z_eos=put(emb.z_eos), A=put(emb.A))
     raise ValueError(f"model must be 'attention' or 'mlp', got {params.model!r}")

@@ -8,6 +8,10 @@
   ``layout="tokens"`` (default) reads the embedding rows through the token ids, memory
   ``O(chunk·(L + V))``; ``layout="dense"`` builds the ``(n, L, d)`` keys and values (the
   reference), kept between passes when they fit in ``dense_cache_bytes``.
+  ``backend="torch"`` (or ``cupy``, ``array_api_strict``; :mod:`theorycheck.backend`):
+  the data are drawn on the host from the same seeds, moved to the device once (compact
+  tokens, widened per chunk) and every pass runs there in the token layout, in chunks of
+  :func:`default_chunk` ``(…, device=True)`` sequences.
 * :class:`DenseFit`: a trained ``(W_V, W_KQ)`` pair with the Fitted protocol
   (``predict``, ``diagnostics``).
 """
@@ -20,7 +24,8 @@ from functools import partial
 
 import numpy as np
 
-from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, TrainingPasses
+from theorycheck.backend import check_backend, get_backend
+from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, TrainingPasses, compact_token_dtype, draw_into
 from theorycheck.models.attention import DenseModel, dense_model
 from theorycheck.models.contexts import DenseContexts, TokenContexts
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
@@ -38,6 +43,7 @@ __all__ = [
     "default_chunk",
     "feature_mean",
     "dense_keys_values",
+    "device_backend",
 ]
 
 DEFAULT_DENSE_CACHE_BYTES = 256 * 2**20
@@ -47,12 +53,14 @@ DEFAULT_DENSE_CACHE_BYTES = 256 * 2**20
 LAYOUTS = ("tokens", "dense")
 
 
-def default_chunk(params: RetrievalParams, layout: str = "tokens") -> int:
+def default_chunk(params: RetrievalParams, layout: str = "tokens", device: bool = False) -> int:
     """Sequences per sub-chunk: about ``2**20`` floats (8 MiB) per ``(n, L, d)`` array
-    (``dense``), or ``2**21`` floats (16 MiB) per ``(n, V)`` logit array (``tokens``)."""
+    (``dense``), or ``2**21`` floats (16 MiB) per ``(n, V)`` logit array (``tokens``);
+    on a device (``device=True``) ``2**25`` floats (256 MiB) per ``(n, V)`` array, of which
+    a pass holds about four at once (logits, ``p − e_y``, the one-hot rows, ``S``)."""
     if layout == "dense":
         return max(1, (1 << 20) // (params.L * params.d))
-    return max(1, (1 << 21) // max(params.V, params.d, params.m or 0))
+    return max(1, (1 << (25 if device else 21)) // max(params.V, params.d, params.m or 0))
 
 
 def pass_work(p, sequences: float | None = None) -> float:
@@ -81,11 +89,23 @@ def trial_work(p, passes: float, evaluations: int) -> float:
     return passes * pass_work(p) + evaluations * pass_work(p, recall) / 2 + p["N"] * p["L"]
 
 
-def contexts(params: RetrievalParams, emb: Embeddings, batch: Batch, layout: str = "tokens"):
-    """The :mod:`~theorycheck.models.contexts` of ``batch`` in ``layout``."""
+def contexts(params: RetrievalParams, emb: Embeddings, batch: Batch, layout: str = "tokens", backend=None):
+    """The :mod:`~theorycheck.models.contexts` of ``batch`` in ``layout``; on ``backend``
+    (a :class:`~theorycheck.backend.Backend` other than NumPy) the token layout
+    with the batch's ids and the embeddings moved there."""
+    if backend is not None:
+        return TokenContexts(backend.put_int(batch.tokens), backend.put_int(batch.pos), backend.keep(emb.E),
+                             backend.keep(emb.z_trig), params.marker_in_value, backend)
     if layout == "dense":
         return DenseContexts(*dense_keys_values(params, emb, batch))
     return TokenContexts(batch.tokens, batch.pos, emb.E, emb.z_trig, params.marker_in_value)
+
+
+def device_backend(name: str):
+    """The :class:`~theorycheck.backend.Backend` called ``name``, or ``None``
+    for ``"numpy"`` (the host path)."""
+    bk = get_backend(check_backend(name))
+    return None if bk.xp is None else bk
 
 
 def dense_keys_values(params: RetrievalParams, emb: Embeddings,
@@ -117,6 +137,7 @@ DENSE_OPTIONS = {
     "chunk": optional(partial(check_int, "chunk", minimum=1, hint=" (sequences per sub-chunk)")),
     "dense_cache_bytes": partial(check_int, "dense_cache_bytes", minimum=0, hint=" (bytes; 0: keep nothing)"),
     "layout": check_layout,
+    "backend": check_backend,
 }
 
 
@@ -129,23 +150,53 @@ class DenseTrainingData:
     sequences per sub-chunk (default :func:`default_chunk`); ``dense_cache_bytes``
     (``layout="dense"``): keep the dense arrays between passes when they fit
     (``N·L·d·8`` bytes, twice that without ``marker_in_value``; ``0`` never keeps them).
+    ``backend``: ``"numpy"`` (the host) or another array library, where the training data
+    are kept for every pass (``N·L`` compact tokens) and the chunks are token-layout
+    contexts of that library (``layout="dense"`` is the host's reference only).
     """
 
     def __init__(self, params: RetrievalParams, emb: Embeddings, train_seed: np.random.SeedSequence,
                  *, chunk: int | None = None, dense_cache_bytes: int = DEFAULT_DENSE_CACHE_BYTES,
-                 layout: str = "tokens"):
+                 layout: str = "tokens", backend: str = "numpy"):
         if not isinstance(train_seed, np.random.SeedSequence):
             raise ValueError(
                 f"train_seed must be a numpy.random.SeedSequence, got {type(train_seed).__name__}")
         self.params, self.emb, self.layout = params, emb, check_layout(layout)
-        self.chunk = DENSE_OPTIONS["chunk"](chunk) or default_chunk(params, layout)
+        self.bk = device_backend(backend)
+        if self.bk is not None and layout == "dense":
+            raise ValueError(f"layout='dense' is the host's reference layout; with backend={backend!r} "
+                             "leave layout at 'tokens' (the default)")
+        self.chunk = DENSE_OPTIONS["chunk"](chunk) or default_chunk(params, layout, self.bk is not None)
         cache = DENSE_OPTIONS["dense_cache_bytes"](dense_cache_bytes)
+        self._seed = train_seed
         self._passes = TrainingPasses(params, emb, train_seed, cache_bytes=DEFAULT_CACHE_BYTES)
         arrays = 1 if params.marker_in_value else 2
         self._keep = layout == "dense" and arrays * params.N * params.L * params.d * 8 <= cache
         self._kept: list[tuple] | None = None
+        self._device: tuple | None = None
+
+    def _device_chunks(self) -> Iterator[tuple]:
+        """The chunks on the backend: the first ``N`` training sequences of the seed (the
+        same data as the host's, in training order), drawn and moved there on first use."""
+        bk, params = self.bk, self.params
+        if self._device is None:
+            tokens = np.empty((params.N, params.L), dtype=compact_token_dtype(params.V))
+            pos = np.empty(params.N, dtype=np.int64)
+            labels = np.empty(params.N, dtype=np.int64)
+            draw_into(params, self.emb, self._seed, tokens, pos, labels, 1)
+            self._device = (bk.put_as_is(tokens), bk.put_int(pos), bk.put_int(labels))
+        tokens, pos, labels = self._device
+        E, z = bk.keep(self.emb.E), bk.keep(self.emb.z_trig)
+        for lo in range(0, params.N, self.chunk):
+            hi = min(params.N, lo + self.chunk)
+            ctx = TokenContexts(bk.xp.astype(tokens[lo:hi, ...], bk.xp.int64), pos[lo:hi], E, z,
+                                params.marker_in_value, bk)
+            yield ctx, labels[lo:hi], pos[lo:hi]
 
     def __iter__(self) -> Iterator[tuple]:
+        if self.bk is not None:
+            yield from self._device_chunks()
+            return
         if self._kept is not None:
             yield from self._kept
             return
@@ -165,11 +216,10 @@ class DenseTrainingData:
 def feature_mean(model: DenseModel, data: DenseTrainingData, w_kq: np.ndarray) -> np.ndarray:
     """``μ = (1/N) Σ_n relu(A o_n)`` over the training sequences, attention from ``W_KQ``
     (the mean that ``center_features`` subtracts; one pass over the data)."""
-    total = np.zeros(model.value_shape[1])
-    count = 0
+    total, count = None, 0
     for ctx, _, _ in data:
         sums, n = model.feature_sums(ctx, w_kq)
-        total += sums
+        total = sums if total is None else total + sums
         count += n
     return total / count
 
@@ -181,6 +231,7 @@ class DenseFit:
 
     ``predict(batch)``: labels ``argmax_y f(X)_y`` and attended positions
     ``argmax_i σ_i``; ``history``: records taken during training (GD), each a dict.
+    ``backend``: where the weights live and the predictions run (``"numpy"``: the host).
     """
 
     params: RetrievalParams
@@ -192,29 +243,43 @@ class DenseFit:
     history: tuple[Mapping[str, float], ...] = ()
     chunk: int = 4096
     layout: str = "tokens"
+    backend: str = "numpy"
 
     @property
     def model(self) -> DenseModel:
-        return dense_model(self.params, self.emb)
+        return dense_model(self.params, self.emb, device_backend(self.backend))
 
-    def scores(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
-        """Logits ``(n, V)`` and attention weights ``(n, L)`` (dense, in sub-chunks)."""
-        model = self.model
-        logits, sigmas = [], []
+    def _forward(self, batch: Batch):
+        """``(backend or None, forward pass)`` of each sub-chunk of ``batch``."""
+        bk, model = device_backend(self.backend), self.model
         for lo in range(0, len(batch), self.chunk):
             part = Batch(batch.tokens[lo:lo + self.chunk], batch.pos[lo:lo + self.chunk],
                          batch.labels[lo:lo + self.chunk])
-            ctx = contexts(self.params, self.emb, part, self.layout)
-            fwd = model.forward(ctx, self.w_v, self.w_kq, self.feature_mean)
-            logits.append(fwd.logits)
-            sigmas.append(fwd.sigma)
+            ctx = contexts(self.params, self.emb, part, self.layout, bk)
+            yield bk, model.forward(ctx, self.w_v, self.w_kq, self.feature_mean)
+
+    def scores(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+        """Logits ``(n, V)`` and attention weights ``(n, L)`` (dense, in sub-chunks; on the host)."""
+        host = lambda bk, a: a if bk is None else bk.numpy(a)  # noqa: E731
+        logits, sigmas = [], []
+        for bk, fwd in self._forward(batch):
+            logits.append(host(bk, fwd.logits))
+            sigmas.append(host(bk, fwd.sigma))
         V, L = self.params.V, self.params.L
         return (np.concatenate(logits) if logits else np.zeros((0, V)),
                 np.concatenate(sigmas) if sigmas else np.zeros((0, L)))
 
     def predict(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
-        logits, sigma = self.scores(batch)
-        return logits.argmax(axis=1), sigma.argmax(axis=1)
+        """Labels and attended positions (the argmaxes taken where the weights live)."""
+        labels, attended = [], []
+        for bk, fwd in self._forward(batch):
+            xp = np if bk is None else bk.xp
+            for out, a in ((labels, fwd.logits), (attended, fwd.sigma)):
+                best = xp.argmax(a, axis=1)
+                out.append(best if bk is None else bk.numpy(best))
+        if not labels:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(labels), np.concatenate(attended)
 
     def to_dict(self) -> dict:
         """JSON-able summary: params, diagnostics, history (not the weight matrices)."""

@@ -1,4 +1,6 @@
-"""Array backend of the count path (docs/theory.md §3 item 2).
+"""Array backends: the count path (docs/theory.md §3 item 2) and the dense models' passes
+(``models/``, used by ``gd`` and ``three-step``).  A top-level module, so that the models
+and the algorithms both build on it (``tests/test_import_edges.py``).
 
 The count path costs ``O(N·L)`` for counting and ``O(V²·d)`` for the dense products of
 the per-label-block tables with the embeddings.  On ``numpy`` (the default) both run in
@@ -28,7 +30,7 @@ import importlib.util
 
 import numpy as np
 
-__all__ = ["Backend", "get_backend", "check_backend", "BACKENDS"]
+__all__ = ["Backend", "get_backend", "check_backend", "namespace", "BACKENDS"]
 
 BACKENDS = ("numpy", "torch", "cupy", "array_api_strict")
 
@@ -130,6 +132,17 @@ def _bincount_by_sorting(xp, index, weights, minlength: int):
         return xp.astype(cuts[1:] - cuts[:-1], xp.float64)
     running = xp.cumulative_sum(xp.take(weights, order), include_initial=True)
     return xp.take(running, cuts[1:]) - xp.take(running, cuts[:-1])
+
+
+def namespace(*arrays):
+    """The array-API namespace of ``arrays`` (``None`` entries ignored): ``numpy`` itself
+    for NumPy arrays (nothing beyond NumPy on the host), else ``array_api_compat``'s."""
+    arrays = [a for a in arrays if a is not None]
+    if all(isinstance(a, np.ndarray) for a in arrays):
+        return np
+    from array_api_compat import array_namespace
+
+    return array_namespace(*arrays)
 
 
 _CACHE: dict[str, Backend] = {}
