@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a session lent a GPU runs, in one go (docs/gpu.md, "Not yet measured on a GPU"):
 #
-#     OUT=gpu-session bash bench/gpu_session.sh       # needs PyTorch with CUDA; ~8 min on an H200
+#     OUT=gpu-session bash bench/gpu_session.sh       # needs PyTorch with CUDA; STEPS below
 #
 # 1. bench/bench_gpu.py for the dense algorithms (--dense): agreement of GD-Adam and the
 #    three-step with NumPy, one 60-step Adam trial at (4096, 1024, 64, 1.6e4) (1.0 s on an H200,
@@ -14,7 +14,12 @@
 #    §7.11: at (8192, 1024) it is 2.6x the hard-attention threshold by L = 256, on the H100
 #    2026-11-28)? The beta = 3 L line, L = 32..512, at (16384, 2048) (L <= 256 cut short at 136 s
 #    on the H100: the term is ~1e4*L*V^2/d^3 there, 0.65x the rest at L = 256; does it
-#    accelerate past it at 512?), each store kept and its rows fitted against the headline.
+#    accelerate past it at 512?), each store kept and its rows fitted against the headline;
+# 4. the finite-step three-step's excess at eta/gamma' = 10 (beta = 4, trigger out) at a larger V
+#    (docs/theory.md §7.12: measured at (2048, 512) and (4096, 1024, 724) on the CPU, its V
+#    dependence not pinned): (8192, 1024), L = 64..256, on the GPU (three passes a trial).
+# STEPS="gd eta" runs only those steps (default: all four, ~10 min on an H200, more than one
+# device call allows: split them, e.g. STEPS="bench gd" then STEPS="beta3 eta").
 # (Measured already: the count path's bench on an H100 and an H200 (docs/gpu.md), CuPy, the
 # headline on all three variables at V = 16384 (docs/theory.md §7.10), the beta = 4, 5, 3 lines
 # (§7.11), trials waiting for GPU memory, SIGTERM to a GPU check (ended in 2-3 s, three times).)
@@ -35,7 +40,8 @@ step() {  # step NAME SECONDS COMMAND...: run with a time limit, log to ${LOGS:-
     echo "$name: exit $? after $(( SECONDS - start )) s"
     tail -"${TAIL:-40}" "$log"
 }
-step bench "${BENCH_S:-60}" python3 bench/bench_gpu.py --backend torch --cells "" --dense 4096,1024,64,16000 \
+want() { [[ " ${STEPS:-bench gd beta3 eta} " == *" $1 "* ]]; }
+want bench && step bench "${BENCH_S:-60}" python3 bench/bench_gpu.py --backend torch --cells "" --dense 4096,1024,64,16000 \
     --baseline --baseline-steps 1 --threads "$(nproc)" --json "$OUT/bench.json"
 line() {  # line NAME SECONDS CELLS SETTINGS...: a check on CELLS, its rows fitted against the headline
     local name=$1 limit=$2 cells=$3
@@ -46,7 +52,16 @@ line() {  # line NAME SECONDS CELLS SETTINGS...: a check on CELLS, its rows fitt
         --save-rows "$OUT/$name.csv"
 }
 gd=(--set algorithm=gd --set optimizer=adam --set steps=60 --set marker_in_value=false)
-line gd_adam60_gpu_8192 "${GD_S:-200}" "V=8192,d=1024,L=64; V=8192,d=1024,L=256" "${gd[@]}"
-line gd_adam60_gpu_4096_724 "${GD2_S:-100}" "V=4096,d=724,L=64; V=4096,d=724,L=256" "${gd[@]}"
-cells=$(for L in 32 64 128 256 512; do printf 'V=16384,d=2048,L=%s; ' "$L"; done)
-line limit_beta3_gpu_L_line_16384_2048 "${BETA_S:-120}" "${cells%; }" --set beta=3
+if want gd; then
+    line gd_adam60_gpu_8192 "${GD_S:-200}" "V=8192,d=1024,L=64; V=8192,d=1024,L=256" "${gd[@]}"
+    line gd_adam60_gpu_4096_724 "${GD2_S:-100}" "V=4096,d=724,L=64; V=4096,d=724,L=256" "${gd[@]}"
+fi
+if want beta3; then
+    cells=$(for L in 32 64 128 256 512; do printf 'V=16384,d=2048,L=%s; ' "$L"; done)
+    line limit_beta3_gpu_L_line_16384_2048 "${BETA_S:-120}" "${cells%; }" --set beta=3
+fi
+if want eta; then
+    cells=$(for L in 64 128 256; do printf 'V=8192,d=1024,L=%s; ' "$L"; done)
+    line three_step_eta1e5_gpu_L_line_8192 "${ETA_S:-120}" "${cells%; }" --set algorithm=three-step \
+        --set beta=4 --set eta=100000 --set marker_in_value=false
+fi

@@ -24,6 +24,9 @@ SMALL = {"V": 16, "d": 16, "L": 4, "N": 64}
     ("limit", {"cache_bytes": -1}, "cache_bytes must be an integer >= 0"),
     ("limit", {"backend": "jax"}, "unknown backend 'jax'"),
     ("gd", {"backend": "jax"}, "algorithm gd: unknown backend 'jax'"),
+    ("gd", {"backend": "array_api_strict", "layout": "dense"},
+     "algorithm gd: layout='dense' is the host's reference layout; with backend='array_api_strict'"),
+    ("three-step", {"beta": 3, "gamma": 1.0}, "algorithm three-step: give gamma or beta, not both"),
     ("three-step", {"backend": 3}, "unknown backend 3"),
     ("one-step", {"chunk_tokens": 0}, "algorithm one-step: chunk_tokens must be an integer >= 1"),
 ])

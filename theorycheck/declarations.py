@@ -158,7 +158,9 @@ class Algorithm:
     task's cost units, where neither the fast path's nor the dense one fits;
     ``option_rules`` maps an option to the rule that checks its value
     (:func:`theorycheck.validate.check_options`), so that a bad ``--set`` value is refused
-    before any trial runs."""
+    before any trial runs; ``joint_rule`` (optional) checks the checked options together,
+    ``rule(options) -> None`` raising a one-line ValueError for a combination that no trial
+    could run (options left at their defaults are absent from ``options``)."""
 
     name: str
     runners: Mapping[str, str | Callable]
@@ -167,6 +169,7 @@ class Algorithm:
     description: str = ""
     work: Mapping[str, str | Callable] = field(default_factory=dict)
     option_rules: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+    joint_rule: str | Callable | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -219,4 +222,10 @@ class Algorithm:
         if unknown:
             raise ValueError(f"algorithm {self.name} (model {model}) has no option(s) {unknown}; "
                              f"its options: {', '.join(known) or 'none'}")
-        return check_options(self.option_rules, options, f"algorithm {self.name}")
+        checked = check_options(self.option_rules, options, f"algorithm {self.name}")
+        if self.joint_rule is not None:
+            try:
+                _resolve(self.joint_rule)(checked)
+            except ValueError as exc:
+                raise ValueError(f"algorithm {self.name}: {exc}") from None
+        return checked

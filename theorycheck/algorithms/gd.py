@@ -37,6 +37,7 @@ from theorycheck.models.training import (
     DENSE_OPTIONS,
     DenseFit,
     DenseTrainingData,
+    check_dense_combination,
     feature_mean,
     trial_work as dense_trial_work,
 )
@@ -167,6 +168,7 @@ ALGORITHM = Algorithm(
     runners={"attention": "theorycheck.algorithms.gd:run_gd", "mlp": "theorycheck.algorithms.gd:run_gd"},
     dense=True,
     option_rules=OPTION_RULES,
+    joint_rule=check_dense_combination,
     description="full gradient descent or Adam from zero (docs/theory.md §3 item 4)",
     work={"attention": "theorycheck.algorithms.gd:trial_work", "mlp": "theorycheck.algorithms.gd:trial_work"},
 )

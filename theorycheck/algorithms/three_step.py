@@ -35,6 +35,7 @@ from theorycheck.models.training import (
     DENSE_OPTIONS,
     DenseFit,
     DenseTrainingData,
+    check_dense_combination,
     feature_mean,
     trial_work as dense_trial_work,
 )
@@ -119,8 +120,7 @@ def run_three_step(
     """
     eta, gamma, beta, gamma_prime = check_options(OPTION_RULES, {
         "eta": eta, "gamma": gamma, "beta": beta, "gamma_prime": gamma_prime}).values()
-    if gamma is not None and beta is not None:
-        raise ValueError(f"give gamma or beta, not both; got gamma={gamma!r}, beta={beta!r}")
+    check_combination({"gamma": gamma, "beta": beta})
     if gamma is None and beta is None:
         beta = DEFAULT_BETA
     data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes,
@@ -158,6 +158,16 @@ def run_three_step(
                     diagnostics=diagnostics, chunk=data.chunk, layout=data.layout, backend=backend)
 
 
+def check_combination(options) -> None:
+    """The three-step's options that go together (the ``joint_rule`` of its declaration):
+    ``gamma`` or ``beta``, not both; the dense algorithms' layout and backend
+    (:func:`~theorycheck.models.training.check_dense_combination`)."""
+    gamma, beta = options.get("gamma"), options.get("beta")
+    if gamma is not None and beta is not None:
+        raise ValueError(f"give gamma or beta, not both; got gamma={gamma!r}, beta={beta!r}")
+    check_dense_combination(options)
+
+
 def to_host(bk):
     """A function bringing an array of backend ``bk`` (``None``: NumPy) to the host."""
     return (lambda a: a) if bk is None else bk.numpy
@@ -169,6 +179,7 @@ ALGORITHM = Algorithm(
              "mlp": "theorycheck.algorithms.three_step:run_three_step"},
     dense=True,
     option_rules=OPTION_RULES,
+    joint_rule=check_combination,
     description="three finite gradient steps (docs/theory.md §3 item 1)",
     work={"attention": "theorycheck.algorithms.three_step:trial_work",
           "mlp": "theorycheck.algorithms.three_step:trial_work"},

@@ -44,6 +44,7 @@ __all__ = [
     "feature_mean",
     "dense_keys_values",
     "device_backend",
+    "check_dense_combination",
 ]
 
 DEFAULT_DENSE_CACHE_BYTES = 256 * 2**20
@@ -99,6 +100,16 @@ def contexts(params: RetrievalParams, emb: Embeddings, batch: Batch, layout: str
     if layout == "dense":
         return DenseContexts(*dense_keys_values(params, emb, batch))
     return TokenContexts(batch.tokens, batch.pos, emb.E, emb.z_trig, params.marker_in_value)
+
+
+def check_dense_combination(options) -> None:
+    """The options of a dense algorithm that go together: ``layout="dense"`` (explicit keys
+    and values) is the host's reference, so no other ``backend`` takes it.  ValueError (one
+    line) otherwise; options absent from ``options`` are at their defaults."""
+    backend = options.get("backend", "numpy")
+    if options.get("layout", "tokens") == "dense" and backend != "numpy":
+        raise ValueError(f"layout='dense' is the host's reference layout; with backend={backend!r} "
+                         "leave layout at 'tokens' (the default)")
 
 
 def device_backend(name: str):
@@ -162,10 +173,8 @@ class DenseTrainingData:
             raise ValueError(
                 f"train_seed must be a numpy.random.SeedSequence, got {type(train_seed).__name__}")
         self.params, self.emb, self.layout = params, emb, check_layout(layout)
+        check_dense_combination({"layout": layout, "backend": backend})
         self.bk = device_backend(backend)
-        if self.bk is not None and layout == "dense":
-            raise ValueError(f"layout='dense' is the host's reference layout; with backend={backend!r} "
-                             "leave layout at 'tokens' (the default)")
         self.chunk = DENSE_OPTIONS["chunk"](chunk) or default_chunk(params, layout, self.bk is not None)
         cache = DENSE_OPTIONS["dense_cache_bytes"](dense_cache_bytes)
         self._seed = train_seed
