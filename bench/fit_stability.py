@@ -100,6 +100,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("gd_plain240_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_plain480_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_plain_lr200_L_line.csv", "N", "--law vural2026.headline"),
+    ("gd_plain_lr400_L_line_2048.csv", "N", "--law vural2026.headline"),
     ("gd_plain_lr400_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_plain_lr400_zeta05_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_plain_lr200_trigger_in_L_line.csv", "N", "--law vural2026.headline"),

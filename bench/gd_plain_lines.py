@@ -1,4 +1,4 @@
-"""Plain GD lines in ``L`` (trigger out of the value path, (V, d) = (1024, 256)): the simulate
+"""Plain GD lines in ``L`` (trigger out of the value path, (V, d) = (1024, 256) unless said): the simulate
 runs behind ``bench/data/gd_plain480_L_line.csv``, ``gd_plain_lr200_L_line.csv`` and
 ``gd_plain_lr400_L_line.csv``, ``gd_plain_lr200_trigger_in_L_line.csv``,
 ``gd_plain_lr400_zeta05_L_line.csv`` and ``gd_plain_lr400_240_zeta05_L256_probe.csv``
@@ -25,6 +25,10 @@ and 256: 34 single-seed runs (2026-11-27) on a grid that moved down as they came
 to 4219), the file as written by ``--rows``. (At lr = 400 the trigger in the value path made
 plain GD diverge: 4 of 4 runs, ``bench/data/gd_plain_lr400_trigger_in_probe.csv``.)
 
+``--line v2048_lr400``: 120 steps at lr = 400 at ``(V, d) = (2048, 512)``, L = 64 and 256
+(2026-11-28): 36 single-seed runs of 2-8 min each on one core, the file as written by
+``--rows`` (``bench/data/gd_plain_lr400_L_line_2048.csv``).
+
 ``--line zeta05_lr400``: 120 steps at lr = 400 with ``ζ = 1/2``, L = 64 and 256: 45 single-seed
 runs (2026-11-27) on a grid moved to the two transitions as they showed, the file as written
 by ``--rows``; ``--line zeta05_lr400_240``: 240 steps at lr = 400, L = 256, 9 runs.
@@ -40,6 +44,8 @@ Prints; asserts nothing.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import NamedTuple
 
 from command_list import add_arguments, print_or_run
 
@@ -115,19 +121,48 @@ def runs_zeta05_longer() -> list[tuple[int, int, int]]:
     return [(256, N, 9730 + 3 * r + i) for r in range(3) for i, N in enumerate((4219, 5017, 5970))]
 
 
-LINES = {  # steps, lr, runs, trigger in the value path, zeta
-    "480": (480, 100, runs_480, False, 1.0),
-    "lr200": (240, 200, lambda: runs_same_time(9400), False, 1.0),
-    "lr400": (120, 400, lambda: runs_same_time(9500), False, 1.0),
-    "trigger_in_lr200": (240, 200, runs_trigger_in, True, 1.0),
-    "zeta05_lr400": (120, 400, runs_zeta05, False, 0.5),
-    "zeta05_lr400_240": (240, 400, runs_zeta05_longer, False, 0.5),
+def runs_v2048() -> list[tuple[int, int, int]]:
+    """``(L, N, seed)`` of the runs at ``(V, d) = (2048, 512)``, 120 steps at lr = 400, in order
+    (2026-11-28): pairs over N = 7098 and 10039 at L = 64 and 256 (every one short of 0.99,
+    accuracy 0.958-0.988), then pairs moved up to the transitions (the four runs in flight at
+    N = 5017 when the grid moved, seeds 12008-12015, were stopped and are not listed), then
+    pairs inside them; then four rounds over the two brackets' ends, (10039, 16882] at
+    L = 256 and (12619, 13389] at L = 64, so that each end has six trials (the fewest all one
+    way that exclude the crossing at 95%, ``threshold.isotonic.trials_to_certify``)."""
+    pairs = [(64, 7098), (256, 7098), (64, 10039), (256, 10039), (64, 12619), (256, 14196), (64, 14196),
+             (256, 20075), (64, 13389), (256, 16882)]
+    seeds = [s for s in range(12000, 12028) if not 12008 <= s < 12016]
+    out = [(L, N, seeds[2 * i + k]) for i, (L, N) in enumerate(pairs) for k in (0, 1)]
+    ends = [(256, 16882), (256, 10039), (64, 12619), (64, 13389)] * 4
+    return out + [(L, N, 12028 + i) for i, (L, N) in enumerate(ends)]
+
+
+class Line(NamedTuple):
+    """A line's settings: steps, learning rate, its runs, trigger in the value path, ``ζ``, ``V``, ``d``."""
+
+    steps: int
+    lr: int
+    runs: Callable[[], list[tuple[int, int, int]]]
+    trigger_in: bool = False
+    zeta: float = 1.0
+    V: int = 1024
+    d: int = 256
+
+
+LINES = {
+    "480": Line(480, 100, runs_480),
+    "lr200": Line(240, 200, lambda: runs_same_time(9400)),
+    "lr400": Line(120, 400, lambda: runs_same_time(9500)),
+    "trigger_in_lr200": Line(240, 200, runs_trigger_in, trigger_in=True),
+    "zeta05_lr400": Line(120, 400, runs_zeta05, zeta=0.5),
+    "zeta05_lr400_240": Line(240, 400, runs_zeta05_longer, zeta=0.5),
+    "v2048_lr400": Line(120, 400, runs_v2048, V=2048, d=512),
 }
 
 
 def command(line: str, L: int, N: int, seed: int, rows: str) -> list[str]:
-    steps, lr, _, trigger_in, zeta = LINES[line]
-    return ["theorycheck", "simulate", "--V", "1024", "--d", "256", "--L", str(L), "--N", str(N),
+    steps, lr, _, trigger_in, zeta, V, d = LINES[line]
+    return ["theorycheck", "simulate", "--V", str(V), "--d", str(d), "--L", str(L), "--N", str(N),
             "--algorithm", "gd", "--optimizer", "gd", "--steps", str(steps), "--lr", str(lr),
             *([] if zeta == 1.0 else ["--zeta", str(zeta)]),
             *([] if trigger_in else ["--no-marker-in-value"]), "--seeds", "1", "--seed", str(seed), "--rows", rows]
@@ -138,7 +173,7 @@ def main(argv=None) -> int:
     parser.add_argument("--line", choices=sorted(LINES), default="480", help="which line's runs")
     add_arguments(parser, "probes.csv")
     args = parser.parse_args(argv)
-    commands = [command(args.line, L, N, s, args.rows) for L, N, s in LINES[args.line][2]()]
+    commands = [command(args.line, L, N, s, args.rows) for L, N, s in LINES[args.line].runs()]
     return print_or_run(commands, args)
 
 

@@ -160,6 +160,8 @@ PLAIN_GD_LINES = [  # file, L exponent, its CI, shared-width thresholds, trials
     ("gd_plain_lr200_L_line.csv", 0.017, [-0.097, 0.131], [4808, 4625, 4923], 33),
     ("gd_plain_lr400_L_line.csv", 0.058, [-0.022, 0.138], [4765, 4560, 5165], 33),
     ("gd_plain_lr200_trigger_in_L_line.csv", 0.059, [-0.012, 0.131], [4493, 4877], 34),
+    # 2026-11-28, docs/theory.md §7.8: the lr = 400 line at (2048, 512), 36 runs
+    ("gd_plain_lr400_L_line_2048.csv", 0.072, [0.015, 0.129], [12851, 14196], 36),
 ]
 
 
@@ -568,3 +570,32 @@ def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, r
             measured[key] += int(r["trials"])
     assert listed == measured
 
+
+
+@pytest.mark.parametrize("line, rows", [("lr200", "gd_plain_lr200_L_line.csv"),
+                                        ("lr400", "gd_plain_lr400_L_line.csv"),
+                                        ("trigger_in_lr200", "gd_plain_lr200_trigger_in_L_line.csv"),
+                                        ("zeta05_lr400", "gd_plain_lr400_zeta05_L_line.csv"),
+                                        ("zeta05_lr400_240", "gd_plain_lr400_240_zeta05_L256_probe.csv"),
+                                        ("v2048_lr400", "gd_plain_lr400_L_line_2048.csv")])
+def test_the_plain_gd_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
+    # bench/gd_plain_lines.py records the runs behind each rows file written by simulate
+    # --rows; their (V, d, L, N, steps, lr, zeta, trigger) must be the rows' trials, one for one
+    import csv
+    import importlib.util
+    from collections import Counter
+
+    monkeypatch.syspath_prepend(str(DATA.parent))  # for its `from command_list import ...`
+    spec = importlib.util.spec_from_file_location("gd_plain_lines", DATA.parent / "gd_plain_lines.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    spec = script.LINES[line]
+    listed = Counter((spec.V, spec.d, L, N, spec.steps, float(spec.lr), spec.zeta, spec.trigger_in)
+                     for L, N, _ in spec.runs())
+    measured = Counter()
+    with open(DATA / rows, newline="") as f:
+        for r in csv.DictReader(f):
+            key = (int(r["V"]), int(r["d"]), int(r["L"]), int(r["N"]), int(r["steps"]), float(r["lr"]),
+                   float(r["zeta"]), r["marker_in_value"] == "true")
+            measured[key] += int(r["trials"])
+    assert listed == measured
