@@ -544,6 +544,29 @@ def test_the_finite_step_line_at_eta_over_gamma_3(capsys):
     assert all(c["in_regime"] for c in cells)
 
 
+def _bench_script(monkeypatch, name):
+    """The module of ``bench/<name>.py`` (its ``from command_list import ...`` resolved)."""
+    import importlib.util
+
+    monkeypatch.syspath_prepend(str(DATA.parent))
+    spec = importlib.util.spec_from_file_location(name, DATA.parent / f"{name}.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    return script
+
+
+def _trials_by(rows, key):
+    """Trials of a rows file counted by ``key(row)`` (the rows do not keep the seeds)."""
+    import csv
+    from collections import Counter
+
+    measured = Counter()
+    with open(DATA / rows, newline="") as f:
+        for r in csv.DictReader(f):
+            measured[key(r)] += int(r["trials"])
+    return measured
+
+
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
                                         ("beta5", "three_step_eta1e5_beta5_L_line.csv"),
                                         ("beta10", "three_step_eta1e5_beta10_L_line.csv"),
@@ -552,24 +575,14 @@ def test_the_finite_step_line_at_eta_over_gamma_3(capsys):
                                         ("beta4_eta3e4", "three_step_eta3e4_L_line.csv")])
 def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
     # bench/three_step_eta_line.py records the runs behind each rows file; the (V, d, L, N)
-    # of its runs must be the rows' trials, one for one (the rows do not keep the seeds)
-    import csv
-    import importlib.util
+    # of its runs must be the rows' trials, one for one
     from collections import Counter
 
-    monkeypatch.syspath_prepend(str(DATA.parent))  # for its `from command_list import ...`
-    spec = importlib.util.spec_from_file_location("three_step_eta_line", DATA.parent / "three_step_eta_line.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = _bench_script(monkeypatch, "three_step_eta_line")
     spec = script.LINES[line]
     listed = Counter((spec.V, spec.d, spec.beta, spec.eta, L, N) for L, N, _ in script.runs(spec.rounds))
-    measured = Counter()
-    with open(DATA / rows, newline="") as f:
-        for r in csv.DictReader(f):
-            key = (int(r["V"]), int(r["d"]), float(r["beta"]), float(r["eta"]), int(r["L"]), int(r["N"]))
-            measured[key] += int(r["trials"])
-    assert listed == measured
-
+    assert listed == _trials_by(rows, lambda r: (int(r["V"]), int(r["d"]), float(r["beta"]), float(r["eta"]),
+                                                 int(r["L"]), int(r["N"])))
 
 
 @pytest.mark.parametrize("line, rows", [("lr200", "gd_plain_lr200_L_line.csv"),
@@ -581,21 +594,11 @@ def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, r
 def test_the_plain_gd_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
     # bench/gd_plain_lines.py records the runs behind each rows file written by simulate
     # --rows; their (V, d, L, N, steps, lr, zeta, trigger) must be the rows' trials, one for one
-    import csv
-    import importlib.util
     from collections import Counter
 
-    monkeypatch.syspath_prepend(str(DATA.parent))  # for its `from command_list import ...`
-    spec = importlib.util.spec_from_file_location("gd_plain_lines", DATA.parent / "gd_plain_lines.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    spec = script.LINES[line]
+    spec = _bench_script(monkeypatch, "gd_plain_lines").LINES[line]
     listed = Counter((spec.V, spec.d, L, N, spec.steps, float(spec.lr), spec.zeta, spec.trigger_in)
                      for L, N, _ in spec.runs())
-    measured = Counter()
-    with open(DATA / rows, newline="") as f:
-        for r in csv.DictReader(f):
-            key = (int(r["V"]), int(r["d"]), int(r["L"]), int(r["N"]), int(r["steps"]), float(r["lr"]),
-                   float(r["zeta"]), r["marker_in_value"] == "true")
-            measured[key] += int(r["trials"])
-    assert listed == measured
+    assert listed == _trials_by(rows, lambda r: (int(r["V"]), int(r["d"]), int(r["L"]), int(r["N"]),
+                                                 int(r["steps"]), float(r["lr"]), float(r["zeta"]),
+                                                 r["marker_in_value"] == "true"))
