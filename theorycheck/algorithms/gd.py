@@ -30,7 +30,7 @@ from functools import partial
 import numpy as np
 
 from theorycheck.algorithms.limit import selection_diagnostics
-from theorycheck.algorithms.three_step import full_gradient, to_host
+from theorycheck.algorithms.three_step import full_gradient
 from theorycheck.models.attention import dense_model
 from theorycheck.models.training import (
     DEFAULT_DENSE_CACHE_BYTES,
@@ -151,7 +151,7 @@ def run_gd(
             dv, dkq = adam.step([grad_v, grad_kq], lr)
             w_v = w_v - dv
             w_kq = w_kq - dkq
-    diagnostics = selection_diagnostics(emb, to_host(data.bk)(w_kq) @ emb.z_eos, params)
+    diagnostics = selection_diagnostics(emb, data.bk.numpy(w_kq) @ emb.z_eos, params)
     diagnostics.pop("trigger_coef_scaled")
     final = history[-1]
     diagnostics.update({k: float(final[k]) for k in (

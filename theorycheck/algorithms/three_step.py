@@ -43,7 +43,7 @@ from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Embeddings, RetrievalParams
 from theorycheck.validate import check_options, check_positive, optional
 
-__all__ = ["run_three_step", "DEFAULT_BETA", "full_gradient", "to_host", "trial_work"]
+__all__ = ["run_three_step", "DEFAULT_BETA", "full_gradient", "trial_work"]
 
 DEFAULT_BETA = 10.0
 """Default trigger logit advantage after step 2 (used when ``gamma`` is not given)."""
@@ -126,7 +126,7 @@ def run_three_step(
     data = DenseTrainingData(params, emb, train_seed, chunk=chunk, dense_cache_bytes=dense_cache_bytes,
                              layout=layout, backend=backend)
     model = dense_model(params, emb, data.bk)
-    host = to_host(data.bk)
+    host = data.bk.numpy
     centre = params.model == "mlp" and params.center_features
     w_v0, w_kq0 = model.zeros()
 
@@ -166,11 +166,6 @@ def check_combination(options) -> None:
     if gamma is not None and beta is not None:
         raise ValueError(f"give gamma or beta, not both; got gamma={gamma!r}, beta={beta!r}")
     check_dense_combination(options)
-
-
-def to_host(bk):
-    """A function bringing an array of backend ``bk`` (``None``: NumPy) to the host."""
-    return (lambda a: a) if bk is None else bk.numpy
 
 
 ALGORITHM = Algorithm(

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from theorycheck.backend import namespace
+from theorycheck.backend import get_backend, namespace
 
 __all__ = ["DenseModel", "Forward", "LossGradients", "dense_model", "softmax_rows"]
 
@@ -200,11 +200,11 @@ def _relu(pre: Array) -> Array:
     return namespace(pre).clip(pre, min=0.0)
 
 
-def dense_model(params, emb, backend=None) -> DenseModel:
+def dense_model(params, emb, backend="numpy") -> DenseModel:
     """The :class:`DenseModel` of ``params.model`` (``"attention"`` or ``"mlp"``), its
-    arrays on ``backend`` (a :class:`~theorycheck.backend.Backend`; ``None``:
-    the host's NumPy arrays)."""
-    put = (lambda a: a) if backend is None else backend.keep
+    arrays on ``backend`` (a :class:`~theorycheck.backend.Backend` or its name; NumPy:
+    the embeddings themselves)."""
+    put = get_backend(backend).keep
     if params.model == "attention":
         return DenseModel(U=put(emb.U), z_eos=put(emb.z_eos), A=None)
     if params.model == "mlp":

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from theorycheck.backend import get_backend
+
 __all__ = ["DenseContexts", "TokenContexts", "row_dots"]
 
 
@@ -62,7 +64,7 @@ class TokenContexts:
     overwrites (:class:`~theorycheck.tasks.training_passes.TrainingPasses`): use the
     object while its chunk is current, never keep it.
 
-    ``bk`` (:class:`~theorycheck.backend.Backend`): ``None`` for NumPy arrays
+    ``bk`` (:class:`~theorycheck.backend.Backend`): ``None`` or NumPy's for arrays
     on the host, where ``S`` is a SciPy CSR matrix; for another array library every
     array lives there and ``S`` is a dense ``(n, V)`` array made by one ``bincount`` of
     ``n·V + x`` (the size of the chunk's logits, which the model makes anyway), so that
@@ -83,16 +85,14 @@ class TokenContexts:
 
     @property
     def _xp(self):
-        return np if self.bk is None else self.bk.xp
+        return np if self.bk is None or self.bk.xp is None else self.bk.xp
 
     def _at_pos(self, a):
         """``a[n, ℓ_n]`` for each row ``n`` (``a`` of shape ``(n, L)``)."""
         return self._xp.take_along_axis(a, self.pos[:, None], axis=1)[:, 0]
 
     def _bincount(self, index, weights, minlength: int):
-        if self.bk is None:
-            return np.bincount(index, weights=weights, minlength=minlength)
-        return self.bk.bincount(index, weights, minlength=minlength)
+        return (self.bk or get_backend("numpy")).bincount(index, weights, minlength=minlength)
 
     def _weights(self, w: np.ndarray):
         """``S[n, x_{n,i}] = Σ w_{n,i}`` (duplicate ids summed): a CSR matrix on the host
@@ -100,12 +100,12 @@ class TokenContexts:
         train, ``bounds list``, do not load SciPy), a dense array on another backend."""
         n, L = self.tokens.shape
         V = self.E.shape[0]
-        if self.bk is None:
+        if self._xp is np:
             import scipy.sparse as sp
 
             return sp.csr_matrix((np.ascontiguousarray(w, dtype=np.float64).ravel(), self.tokens.ravel(),
                                   np.arange(0, n * L + 1, L)), shape=(n, V))
-        xp = self.bk.xp
+        xp = self._xp
         rows = xp.arange(n, dtype=xp.int64, device=self.tokens.device)[:, None] * V
         return xp.reshape(self._bincount(xp.reshape(rows + self.tokens, (-1,)), xp.reshape(w, (-1,)), n * V),
                           (n, V))
@@ -114,7 +114,7 @@ class TokenContexts:
         xp = self._xp
         n, L = self.tokens.shape
         s = xp.reshape(xp.take(self.E @ q, xp.reshape(self.tokens, (-1,))), (n, L))
-        if self.bk is None:
+        if xp is np:
             s[np.arange(n), self.pos] += self.z_trig @ q
             return s
         informative = xp.arange(L, dtype=self.pos.dtype, device=self.pos.device)[None, :] == self.pos[:, None]

@@ -24,7 +24,7 @@ from functools import partial
 
 import numpy as np
 
-from theorycheck.backend import check_backend, get_backend
+from theorycheck.backend import check_backend, get_backend, namespace
 from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, TrainingPasses, compact_token_dtype, draw_into
 from theorycheck.models.attention import DenseModel, dense_model
 from theorycheck.models.contexts import DenseContexts, TokenContexts
@@ -43,7 +43,6 @@ __all__ = [
     "default_chunk",
     "feature_mean",
     "dense_keys_values",
-    "device_backend",
     "check_dense_combination",
 ]
 
@@ -92,9 +91,9 @@ def trial_work(p, passes: float, evaluations: int) -> float:
 
 def contexts(params: RetrievalParams, emb: Embeddings, batch: Batch, layout: str = "tokens", backend=None):
     """The :mod:`~theorycheck.models.contexts` of ``batch`` in ``layout``; on ``backend``
-    (a :class:`~theorycheck.backend.Backend` other than NumPy) the token layout
+    (a :class:`~theorycheck.backend.Backend`; one other than NumPy's) the token layout
     with the batch's ids and the embeddings moved there."""
-    if backend is not None:
+    if backend is not None and backend.xp is not None:
         return TokenContexts(backend.put_int(batch.tokens), backend.put_int(batch.pos), backend.keep(emb.E),
                              backend.keep(emb.z_trig), params.marker_in_value, backend)
     if layout == "dense":
@@ -110,13 +109,6 @@ def check_dense_combination(options) -> None:
     if options.get("layout", "tokens") == "dense" and backend != "numpy":
         raise ValueError(f"layout='dense' is the host's reference layout; with backend={backend!r} "
                          "leave layout at 'tokens' (the default)")
-
-
-def device_backend(name: str):
-    """The :class:`~theorycheck.backend.Backend` called ``name``, or ``None``
-    for ``"numpy"`` (the host path)."""
-    bk = get_backend(check_backend(name))
-    return None if bk.xp is None else bk
 
 
 def dense_keys_values(params: RetrievalParams, emb: Embeddings,
@@ -174,8 +166,8 @@ class DenseTrainingData:
                 f"train_seed must be a numpy.random.SeedSequence, got {type(train_seed).__name__}")
         self.params, self.emb, self.layout = params, emb, check_layout(layout)
         check_dense_combination({"layout": layout, "backend": backend})
-        self.bk = device_backend(backend)
-        self.chunk = DENSE_OPTIONS["chunk"](chunk) or default_chunk(params, layout, self.bk is not None)
+        self.bk = get_backend(backend)
+        self.chunk = DENSE_OPTIONS["chunk"](chunk) or default_chunk(params, layout, self.bk.xp is not None)
         cache = DENSE_OPTIONS["dense_cache_bytes"](dense_cache_bytes)
         self._seed = train_seed
         self._passes = TrainingPasses(params, emb, train_seed, cache_bytes=DEFAULT_CACHE_BYTES)
@@ -203,7 +195,7 @@ class DenseTrainingData:
             yield ctx, labels[lo:hi], pos[lo:hi]
 
     def __iter__(self) -> Iterator[tuple]:
-        if self.bk is not None:
+        if self.bk.xp is not None:
             yield from self._device_chunks()
             return
         if self._kept is not None:
@@ -256,11 +248,11 @@ class DenseFit:
 
     @property
     def model(self) -> DenseModel:
-        return dense_model(self.params, self.emb, device_backend(self.backend))
+        return dense_model(self.params, self.emb, self.backend)
 
     def _forward(self, batch: Batch):
-        """``(backend or None, forward pass)`` of each sub-chunk of ``batch``."""
-        bk, model = device_backend(self.backend), self.model
+        """``(backend, forward pass)`` of each sub-chunk of ``batch``."""
+        bk, model = get_backend(self.backend), self.model
         for lo in range(0, len(batch), self.chunk):
             part = Batch(batch.tokens[lo:lo + self.chunk], batch.pos[lo:lo + self.chunk],
                          batch.labels[lo:lo + self.chunk])
@@ -269,11 +261,10 @@ class DenseFit:
 
     def scores(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
         """Logits ``(n, V)`` and attention weights ``(n, L)`` (dense, in sub-chunks; on the host)."""
-        host = lambda bk, a: a if bk is None else bk.numpy(a)  # noqa: E731
         logits, sigmas = [], []
         for bk, fwd in self._forward(batch):
-            logits.append(host(bk, fwd.logits))
-            sigmas.append(host(bk, fwd.sigma))
+            logits.append(bk.numpy(fwd.logits))
+            sigmas.append(bk.numpy(fwd.sigma))
         V, L = self.params.V, self.params.L
         return (np.concatenate(logits) if logits else np.zeros((0, V)),
                 np.concatenate(sigmas) if sigmas else np.zeros((0, L)))
@@ -282,10 +273,8 @@ class DenseFit:
         """Labels and attended positions (the argmaxes taken where the weights live)."""
         labels, attended = [], []
         for bk, fwd in self._forward(batch):
-            xp = np if bk is None else bk.xp
             for out, a in ((labels, fwd.logits), (attended, fwd.sigma)):
-                best = xp.argmax(a, axis=1)
-                out.append(best if bk is None else bk.numpy(best))
+                out.append(bk.numpy(namespace(a).argmax(a, axis=1)))
         if not labels:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(labels), np.concatenate(attended)
