@@ -128,16 +128,17 @@ def test_save_rows_of_a_table_is_refused(tmp_path, capsys):
 
 
 def test_simulate_rows_are_binomial_rows_that_fit_reads(tmp_path, capsys):
-    # probes with simulate --rows: one row per run, the header written once; fit reads the
-    # file, alone or pooled, with the settings it recorded as one-valued columns
+    # probes with simulate --rows: one row per run, the header written once, each row with its
+    # seeds; fit reads the file, alone or pooled, with the settings it recorded as one-valued columns
     rows = tmp_path / "probes.csv"
     for V, N in ((64, 400), (64, 1600), (128, 800), (128, 3200)):
         assert main(["simulate", "--V", str(V), "--d", "64", "--L", "4", "--N", str(N), "--seeds", "2",
                      "--seed", str(N), "--rows", str(rows)]) == 0
     capsys.readouterr()
     lines = rows.read_text().splitlines()
-    assert lines[0].startswith("V,d,L,N,") and lines[0].endswith(",algorithm,successes,trials")
-    assert len(lines) == 5 and all(line.endswith(",2") for line in lines[1:])
+    assert lines[0].startswith("V,d,L,N,") and lines[0].endswith(",algorithm,successes,trials,seeds")
+    assert len(lines) == 5
+    assert [line.split(",")[-2:] for line in lines[1:]] == [["2", f"{N}-{N + 1}"] for N in (400, 1600, 800, 3200)]
     assert main(["fit", str(rows), "--law", "N >= C*V*log(V)", "--json"]) in (0, 1, 3)
     out = json.loads(capsys.readouterr().out)
     assert out["data"].startswith("binomial rows: 2 cell(s), 8 trials")
@@ -165,3 +166,55 @@ def test_the_same_source_twice_is_refused(tmp_path, rows, capsys):
     a = _write(tmp_path / "a.csv", rows)
     assert main(["fit", a, str(tmp_path / "." / "a.csv"), "--law", LAW]) == 2
     assert "twice" in capsys.readouterr().err
+
+
+def _simulate_rows(path, N, seed, seeds=2):
+    return main(["simulate", "--V", "64", "--d", "64", "--L", "4", "--N", str(N), "--seeds", str(seeds),
+                 "--seed", str(seed), "--rows", str(path)])
+
+
+def test_a_seed_used_twice_at_one_point_is_refused(tmp_path, capsys):
+    # a trial is a function of its parameters and its seed: seeds 11-12 and 12-13 at one point
+    # share seed 12, whose trial would count twice (a run appended twice, a file pooled under two
+    # names); the same seeds at another N are other trials and pass
+    rows = tmp_path / "probes.csv"
+    assert _simulate_rows(rows, 400, 11) == 0 and _simulate_rows(rows, 800, 11) == 0
+    capsys.readouterr()
+    assert main(["fit", str(rows), "--law", "N >= C*V*log(V)"]) != 2
+    capsys.readouterr()
+    assert _simulate_rows(rows, 400, 12) == 0
+    capsys.readouterr()
+    assert main(["fit", str(rows), "--law", "N >= C*V*log(V)"]) == 2
+    err = capsys.readouterr().err
+    assert "line 4 and line 2 are the same point with seed 12 in both (12-13 and 11-12)" in err
+    assert err.count("\n") == 1
+    copy = tmp_path / "copy.csv"
+    copy.write_text(rows.read_text().splitlines()[0] + "\n" + rows.read_text().splitlines()[1] + "\n")
+    (tmp_path / "first.csv").write_text("\n".join(rows.read_text().splitlines()[:2]) + "\n")
+    assert main(["fit", str(tmp_path / "first.csv"), str(copy), "--law", "N >= C*V*log(V)"]) == 2
+    assert "seed 11 in both" in capsys.readouterr().err
+
+
+def test_seeds_are_never_read_into_a_source_that_lacks_them(tmp_path, capsys):
+    # an older rows file (no seeds column) pooled with a new one: its rows stay without seeds,
+    # where a setting would be filled in from the other source; a one-row new file would
+    # otherwise lend its seeds to every old row and refuse them as repeats
+    new = tmp_path / "new.csv"
+    assert _simulate_rows(new, 400, 11) == 0
+    capsys.readouterr()
+    header, row = new.read_text().splitlines()
+    old = tmp_path / "old.csv"
+    old.write_text(",".join(header.split(",")[:-1]) + "\n" + ",".join(row.split(",")[:-1]) + "\n")
+    assert main(["fit", str(new), str(old), "--law", "N >= C*V*log(V)", "--json"]) != 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["data"].startswith("binomial rows: 1 cell(s), 4 trials")
+    assert not any("seeds" in note for note in out["notes"]), out["notes"]
+
+
+@pytest.mark.parametrize("entry", ["x", "5-3", "1-2-3", "-1", "2.5"])
+def test_a_seeds_entry_that_is_not_seeds_is_refused(tmp_path, capsys, entry):
+    rows = tmp_path / "probes.csv"
+    rows.write_text(f"V,N,successes,trials,seeds\n64,400,1,2,{entry}\n64,800,2,2,7\n")
+    assert main(["fit", str(rows), "--law", "N >= C*V*log(V)"]) == 2
+    err = capsys.readouterr().err
+    assert f"line 2, column 'seeds': '{entry}' is not a seed or a range FIRST-LAST of seeds" in err

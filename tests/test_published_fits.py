@@ -556,7 +556,7 @@ def _bench_script(monkeypatch, name):
 
 
 def _trials_by(rows, key):
-    """Trials of a rows file counted by ``key(row)`` (the rows do not keep the seeds)."""
+    """Trials of a rows file counted by ``key(row)`` (these rows, written before 2026-11-28, keep no seeds)."""
     import csv
     from collections import Counter
 

@@ -162,6 +162,13 @@ def test_simulate_runs_a_file_task(task_file, capsys):
     assert code == 0 and report["params"] == {"n": 40, "p": 0.5} and report["success"] == [True, True]
 
 
+def test_simulate_rows_of_a_file_task_name_their_seeds(task_file, tmp_path, capsys):
+    rows = tmp_path / "rows.csv"
+    assert main(["simulate", "--task", f"{task_file}:TASK", "--set", "n=40", "--set", "p=0.5", "--seeds", "3",
+                 "--seed", "7", "--rows", str(rows)]) == 0
+    assert rows.read_text().splitlines() == ["n,p,successes,trials,seeds", "40,0.5,3,3,7-9"]
+
+
 @pytest.mark.parametrize(("extra", "message"), [
     # the resource p has no default: this was a KeyError in the trial, exit 4 ("a bug")
     ([], "task er-connectivity has no default for p; give --set p=VALUE"),

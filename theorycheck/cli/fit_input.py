@@ -15,7 +15,9 @@ The kind is told by the header:
   resource's name) and its uncertainty: ``ci_low``/``ci_high``, or ``se``, or ``seed``
   (one row per seed with its critical value). ``check``'s ``thresholds.csv`` is one.
 
-Reserved column names (:data:`RESERVED`) are never parameters. Which columns are the
+Reserved column names (:data:`RESERVED`) are never parameters. Binomial rows may say which
+seeds made them (``seeds``, as ``simulate --rows`` writes it); two rows of one point that name
+a common seed are refused (:func:`theorycheck.cli.rows_file.check_distinct_seeds`). Which columns are the
 variables: with a law, exactly the law's variables; another column that takes several
 values is refused (it would merge different cells), one with a single value is ignored
 with a note. Without a law: ``--params``, or every non-reserved column other than the
@@ -32,11 +34,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from theorycheck.cli.fit_pool import canonical, line_labels, pool
+from theorycheck.cli.rows_file import SEEDS, check_distinct_seeds
 
 __all__ = ["RESERVED", "CsvData", "cell_text", "read_data", "store_path", "unused_columns"]
 
 #: Columns with a fixed meaning.
-RESERVED = ("successes", "trials", "threshold", "ci_low", "ci_high", "se", "seed", "predicted")
+RESERVED = ("successes", "trials", SEEDS, "threshold", "ci_low", "ci_high", "se", "seed", "predicted")
 _TABLE_OPTIONAL = ("ci_low", "ci_high", "se")
 
 
@@ -205,7 +208,7 @@ def read_data(paths: str | Sequence[str], *, resource: str,
         labels = line_labels(path, len(raw), pooled=False)
     else:
         path = " + ".join(paths)
-        header, raw, labels, notes = pool(sources, lambda p, h: _kind(p, h, resource)[0])
+        header, raw, labels, notes = pool(sources, lambda p, h: _kind(p, h, resource)[0], own=(SEEDS,))
     kind, column = _kind(path, header, resource)
     distinct = {h: {canonical(rec.get(h)) for rec in raw} for h in header}
     params = params(header, kind, distinct)
@@ -215,6 +218,7 @@ def read_data(paths: str | Sequence[str], *, resource: str,
     if kind == "binomial":
         columns = [*params, resource, "successes", "trials"]
         optional: list[str] = []
+        check_distinct_seeds(raw, labels, [h for h in header if h not in ("successes", "trials", SEEDS)])
     else:
         columns = [*params] + (["seed"] if "seed" in header else [])
         optional = [column] + [c for c in _TABLE_OPTIONAL if c in header and "seed" not in header]

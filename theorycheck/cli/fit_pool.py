@@ -4,7 +4,9 @@ One experiment is often measured in pieces: a check stopped and run again with o
 probes added with ``simulate``, a line extended by a second check. ``theorycheck fit OUT1 OUT2
 probes.csv --law ID`` fits their binomial rows together, as one file holding them all would
 be fitted: rows at the same parameters add up. Pooled trials must be independent, i.e. come
-from different seeds (``--seed`` of each run), as within one CSV; that is the user's to keep.
+from different seeds (``--seed`` of each run), as within one CSV; that is the user's to keep,
+except that rows which record their seeds (``simulate --rows``) are checked for a seed used
+twice at one point (:func:`theorycheck.cli.rows_file.check_distinct_seeds`).
 
 * Only binomial rows pool (a CSV with ``successes``, or a check's output); a thresholds table
   is fitted on its own, since two tables may hold the same cell with no way to merge their CIs.
@@ -13,7 +15,8 @@ from different seeds (``--seed`` of each run), as within one CSV; that is the us
   source that has the column gives it one and the same value, the other sources' rows are read
   with that value and a note says so: the fit assumes those runs used it. Otherwise their
   entries stay empty and the usual rules apply (a parameter must be filled in; a column that
-  takes several values must be a parameter).
+  takes several values must be a parameter). Columns named in ``own`` (a row's ``seeds``)
+  belong to their rows and are never carried to another source's.
 * Errors name the source and the line (:func:`line_labels`).
 """
 
@@ -42,10 +45,11 @@ def line_labels(path: str, count: int, pooled: bool) -> list[str]:
     return [f"{path}, line {i}" if pooled else f"line {i}" for i in range(2, count + 2)]
 
 
-def pool(sources: Sequence[Source], kind_of: Callable[[str, list[str]], str]
+def pool(sources: Sequence[Source], kind_of: Callable[[str, list[str]], str], own: Sequence[str] = ()
          ) -> tuple[list[str], list[dict], list[str], list[str]]:
     """``(header, records, labels, notes)`` of several sources' binomial rows (module docstring);
-    ``kind_of(path, header)`` tells a source's kind (``"binomial"`` or ``"thresholds"``)."""
+    ``kind_of(path, header)`` tells a source's kind (``"binomial"`` or ``"thresholds"``); the
+    columns in ``own`` are never filled in from other sources."""
     for path, header, _ in sources:
         if kind_of(path, header) != "binomial":
             raise ValueError(f"{path!r} is a thresholds table: several DATA pool binomial rows (CSVs with "
@@ -60,7 +64,7 @@ def pool(sources: Sequence[Source], kind_of: Callable[[str, list[str]], str]
     for col in header:
         values = {canonical(r.get(col)): str(r.get(col) or "").strip()
                   for _, cols, raw in sources if col in cols for r in raw}
-        if len(values) == 1 and "" not in values:
+        if len(values) == 1 and "" not in values and col not in own:
             filled[col] = next(iter(values.values()))
     for path, cols, raw in sources:
         missing = {c: filled.get(c, "") for c in header if c not in cols}

@@ -207,7 +207,7 @@ def _run_declared(args) -> int:
         out = task.trial(dict(params), seed_sequence(s))
         results.append(dict(out) if isinstance(out, dict) else {"success": bool(out)})
     if args.rows:
-        append_row(args.rows, params, sum(bool(r["success"]) for r in results), len(results))
+        append_row(args.rows, params, sum(bool(r["success"]) for r in results), seeds)
     if args.json:
         print(dumps({"task": task.name, "params": params, "seeds": seeds,
                      "success": [bool(r["success"]) for r in results], "results": results}, indent=None))
@@ -241,7 +241,7 @@ def run(args) -> int:
     seeds = list(range(args.seed, args.seed + args.seeds))
     outcomes = [trial(s) for s in seeds]
     if args.rows:
-        append_row(args.rows, settings, sum(bool(o.success) for o in outcomes), len(outcomes))
+        append_row(args.rows, settings, sum(bool(o.success) for o in outcomes), seeds)
     if args.json:
         report = {
             "task": args.task,
