@@ -38,6 +38,7 @@ if __name__ == "__main__":
 
 import numpy as np  # noqa: E402
 
+from points import parse_points  # noqa: E402
 from theorycheck.backend import get_backend  # noqa: E402
 from theorycheck.algorithms.gd import run_gd  # noqa: E402
 from theorycheck.algorithms.limit import run_limit  # noqa: E402
@@ -172,19 +173,18 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--baseline", action="store_true", help="also time the NumPy path (one repeat)")
-    ap.add_argument("--json", default=None, help="write every figure to this file")
+    ap.add_argument("--json", default=None, help="write every figure to this file (rewritten after each "
+                    "measurement, so that a run stopped by a time limit keeps what it measured)")
     ap.add_argument("--dense", default="", help="';'-separated V,d,L,N of full-training (GD-Adam) trials")
     ap.add_argument("--steps", type=int, default=60, help="Adam steps of a --dense trial (default 60)")
     ap.add_argument("--baseline-steps", type=int, default=2, help="steps of the NumPy --dense baseline (default 2)")
     args = ap.parse_args(argv)
     try:
-        cells, dense = ([tuple(int(float(x)) for x in c.split(",")) for c in text.split(";") if c.strip()]
-                        for text in (args.cells, args.dense))
-        if any(len(c) != 4 for c in cells + dense):
-            raise ValueError
+        cells, dense = (parse_points(text, option, allow_empty=True)
+                        for text, option in ((args.cells, "--cells"), (args.dense, "--dense")))
         bk = get_backend(args.backend)
     except ValueError as exc:
-        ap.error(str(exc) or f"--cells and --dense must be ';'-separated V,d,L,N, got {args.cells!r}, {args.dense!r}")
+        ap.error(str(exc))
     device = bk.device or "default"
     if bk.name == "torch" and bk.device == "cuda":
         import torch
@@ -193,6 +193,8 @@ def main(argv=None):
     print(f"backend {bk.name} (device {device}), host threads {args.threads}")
     report = {"backend": bk.name, "device": device, "agreement": agreement(bk.name) if cells else [],
               "cells": [], "dense_agreement": dense_agreement(bk.name) if dense else [], "dense": []}
+    save = (lambda: _write_json(args.json, report)) if args.json else (lambda: None)
+    save()
     for row in report["dense_agreement"]:
         print(f"(256, 48, 12, 3000) {row['algorithm']:>10} {row['model']:>9} miv={row['marker_in_value']!s:5}: "
               f"max relative difference {row['max_rel_vs_numpy']:.1e} to numpy; predictions equal "
@@ -200,10 +202,12 @@ def main(argv=None):
     for cell in dense:
         r = measure_dense(bk.name, cell, args.steps)
         report["dense"].append(r)
+        save()
         print(_dense_line(r), flush=True)
         if args.baseline:
             b = measure_dense("numpy", cell, args.baseline_steps)
             report["dense"].append(b)
+            save()
             print(_dense_line(b) + f"   -> {b['pass_s'] / r['pass_s']:.1f}x the NumPy pass", flush=True)
     for row in report["agreement"]:
         print(f"(512, 64, 16, 20000) miv={row['marker_in_value']!s:5} beta={row['beta']}: max relative "
@@ -212,17 +216,25 @@ def main(argv=None):
     for cell in cells:
         r = measure(bk.name, cell, args.threads, args.repeats)
         report["cells"].append(r)
+        save()
         print(_line(r), flush=True)
         if args.baseline:
             b = measure("numpy", cell, args.threads, 1)
             report["cells"].append(b)
+            save()
             print(_line(b) + f"   -> {b['trial_s'] / r['trial_s']:.1f}x the NumPy trial", flush=True)
         if cell == ANCHOR_CELL:
             print(f"ratio to the PyTorch dense anchor ({ANCHOR_SECONDS} s, H100): training "
                   f"{ANCHOR_SECONDS / r['train_s']:.1f}x, whole trial {ANCHOR_SECONDS / r['trial_s']:.1f}x (goal >= 20x)")
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(report, fh, indent=1)
+
+
+def _write_json(path: str, report: dict) -> None:
+    """``report`` to ``path`` through a temporary file and a rename: a reader (or a kill)
+    never sees half a file."""
+    tmp = f"{path}.tmp"
+    with open(tmp, "w") as fh:
+        json.dump(report, fh, indent=1)
+    os.replace(tmp, path)
 
 
 if __name__ == "__main__":

@@ -51,21 +51,9 @@ import csv
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+from points import parse_points
 from theorycheck.simulate import simulate
 from theorycheck.tasks.retrieval import RetrievalParams
-
-
-def parse_points(text: str) -> list[tuple[int, int, int, int]]:
-    """``"V,d,L,N; V,d,L,N"`` -> tuples; ValueError naming a bad point."""
-    points = []
-    for part in filter(None, (p.strip() for p in text.split(";"))):
-        fields = part.split(",")
-        if len(fields) != 4 or not all(f.strip().isdigit() for f in fields):
-            raise ValueError(f"--points: expected 'V,d,L,N' integers separated by ';', got {part!r}")
-        points.append(tuple(int(f) for f in fields))
-    if not points:
-        raise ValueError(f"--points: no point given in {text!r}")
-    return points
 
 
 def pair(job: tuple) -> dict:
@@ -96,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--csv", help="append the rows here")
     args = ap.parse_args(argv)
     try:
-        points = parse_points(args.points)
+        points = parse_points(args.points, "--points")
         etas = [float(e) for e in args.eta.split(",")]
     except ValueError as err:
         ap.error(str(err))
