@@ -135,3 +135,23 @@ def test_centring_removes_the_mean_bias_with_marker_in_value():
             out.append(np.mean(labels == batch.labels))
     assert max(plain_acc) < 0.8
     assert min(centred_acc) >= 0.97
+
+
+@pytest.mark.parametrize("dense", [False, True])
+def test_position_sums_add_the_rows_in_position_order(dense):
+    # one sparse product S·B stands for the loop B[x_0] + B[x_1] + ... over the positions: with
+    # unit weights the same additions in the same order, so equal to the last bit (repeated
+    # tokens in a sequence included); with attention weights equal up to rounding (a build of
+    # the sparse product may fuse multiply and add)
+    params = RetrievalParams(V=64, d=32, L=6, N=10, model="mlp", m=48)
+    tables = mlp_tables.TokenTables.of(params, make_embeddings(params, np.random.default_rng(0)), dense=dense)
+    rng = np.random.default_rng(1)
+    tokens = rng.integers(0, 8, size=(50, 6))  # 8 of 64 tokens: most sequences repeat one
+    B = tables.base[0]
+    loop = B[tokens[:, 0]].copy()
+    for i in range(1, 6):
+        loop += B[tokens[:, i]]
+    assert np.array_equal(tables.position_sums(tokens), loop)
+    sigma = rng.dirichlet(np.ones(6), size=50)
+    weighted = sum(sigma[:, i:i + 1] * B[tokens[:, i]] for i in range(6))
+    np.testing.assert_allclose(tables.position_sums(tokens, sigma), weighted, rtol=1e-13, atol=1e-15)

