@@ -66,7 +66,8 @@ Added later (2026-11-27, late): ``three_step_eta1e5_L_line_4096.csv``,
 ``three_step_eta1e5_L_line_4096_724.csv`` and ``limit_hard_L_line_4096_724.csv``, each the
 same on 3 copies (``--only NAME``). 2026-11-28: ``limit_beta5_gpu_L_line_8192.csv`` and
 ``limit_beta3_gpu_L_line_8192.csv`` (``--only gpu_L_line_8192``), ``limit_beta3_gpu_L_line_16384.csv``,
-``three_step_eta3e4_L_line.csv``.
+``three_step_eta3e4_L_line.csv``; later that day ``three_step_eta1e5_L_line_2896_512.csv`` and
+``limit_hard_L_line_2896_512.csv`` (``--only 2896_512``).
 """
 
 from __future__ import annotations
@@ -149,6 +150,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("three_step_eta1e5_L_line_4096_724.csv", "N", "--law vural2026.headline"),
     ("three_step_eta3e4_L_line.csv", "N", "--law vural2026.headline"),
     ("limit_hard_L_line_4096_724.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta1e5_L_line_2896_512.csv", "N", "--law vural2026.headline"),
+    ("limit_hard_L_line_2896_512.csv", "N", "--law vural2026.headline"),
     ("limit_beta4_L_line_2048.csv", "N", '--law "N >= C*(0.431*V*log(V) + 1254*V**2/d**2 + 1866*L*V**2/d**3)" '
                                          "--params V,d,L"),
     ("limit_beta5_gpu_L_line_8192.csv", "N", "--law vural2026.headline"),

@@ -536,6 +536,20 @@ def test_finite_step_lines_with_a_large_first_step(capsys):
     assert [round(c["threshold"]) for c in cells] == pytest.approx([54100, 54450], rel=1e-3)
 
 
+def test_the_finite_step_line_at_a_larger_v_and_the_same_d(capsys):
+    # docs/theory.md §7.12: (2896, 512), beta = 4, eta/gamma' = 10, 53 single-seed runs
+    # (2026-11-28): refuted on 64..128, every cell outside N << L*V (the verdict says so); the
+    # hard-attention limit there flat in L at 5.45e4, and N* the same multiple of it as at
+    # (2048, 512): 1.54, 1.97, 4.66 against 1.52, 2.00, 4.41
+    cells = _refuted_l_line(capsys, "three_step_eta1e5_L_line_2896_512.csv", 0.800, [0.734, 0.866], 53)
+    assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([83676, 107617, 253741], abs=1)
+    assert not any(c["in_regime"] for c in cells)
+    hard = _refuted_l_line(capsys, "limit_hard_L_line_2896_512.csv", 0.001, [-0.020, 0.022], 288)
+    assert [c["threshold"] for c in hard] == pytest.approx([54464, 54542], abs=1)
+    multiples = [c["shared_width"]["threshold"] / hard[0]["threshold"] for c in cells]
+    assert multiples == pytest.approx([1.54, 1.98, 4.66], abs=0.01)
+
+
 def test_the_finite_step_line_at_eta_over_gamma_3(capsys):
     # docs/theory.md §7.12: eta = 3e4 (eta/gamma' = 3) at (2048, 512), beta = 4, 68 single-seed
     # runs (2026-11-28): refuted, every cell in the regime, an excess 2.4-2.8x below eta/gamma' = 10's
@@ -572,6 +586,7 @@ def _trials_by(rows, key):
                                         ("beta10", "three_step_eta1e5_beta10_L_line.csv"),
                                         ("beta4_4096", "three_step_eta1e5_L_line_4096.csv"),
                                         ("beta4_4096_724", "three_step_eta1e5_L_line_4096_724.csv"),
+                                        ("beta4_2896_512", "three_step_eta1e5_L_line_2896_512.csv"),
                                         ("beta4_eta3e4", "three_step_eta3e4_L_line.csv")])
 def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
     # bench/three_step_eta_line.py records the runs behind each rows file; the (V, d, L, N)
