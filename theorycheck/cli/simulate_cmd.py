@@ -112,7 +112,7 @@ def add_parser(subparsers) -> None:
                    "declared variables and settings; the rest from its defaults)")
     p.add_argument("--rows", metavar="FILE",
                    help="also append the run as one binomial row (its parameters and settings, successes, "
-                   "trials) to this CSV, which theorycheck fit reads, alone or beside checks' outputs")
+                   "trials, seeds) to this CSV, which theorycheck fit reads, alone or beside checks' outputs")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
