@@ -9,6 +9,8 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   runs, 41 min on 2 cores beside other jobs).
 * ``three_step_eta1e5_L_line_2896_512.csv`` (``--line beta4_2896_512``, at ``(2896, 512)``: 53
   runs in five rounds, ~50 min on 2 cores, 2026-11-28; the first round a single probe).
+* ``three_step_eta1e5_L_line_2896_724.csv`` (``--line beta4_2896_724``, at ``(2896, 724)``: 24
+  runs in two rounds, ~11 min on 2 cores, 2026-11-28).
 * ``three_step_eta3e4_L_line.csv`` (``--line beta4_eta3e4``, ``η = 3·10⁴``: ``η/γ' = 3``; 68
   runs in four rounds, ~32 min on 2 cores beside other jobs, 2026-11-28).
 
@@ -76,6 +78,12 @@ BETA4_2896_512 = (
     (10341, ((64, 76000, 2), (128, 90000, 2), (128, 100000, 2), (128, 108000, 2), (256, 230000, 2),
              (256, 250000, 2))),
 )
+BETA4_2896_724 = (
+    (10400, ((64, 39000, 2), (64, 43000, 2), (64, 47000, 2), (256, 72000, 2), (256, 82000, 2),
+             (256, 95000, 2))),
+    (10412, ((64, 44000, 2), (64, 45500, 2), (64, 50000, 2), (256, 77000, 2), (256, 86000, 2),
+             (256, 90000, 2))),
+)
 BETA4_ETA3E4 = (
     (10200, ((64, 30000, 2), (64, 36000, 2), (128, 40000, 2), (128, 50000, 2), (256, 60000, 2),
              (256, 90000, 2))),
@@ -100,6 +108,7 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta10": Line(2048, 512, 10, BETA10), "beta4_4096": Line(4096, 1024, 4, BETA4_4096),
          "beta4_4096_724": Line(4096, 724, 4, BETA4_4096_724),
          "beta4_2896_512": Line(2896, 512, 4, BETA4_2896_512),
+         "beta4_2896_724": Line(2896, 724, 4, BETA4_2896_724),
          "beta4_eta3e4": Line(2048, 512, 4, BETA4_ETA3E4, eta=30000)}
 
 

@@ -356,7 +356,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # `d^{-2}`), with the same `L` slope (0.45 over 64..256). At `(2896, 512)` (`V` 1.41x, the same
 # `d`; `bench/data/three_step_eta1e5_L_line_2896_512.csv`, every cell outside `N ≪ L·V`) `N*` =
 # 8.37e4, 1.08e5, 2.54e5 at `L` = 64, 128, 256: the excess is 2.0-2.2x that at `(2048, 512)`,
-# so `N*` is the same multiple of the hard-attention threshold (5.45e4 here) at both `V`. At `η/γ' = 3` (`(2048, 512)`, `β = 4`,
+# so `N*` is the same multiple of the hard-attention threshold (5.45e4 here) at both `V`. At
+# `(2896, 724)` that reading predicted 1.42x and 2.65x the hard-attention 3.0e4 (the multiples at
+# `(4096, 724)`); measured 1.42x and 2.89x (`bench/data/three_step_eta1e5_L_line_2896_724.csv`):
+# `N* ≈ N_hard(V, d)·(1 + h(L, d))` to about 10%, `h` rising faster than `L` and falling with `d`. At `η/γ' = 3` (`(2048, 512)`, `β = 4`,
 # `bench/data/three_step_eta3e4_L_line.csv`) `N*` = 3.20e4, 3.80e4, 5.92e4, 1.02e5: `L` 0.64
 # [0.61, 0.66], refuted, the excess over hard attention 2.4-2.8x below `η/γ' = 10`'s at every
 # `L`, with the same shape.

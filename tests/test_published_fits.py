@@ -548,6 +548,15 @@ def test_the_finite_step_line_at_a_larger_v_and_the_same_d(capsys):
     assert [c["threshold"] for c in hard] == pytest.approx([54464, 54542], abs=1)
     multiples = [c["shared_width"]["threshold"] / hard[0]["threshold"] for c in cells]
     assert multiples == pytest.approx([1.54, 1.98, 4.66], abs=0.01)
+    # and at (2896, 724), 24 runs, both cells in the regime: the multiples 1.42 and 2.89 of the
+    # hard-attention threshold, where (4096, 724) gave 1.42 and 2.65
+    cells = _refuted_l_line(capsys, "three_step_eta1e5_L_line_2896_724.csv", 0.500, [0.446, 0.553], 24)
+    assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([42975, 85899], abs=1)
+    assert all(c["in_regime"] for c in cells)
+    hard = _refuted_l_line(capsys, "limit_hard_L_line_2896_724.csv", -0.013, [-0.029, 0.004], 320)
+    assert [c["threshold"] for c in hard] == pytest.approx([30277, 29754], abs=1)
+    multiples = [c["shared_width"]["threshold"] / h["threshold"] for c, h in zip(cells, hard)]
+    assert multiples == pytest.approx([1.42, 2.89], abs=0.01)
 
 
 def test_the_finite_step_line_at_eta_over_gamma_3(capsys):
@@ -587,6 +596,7 @@ def _trials_by(rows, key):
                                         ("beta4_4096", "three_step_eta1e5_L_line_4096.csv"),
                                         ("beta4_4096_724", "three_step_eta1e5_L_line_4096_724.csv"),
                                         ("beta4_2896_512", "three_step_eta1e5_L_line_2896_512.csv"),
+                                        ("beta4_2896_724", "three_step_eta1e5_L_line_2896_724.csv"),
                                         ("beta4_eta3e4", "three_step_eta3e4_L_line.csv")])
 def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
     # bench/three_step_eta_line.py records the runs behind each rows file; the (V, d, L, N)
