@@ -66,7 +66,7 @@ def check_distinct_seeds(records: Sequence[Mapping[str, str]], labels: Sequence[
             common = range(max(seeds.start, other.start), min(seeds.stop, other.stop))
             if len(common):
                 raise ValueError(f"{where} and {other_where} are the same point with seed {common.start} in both "
-                                 f"({text} and {other.start}-{other.stop - 1}): the same trials would count "
+                                 f"({seeds_text(seeds)} and {seeds_text(other)}): the same trials would count "
                                  "twice; drop one of the rows (or one source)")
         seen.setdefault(point, []).append((seeds, where))
 
