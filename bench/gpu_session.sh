@@ -17,9 +17,12 @@
 #    accelerate past it at 512?), each store kept and its rows fitted against the headline;
 # 4. the finite-step three-step's excess at eta/gamma' = 10 (beta = 4, trigger out) at a larger V
 #    (docs/theory.md §7.12: measured at (2048, 512) and (4096, 1024, 724) on the CPU, its V
-#    dependence not pinned): (8192, 1024), L = 64..256, on the GPU (three passes a trial).
-# STEPS="gd eta" runs only those steps (default: all four, ~10 min on an H200, more than one
-# device call allows: split them, e.g. STEPS="bench gd" then STEPS="beta3 eta").
+#    dependence not pinned): (8192, 1024), L = 64..256, on the GPU (three passes a trial);
+# 5. the attention-MLP limit on the GPU (since 2026-11-28 it takes a backend): bench/bench_mlp_limit.py
+#    --backend torch (its four CPU cells, NumPy against the GPU), then the quick
+#    mlp_gradient_noise check (centred) on the GPU, which takes ~13 min on 2 CPU cores.
+# STEPS="gd eta" runs only those steps (default: all five, ~14 min on an H200, more than one
+# device call allows: split them, e.g. STEPS="bench gd", STEPS="beta3 eta", then STEPS=mlp).
 # (Measured already: the count path's bench on an H100 and an H200 (docs/gpu.md), CuPy, the
 # headline on all three variables at V = 16384 (docs/theory.md §7.10), the beta = 4, 5, 3 lines
 # (§7.11), trials waiting for GPU memory, SIGTERM to a GPU check (ended in 2-3 s, three times).)
@@ -40,7 +43,7 @@ step() {  # step NAME SECONDS COMMAND...: run with a time limit, log to ${LOGS:-
     echo "$name: exit $? after $(( SECONDS - start )) s"
     tail -"${TAIL:-40}" "$log"
 }
-want() { [[ " ${STEPS:-bench gd beta3 eta} " == *" $1 "* ]]; }
+want() { [[ " ${STEPS:-bench gd beta3 eta mlp} " == *" $1 "* ]]; }
 want bench && step bench "${BENCH_S:-60}" python3 bench/bench_gpu.py --backend torch --cells "" --dense 4096,1024,64,16000 \
     --baseline --baseline-steps 1 --threads "$(nproc)" --json "$OUT/bench.json"
 line() {  # line NAME SECONDS CELLS SETTINGS...: a check on CELLS, its rows fitted against the headline
@@ -64,4 +67,11 @@ if want eta; then
     cells=$(for L in 64 128 256; do printf 'V=8192,d=1024,L=%s; ' "$L"; done)
     line three_step_eta1e5_gpu_L_line_8192 "${ETA_S:-120}" "${cells%; }" --set algorithm=three-step \
         --set beta=4 --set eta=100000 --set marker_in_value=false
+fi
+if want mlp; then
+    step mlp_bench "${MLPB_S:-150}" python3 bench/bench_mlp_limit.py --backend torch
+    step mlp_quick "${MLP_S:-300}" python3 -m theorycheck.cli.main check vural2026.mlp_gradient_noise --budget quick \
+        --set center_features=true --set backend=torch --workers 6 --quiet --out /tmp/mlp_quick
+    LOGS=/tmp TAIL=14 step fit-mlp_quick 60 python3 -m theorycheck.cli.main fit /tmp/mlp_quick \
+        --law vural2026.mlp_gradient_noise --params V,d,L,m --save-rows "$OUT/mlp_gradient_noise_quick_gpu.csv"
 fi

@@ -11,9 +11,10 @@ means, the scatter-adds) and the products, written once against the Python array
 through ``array-api-compat``: ``torch`` (CUDA when available, else CPU), ``cupy``, or
 ``array_api_strict`` (the standard's reference namespace, for tests).
 
-The array API has no ``bincount`` (nor a scatter-add); :meth:`Backend.bincount` is the
-one primitive added here: the library's own where it has one (NumPy, PyTorch, CuPy), else
-a sort, a cumulative sum and a ``searchsorted``, all in the standard.
+The array API has no ``bincount`` (nor a scatter-add); :meth:`Backend.bincount` and its
+form for rows, :meth:`Backend.add_rows` (the attention-MLP limit's per-label sums), are the
+primitives added here: the library's own where it has one (NumPy, PyTorch, CuPy), else a
+sort, a cumulative sum and a ``searchsorted``, all in the standard.
 
 **Reproducibility.**  The random draws stay in NumPy (on the host, from the trial's
 seed), so a seed gives the same training and test data on every backend; the statistics
@@ -120,18 +121,34 @@ class Backend:
             return self._module.bincount(index, weights=weights, minlength=minlength).to(self._module.float64)
         return _bincount_by_sorting(self.xp, index, weights, minlength)
 
+    def add_rows(self, out, index, rows):
+        """``out[index[i]] += rows[i]``: the rows of ``rows`` (``(n, k)``) added into those of
+        ``out`` (``(V, k)``) that ``index`` (1-d int64) names; returns ``out`` (NumPy, PyTorch
+        and CuPy add in place) or the sum (the standard alone).  On a CUDA device the adds
+        are atomic, in an order that varies from run to run (module docstring)."""
+        if self.xp is None:
+            np.add.at(out, index, rows)
+            return out
+        if self.name == "torch":
+            return out.index_add_(0, index, rows)
+        if self.name == "cupy":
+            importlib.import_module("cupyx").scatter_add(out, index, rows)
+            return out
+        return out + _bincount_by_sorting(self.xp, index, rows, out.shape[0])
+
 
 def _bincount_by_sorting(xp, index, weights, minlength: int):
-    """:meth:`Backend.bincount` from the array API standard alone: sort the indices
-    (stably, so the sums' order is fixed), cut the sorted run at every ``j`` with
-    ``searchsorted`` and difference the cumulative counts or weights at the cuts
-    (rounding ~``eps·|running sum|`` per entry)."""
+    """:meth:`Backend.bincount` (1-d ``weights``) and :meth:`Backend.add_rows` (rows of
+    2-d ``weights``) from the array API standard alone: sort the indices (stably, so the
+    sums' order is fixed), cut the sorted run at every ``j`` with ``searchsorted`` and
+    difference the cumulative counts or weights at the cuts (rounding ~``eps·|running
+    sum|`` per entry)."""
     order = xp.argsort(index, stable=True)
     cuts = xp.searchsorted(xp.take(index, order), xp.arange(minlength + 1, dtype=index.dtype, device=index.device))
     if weights is None:
         return xp.astype(cuts[1:] - cuts[:-1], xp.float64)
-    running = xp.cumulative_sum(xp.take(weights, order), include_initial=True)
-    return xp.take(running, cuts[1:]) - xp.take(running, cuts[:-1])
+    running = xp.cumulative_sum(xp.take(weights, order, axis=0), axis=0, include_initial=True)
+    return xp.take(running, cuts[1:], axis=0) - xp.take(running, cuts[:-1], axis=0)
 
 
 def namespace(*arrays):

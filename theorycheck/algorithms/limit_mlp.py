@@ -23,6 +23,11 @@ token ``x`` and ``s_ℓ`` over the informative positions.  The three passes walk
 label-sorted training tokens of :class:`~theorycheck.tasks.training_passes.TrainingPasses`
 (the same data as every other algorithm); the centring means come with the ``G`` sums: the
 centred ``G = (1/N) Σ_n w_{y_n} φ_nᵀ − w̄ μᵀ``, ``w̄ = (1/N) Σ_n w_{y_n}``.
+
+``backend="torch"`` (or ``cupy``, ``array_api_strict``; :mod:`theorycheck.backend`) runs the
+passes and the prediction there: the data are drawn on the host from the trial's seed and
+each sub-chunk is moved in, so the statistics agree with NumPy's to float64 rounding (sums
+in another order), as on the attention-only count path.
 """
 
 from __future__ import annotations
@@ -38,11 +43,13 @@ from theorycheck.algorithms.limit import centered_labels, check_beta, selection_
 from theorycheck.algorithms.mlp_tables import (
     TokenTables,
     add_label_sums,
+    at_positions,
     attention_logits,
     key_scores,
     limit_attention,
     uses_dense_route,
 )
+from theorycheck.backend import check_backend, get_backend, namespace
 from theorycheck.models.training import DENSE_OPTIONS
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
 from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, TrainingPasses
@@ -64,18 +71,21 @@ def trial_work(p: Mapping[str, Any]) -> float:
     return float(N * L + N * per_sequence + (V**2 * m + 4 * V * m * d) / 200)
 
 
-def default_rows(m: int) -> int:
-    """Sequences per sub-chunk: about ``2**18`` floats (2 MiB) per ``(rows, m)`` array.  The
-    passes are bound by memory traffic; at (V, d, L, m) = (1024, 256, 8, 2048) sub-chunks
-    of 2 MiB measured 1.7x faster than 8 MiB ones and 1.3x faster than 0.5 MiB ones."""
-    return max(1, (1 << 18) // m)
+def default_rows(m: int, backend: str = "numpy") -> int:
+    """Sequences per sub-chunk: about ``2**18`` floats (2 MiB) per ``(rows, m)`` array on
+    NumPy, ``2**22`` (32 MiB) on another backend (fewer, larger kernels on a device).  On
+    NumPy the passes are bound by memory traffic; at (V, d, L, m) = (1024, 256, 8, 2048)
+    sub-chunks of 2 MiB measured 1.7x faster than 8 MiB ones and 1.3x faster than 0.5 MiB ones."""
+    return max(1, (1 << (18 if backend == "numpy" else 22)) // m)
 
 
-def _sub_chunks(passes: TrainingPasses, rows: int):
-    """``(tokens, pos, labels)`` of at most ``rows`` sequences, one pass in data order."""
+def _sub_chunks(passes: TrainingPasses, rows: int, bk):
+    """``(tokens, pos, labels)`` of at most ``rows`` sequences, one pass in data order, on
+    the backend ``bk`` (NumPy's: the host arrays as they are)."""
+    move = (lambda a: a) if bk.xp is None else bk.put_int
     for batch in passes.map(lambda b: b):
         for lo in range(0, len(batch), rows):
-            yield batch.tokens[lo:lo + rows], batch.pos[lo:lo + rows], batch.labels[lo:lo + rows]
+            yield move(batch.tokens[lo:lo + rows]), move(batch.pos[lo:lo + rows]), move(batch.labels[lo:lo + rows])
 
 
 def _value_direction(passes, rows, tables, W, centre: bool, attention=None):
@@ -83,56 +93,65 @@ def _value_direction(passes, rows, tables, W, centre: bool, attention=None):
     ``centre``), ``μ = (1/N) Σ_n relu(A o_n)``.  ``attention``: ``(key_scores, beta)`` of
     the step-2 attention (:func:`~theorycheck.algorithms.mlp_tables.key_scores`), ``None``
     for uniform attention (step 1; its selected fraction is then 0)."""
+    xp, bk = tables.xp, tables.bk
     m = tables.P.shape[1]
-    Y = np.zeros((W.shape[0], m))  # per-label feature sums
-    phi_sum = np.zeros(m)
-    w_sum = np.zeros(W.shape[1])
+    Y = bk.put(np.zeros((W.shape[0], m)))  # per-label feature sums
+    phi_sum = bk.put(np.zeros(m))
+    w_sum = bk.put(np.zeros(W.shape[1]))
     selected = count = 0
-    for tokens, pos, labels in _sub_chunks(passes, rows):
+    for tokens, pos, labels in _sub_chunks(passes, rows, bk):
         if attention is None:
             pre = tables.uniform_pre(tokens)
         else:
             scores, beta = attention
             sigma = limit_attention(attention_logits(scores, tokens, pos), beta)
             pre = tables.attended_pre(tokens, pos, sigma, math.isinf(beta))
-            selected += int(np.sum(sigma.argmax(axis=1) == pos))
-        phi = np.maximum(pre, 0.0, out=pre)
-        add_label_sums(Y, labels, phi)
-        phi_sum += phi.sum(axis=0)
-        w_sum += W[labels].sum(axis=0)
+            selected += int(xp.sum(xp.astype(xp.argmax(sigma, axis=1) == pos, xp.int64)))
+        phi = _relu(xp, pre)
+        Y = add_label_sums(tables, Y, labels, phi)
+        phi_sum += xp.sum(phi, axis=0)
+        w_sum += xp.sum(xp.take(W, labels, axis=0), axis=0)
         count += labels.shape[0]
     mu = phi_sum / count
     G = W.T @ Y / count
     if centre:
-        G -= np.outer(w_sum / count, mu)
+        G -= (w_sum / count)[:, None] * mu[None, :]
     return G, mu, selected / count
 
 
-def _key_query_direction(passes, rows, tables, emb, W, G1, L: int) -> np.ndarray:
+def _relu(xp, pre):
+    """``max(pre, 0)``, in place on NumPy."""
+    return np.maximum(pre, 0.0, out=pre) if xp is np else xp.where(pre > 0.0, pre, 0.0)
+
+
+def _key_query_direction(passes, rows, tables, W, G1, L: int) -> np.ndarray:
     """``g = (1/(N L)) Σ_n Σ_i [(v_i − ō_n)ᵀ r_n] k_i`` through the token tables (module
     docstring).  Each sub-chunk gathers its ``(n, L, m)`` table rows once: they give both
     ``A ō_n`` and the scalars ``P[x_i]ᵀ q_n``."""
+    xp, bk = tables.xp, tables.bk
     H = W @ G1  # rows G₁ᵀ w_y
-    c = np.zeros(tables.P.shape[0])
+    c = bk.put(np.zeros(tables.P.shape[0]))
     s_trigger = 0.0
     count = 0
     B, bz = tables.base
-    for tokens, pos, labels in _sub_chunks(passes, rows if tables.dense else max(1, 2 * rows // L)):
-        gathered = B[tokens]  # (n, L, m), or (n, L, d) on the dense route
-        summed = gathered.sum(axis=1)
+    for tokens, pos, labels in _sub_chunks(passes, rows if tables.dense else max(1, 2 * rows // L), bk):
+        n = tokens.shape[0]
+        flat = xp.reshape(tokens, (-1,))
+        gathered = xp.reshape(xp.take(B, flat, axis=0), (n, L, B.shape[1]))  # (n, L, m), or (n, L, d) dense
+        summed = xp.sum(gathered, axis=1)
         if tables.miv:
             summed += bz
-        q = (tables.pre(summed) > 0.0) * H[labels]
+        q = xp.where(tables.pre(summed) > 0.0, xp.take(H, labels, axis=0), 0.0)
         w = q @ tables.A if tables.dense else q  # r_n = Aᵀ q_n on the dense route
-        s = np.matmul(gathered, w[:, :, None])[:, :, 0]  # P[x_i]ᵀ q_n = e_{x_i}ᵀ r_n
-        at = np.arange(tokens.shape[0])
+        s = xp.matmul(gathered, w[:, :, None])[:, :, 0]  # P[x_i]ᵀ q_n = e_{x_i}ᵀ r_n
         trigger = w @ bz if tables.miv else 0.0
-        s -= ((s.sum(axis=1) + trigger) / L)[:, None]  # (A ō_n)ᵀ q_n
-        s[at, pos] += trigger
-        c += np.bincount(tokens.ravel(), weights=s.ravel(), minlength=c.shape[0])
-        s_trigger += float(s[at, pos].sum())
+        s -= ((xp.sum(s, axis=1) + trigger) / L)[:, None]  # (A ō_n)ᵀ q_n
+        if tables.miv:  # + the trigger's scalar at the informative position (+ 0 elsewhere)
+            s += xp.where(at_positions(pos, L), trigger[:, None], 0.0)
+        c += bk.bincount(flat, xp.reshape(s, (-1,)), minlength=c.shape[0])
+        s_trigger += float(xp.sum(xp.take_along_axis(s, pos[:, None], axis=1)))
         count += labels.shape[0]
-    return (emb.E.T @ c + s_trigger * emb.z_trig) / (count * L)
+    return bk.numpy(tables.E.T @ c + s_trigger * tables.z) / (count * L)
 
 
 @dataclass(frozen=True)
@@ -150,36 +169,46 @@ class LimitMLPFit:
     diagnostics: Mapping[str, float]
     chunk: int = 4096
     tables: TokenTables | None = field(default=None, repr=False, compare=False)  # the training's, reused
+    backend: str = "numpy"
 
     @property
     def trigger_coef(self) -> float:
         return float(self.emb.z_trig @ self.g)
 
-    def scores(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
-        """Scores ``u_yᵀ G₂ φ(o)`` ``(n, V)`` and attention weights ``(n, L)``."""
-        tables = self.tables if self.tables is not None else TokenTables.of(self.params, self.emb)
-        scores = key_scores(self.emb, self.g / self.diagnostics["logit_scale"])
-        readout = self.emb.U @ self.G2  # rows u_yᵀ G₂
+    def _on_backend(self, batch: Batch):
+        """Scores ``u_yᵀ G₂ φ(o)`` ``(n, V)`` and attention weights ``(n, L)`` on the backend."""
+        tables = self.tables if self.tables is not None else TokenTables.of(self.params, self.emb, backend=self.backend)
+        xp, bk = tables.xp, tables.bk
+        scores = key_scores(tables, self.g / self.diagnostics["logit_scale"])
+        readout = bk.keep(self.emb.U) @ bk.keep(self.G2)  # rows u_yᵀ G₂
+        mean = None if self.feature_mean is None else bk.keep(self.feature_mean)
         logits, sigmas = [], []
         for lo in range(0, len(batch), self.chunk):
-            tokens, pos = batch.tokens[lo:lo + self.chunk], batch.pos[lo:lo + self.chunk]
+            tokens, pos = (bk.put_int(a[lo:lo + self.chunk]) if bk.xp is not None else a[lo:lo + self.chunk]
+                           for a in (batch.tokens, batch.pos))
             sigma = limit_attention(attention_logits(scores, tokens, pos), self.beta)
-            phi = np.maximum(tables.attended_pre(tokens, pos, sigma, math.isinf(self.beta)), 0.0)
-            if self.feature_mean is not None:
-                phi -= self.feature_mean
+            phi = _relu(xp, tables.attended_pre(tokens, pos, sigma, math.isinf(self.beta)))
+            if mean is not None:
+                phi -= mean
             logits.append(phi @ readout.T)
             sigmas.append(sigma)
         if not logits:
-            return np.zeros((0, self.params.V)), np.zeros((0, self.params.L))
-        return np.concatenate(logits), np.concatenate(sigmas)
+            return bk.put(np.zeros((0, self.params.V))), bk.put(np.zeros((0, self.params.L)))
+        return xp.concat(logits), xp.concat(sigmas)
+
+    def scores(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+        """Scores ``u_yᵀ G₂ φ(o)`` ``(n, V)`` and attention weights ``(n, L)`` (NumPy arrays)."""
+        bk = get_backend(self.backend)
+        return tuple(bk.numpy(a) for a in self._on_backend(batch))
 
     def predict(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
-        logits, sigma = self.scores(batch)
-        return logits.argmax(axis=1), sigma.argmax(axis=1)
+        logits, sigma = self._on_backend(batch)
+        xp, bk = namespace(logits), get_backend(self.backend)
+        return bk.numpy(xp.argmax(logits, axis=1)), bk.numpy(xp.argmax(sigma, axis=1))
 
     def to_dict(self) -> dict:
         """JSON-able summary (params, beta, diagnostics; not the matrices)."""
-        return {"params": self.params.to_dict(), "beta": self.beta,
+        return {"params": self.params.to_dict(), "beta": self.beta, "backend": self.backend,
                 "diagnostics": {k: float(v) for k, v in self.diagnostics.items()}}
 
 
@@ -191,13 +220,15 @@ def run_limit_mlp(
     beta: float = math.inf,
     chunk: int | None = None,
     cache_bytes: int = DEFAULT_CACHE_BYTES,
+    backend: str = "numpy",
 ) -> "LimitMLPFit":
     """Early-phase limit for ``model='mlp'`` (see the module docstring).
 
     ``beta``: scale-free inverse temperature of the step-2 attention (``inf``, default:
     hard attention); ``chunk``: sequences per sub-chunk (default :func:`default_rows`);
     ``cache_bytes``: keep the compact training tokens between the three passes up to
-    this size.  Centring comes from ``params.center_features``.  Diagnostics: as
+    this size; ``backend``: array library of the passes and the prediction (module
+    docstring).  Centring comes from ``params.center_features``.  Diagnostics: as
     :func:`~theorycheck.algorithms.limit.run_limit` plus ``feature_mean_norm``
     (``|mean_n relu(A o_n)|`` at the step-2 attention, before centring).
     """
@@ -206,18 +237,20 @@ def run_limit_mlp(
             f"run_limit_mlp needs model='mlp' (with width m), got model={params.model!r}; "
             "for the attention-only model use run_limit")
     beta = check_beta(beta)
-    rows = DENSE_OPTIONS["chunk"](chunk) or default_rows(params.m)
+    backend = check_backend(backend)
+    rows = DENSE_OPTIONS["chunk"](chunk) or default_rows(params.m, backend)
     passes = TrainingPasses(params, emb, train_seed, cache_bytes=cache_bytes)
-    tables = TokenTables.of(params, emb)
-    centre = params.center_features
-    W = centered_labels(emb.U)
+    tables = TokenTables.of(params, emb, backend=backend)
+    bk, centre = tables.bk, params.center_features
+    W = bk.put(centered_labels(emb.U))
     G1, _, _ = _value_direction(passes, rows, tables, W, centre)
-    g = _key_query_direction(passes, rows, tables, emb, W, G1, params.L)
+    g = _key_query_direction(passes, rows, tables, W, G1, params.L)
     diagnostics = selection_diagnostics(emb, g, params)
     g_unit = g / diagnostics["logit_scale"]
-    G2, mu2, selection = _value_direction(passes, rows, tables, W, centre, (key_scores(emb, g_unit), beta))
+    G2, mu2, selection = _value_direction(passes, rows, tables, W, centre, (key_scores(tables, g_unit), beta))
+    G1, G2, mu2 = bk.numpy(G1), bk.numpy(G2), bk.numpy(mu2)
     diagnostics.update({"train_selection_accuracy": selection, "beta": beta,
                         "feature_mean_norm": float(np.linalg.norm(mu2))})
     return LimitMLPFit(params=params, emb=emb, G1=G1, g=g, G2=G2, beta=beta,
                        feature_mean=mu2 if centre else None, diagnostics=diagnostics,
-                       chunk=rows, tables=tables)
+                       chunk=rows, tables=tables, backend=backend)

@@ -92,7 +92,7 @@ def add_parser(subparsers) -> None:
                    "hard); three-step: trigger logit advantage")
     p.add_argument("--threads", type=int, default=None, help="limit (attention model) and one-step: worker threads")
     p.add_argument("--backend", default=None, metavar="NAME",
-                   help="limit (attention model), three-step and gd: array backend of the training "
+                   help="limit (both models), three-step and gd: array backend of the training "
                    "passes and the prediction, numpy (default), torch or cupy (optional extras; torch "
                    "uses CUDA when it sees a GPU, and on a CPU numpy is faster)")
     p.add_argument("--seeds", type=int, default=1, help="number of trials K (default 1)")
