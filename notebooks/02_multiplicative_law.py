@@ -339,6 +339,11 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # and at `L = 512` no threshold: 0 of 8 seeds reach accuracy 0.99 at `N = 9.45·10⁶`.
 # At `(16384, 2048)`, `β = 3`, `L` 32..256 (`bench/data/limit_beta3_gpu_L_line_16384.csv`), the
 # excess is half that at `(8192, 1024)`, as `L V²/d³` says: `C2 = 1.05e4 [7990, 1.38e4]`.
+# At `(2896, 724)` (CPU, 2026-11-28; `bench/data/limit_beta3_L_line_2896_724.csv`), on the
+# `V/d = 4` diagonal between `(2048, 512)` and `(4096, 1024)`: `N*` = 3.35e4, 3.80e4, 5.06e4,
+# 1.11e5, 3.44e5 at `L` = 32..362 and none by `N = 3·10⁶` at `L = 512`; `C2 = 6624 [4023,
+# 1.09e4]` on `L ≤ 128`, and the acceleration sets in where the term's share of `N*` passes
+# about 1 (`L` 128..256 here, 256..362 at `(4096, 1024)`), not at a fixed `L`.
 #
 # **The finite-step algorithm (CPU, 2026-11-27, docs/theory.md §7.12).** Three real gradient
 # steps (`--algorithm three-step`, `η = 1`, `γ' = 10⁴`) give the limit's accuracy in all 50

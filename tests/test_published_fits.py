@@ -510,6 +510,22 @@ def test_beta_dependence_of_the_excess_at_v8192_and_v16384_on_a_gpu(capsys):
     assert min(ratios) == pytest.approx(0.958, abs=0.0005) and max(ratios) == pytest.approx(1.014, abs=0.0005)
 
 
+def test_beta3_on_the_diagonal_between_v2048_and_v4096(capsys, tmp_path):
+    # docs/theory.md §7.11 (2026-11-28): beta = 3 at (2896, 724), two CPU runs pooled (their
+    # L = 256 cells on other seeds); the added term on L <= 128 only
+    cells = _refuted_l_line(capsys, "limit_beta3_L_line_2896_724.csv", 0.876, [0.862, 0.890], 1302)
+    assert [round(c["threshold"]) for c in cells] == pytest.approx([33457, 37993, 50604, 111358, 343751], rel=1e-4)
+    assert [c["in_regime"] for c in cells] == [False, True, True, True, False]
+    rows = (DATA / "limit_beta3_L_line_2896_724.csv").read_text().splitlines()
+    small = [rows[0], *(r for r in rows[1:] if int(r.split(",")[0]) <= 128)]
+    (tmp_path / "le128.csv").write_text("\n".join(small) + "\n")
+    code = main(["fit", str(tmp_path / "le128.csv"), "--law", "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3",
+                 "--params", "V,d,L", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["constant"]["C2"]["estimate"] == pytest.approx(6624, rel=1e-3)
+    assert out["constant"]["C2"]["ci"] == pytest.approx([4023, 10910], rel=1e-3)
+
+
 def test_finite_step_lines_with_a_large_first_step(capsys):
     # docs/theory.md §7.12: the finite-step three-step at eta = 1e5 (eta/gamma' = 10), (2048, 512),
     # single-seed simulate runs (bench/three_step_eta_line.py). beta = 4: overall slope near 1,
