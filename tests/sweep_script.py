@@ -136,6 +136,13 @@ def logged_trial(params: dict[str, Any], seed: np.random.SeedSequence) -> dict[s
     return planted_trial(params, seed)
 
 
+def mark_then_sleep(path: str, seconds: float) -> None:
+    """A long task for a worker pool: write this process's pid to ``path``, then sleep."""
+    with open(path, "w") as fh:
+        fh.write(str(os.getpid()))
+    time.sleep(seconds)
+
+
 def main(out_dir: str) -> int:
     # Ctrl-C must raise KeyboardInterrupt even if our parent ignores SIGINT (background jobs)
     signal.signal(signal.SIGINT, signal.default_int_handler)

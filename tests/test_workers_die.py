@@ -77,6 +77,41 @@ def test_sigkill_of_the_main_process_leaves_no_worker(tmp_path, pool, at_least):
             p.kill()
 
 
+def test_an_interrupt_does_not_wait_for_the_running_trials(tmp_path):
+    # Ctrl-C or SIGTERM (the CLI turns it into the same KeyboardInterrupt) while both workers
+    # run a long trial: the pool's workers are terminated, not waited for (until 2026-11-28
+    # the pool's shutdown waited, and a check whose trials took minutes ran on for minutes).
+    # The task sleeps 600 s; the 60 s below only tell "stops" from "waits for the trials".
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from theorycheck.sweep.executors import make_executor\n"
+            "from sweep_script import mark_then_sleep\n"
+            "with make_executor(workers=2) as pool:\n"
+            f"    futures = [pool.submit(mark_then_sleep, {str(tmp_path)!r} + f'/started{{i}}', 600) for i in range(2)]\n"
+            "    [f.result() for f in futures]\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([os.path.dirname(__file__), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    marks = [tmp_path / "started0", tmp_path / "started1"]
+    workers: list = []
+    try:
+        deadline = time.time() + 120
+        while not all(m.exists() and m.read_text() for m in marks) and time.time() < deadline:
+            time.sleep(0.05)
+        assert all(m.exists() for m in marks), "the workers did not start their tasks"
+        workers = [psutil.Process(int(m.read_text())) for m in marks]
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert "KeyboardInterrupt" in err.decode()
+        deadline = time.time() + GRACE_SECONDS
+        while _running(workers) and time.time() < deadline:
+            time.sleep(0.2)
+        assert _running(workers) == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for p in _running(workers):
+            p.kill()
+
+
 def test_alive_tells_a_live_process_from_a_dead_or_zombie_one():
     me = os.getpid()
     assert _alive(me, _start_time(me))

@@ -53,7 +53,9 @@ main process, so a parent-death signal would not fire when the main process dies
 still running; with the watchdog every one of them was gone within 5 s -- the fork
 server and the resource tracker exit once no worker holds their pipes). dask workers
 already exit with their nanny (``distributed.process``). POSIX only: on Windows the
-watchdog is not started (``os.kill(pid, 0)`` there sends a console event).
+watchdog is not started (``os.kill(pid, 0)`` there sends a console event). A run that ends
+by an exception (Ctrl-C, SIGTERM, a failed trial) terminates the pool's workers before it
+shuts the pool down, rather than waiting for the trials they are running.
 """
 
 from __future__ import annotations
@@ -296,5 +298,22 @@ def make_executor(
         )
         try:
             yield pool
+        except BaseException:  # Ctrl-C, SIGTERM or an error: the running trials could not be stored
+            _stop_workers(pool)
+            raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the pool's workers, so that a stopped run does not wait for its running
+    trials (a check stopped by SIGTERM while its workers ran minute-long trials ran on until
+    they ended, 2026-11-28); ``terminate_workers`` where Python has it (3.14), else the pool's
+    own table of processes."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.terminate()
