@@ -71,8 +71,8 @@ same on 3 copies (``--only NAME``). 2026-11-28: ``limit_beta5_gpu_L_line_8192.cs
 ``three_step_eta1e5_L_line_2896_724.csv`` and ``limit_hard_L_line_2896_724.csv`` (``--only
 2896_724``): the first moves on 1 of 3 copies in whether one neighbouring form (``log L·log V``)
 is identified on its two cells, whose transitions are steps on their grids (one more note);
-its verdict, ``L`` exponent and CI agree to 1e-8. Later: ``limit_beta3_L_line_2896_724.csv``
-(``--only beta3_L_line_2896``).
+its verdict, ``L`` exponent and CI agree to 1e-8. Later: ``limit_beta3_L_line_2896_724.csv`` and
+``limit_beta3_L_line_2896_512.csv`` (``--only beta3_L_line_2896``).
 """
 
 from __future__ import annotations
@@ -160,6 +160,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("three_step_eta1e5_L_line_2896_724.csv", "N", "--law vural2026.headline"),
     ("limit_hard_L_line_2896_724.csv", "N", "--law vural2026.headline"),
     ("limit_beta3_L_line_2896_724.csv", "N", "--law vural2026.headline"),
+    ("limit_beta3_L_line_2896_512.csv", "N", "--law vural2026.headline"),
     ("limit_beta4_L_line_2048.csv", "N", '--law "N >= C*(0.431*V*log(V) + 1254*V**2/d**2 + 1866*L*V**2/d**3)" '
                                          "--params V,d,L"),
     ("limit_beta5_gpu_L_line_8192.csv", "N", "--law vural2026.headline"),

@@ -344,6 +344,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 1.11e5, 3.44e5 at `L` = 32..362 and none by `N = 3·10⁶` at `L = 512`; `C2 = 6624 [4023,
 # 1.09e4]` on `L ≤ 128`, and the acceleration sets in where the term's share of `N*` passes
 # about 1 (`L` 128..256 here, 256..362 at `(4096, 1024)`), not at a fixed `L`.
+# A prediction from that line for `(2896, 512)` (`bench/data/limit_beta3_L_line_2896_512.csv`,
+# every cell outside `N ≪ L·V`) came out low: `N*` = 7.20e4, 1.04e5, 3.94e5 at `L` = 32, 64,
+# 128 against 6.8e4, 8.1e4, 1.3e5-1.6e5, and no threshold at `L = 256`; the acceleration again
+# follows the share, but the small-`L` term is 2x larger per unit of `L V²/d³`.
 #
 # **The finite-step algorithm (CPU, 2026-11-27, docs/theory.md §7.12).** Three real gradient
 # steps (`--algorithm three-step`, `η = 1`, `γ' = 10⁴`) give the limit's accuracy in all 50

@@ -526,6 +526,18 @@ def test_beta3_on_the_diagonal_between_v2048_and_v4096(capsys, tmp_path):
     assert out["constant"]["C2"]["ci"] == pytest.approx([4023, 10910], rel=1e-3)
 
 
+def test_beta3_off_the_diagonal_at_v2896_d512(capsys):
+    # docs/theory.md §7.11 (2026-11-28): beta = 3 at (2896, 512), every cell outside N << L*V;
+    # L = 256 has no threshold (0 of 30, six of them at N = 8.36e6)
+    code, out = _fit(capsys, "limit_beta3_L_line_2896_512.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted"
+    assert out["exponents"]["L"]["ci"] == pytest.approx([1.172, 1.281], abs=0.0005)
+    cells = sorted(out["cells"], key=lambda c: c["params"]["L"])
+    assert [c["threshold"] and round(c["threshold"]) for c in cells[:3]] == pytest.approx([71976, 103502, 394052], rel=1e-4)
+    assert cells[3]["threshold"] is None and cells[3]["censored_beyond"] == 8356480
+    assert not any(c["in_regime"] for c in cells[:3])
+
+
 def test_finite_step_lines_with_a_large_first_step(capsys):
     # docs/theory.md §7.12: the finite-step three-step at eta = 1e5 (eta/gamma' = 10), (2048, 512),
     # single-seed simulate runs (bench/three_step_eta_line.py). beta = 4: overall slope near 1,
