@@ -81,11 +81,10 @@ def default_rows(m: int, backend: str = "numpy") -> int:
 
 def _sub_chunks(passes: TrainingPasses, rows: int, bk):
     """``(tokens, pos, labels)`` of at most ``rows`` sequences, one pass in data order, on
-    the backend ``bk`` (NumPy's: the host arrays as they are)."""
-    move = (lambda a: a) if bk.xp is None else bk.put_int
+    the backend ``bk`` (int64; on NumPy the host arrays themselves)."""
     for batch in passes.map(lambda b: b):
         for lo in range(0, len(batch), rows):
-            yield move(batch.tokens[lo:lo + rows]), move(batch.pos[lo:lo + rows]), move(batch.labels[lo:lo + rows])
+            yield tuple(bk.put_int(a[lo:lo + rows]) for a in (batch.tokens, batch.pos, batch.labels))
 
 
 def _value_direction(passes, rows, tables, W, centre: bool, attention=None):
@@ -184,8 +183,7 @@ class LimitMLPFit:
         mean = None if self.feature_mean is None else bk.keep(self.feature_mean)
         logits, sigmas = [], []
         for lo in range(0, len(batch), self.chunk):
-            tokens, pos = (bk.put_int(a[lo:lo + self.chunk]) if bk.xp is not None else a[lo:lo + self.chunk]
-                           for a in (batch.tokens, batch.pos))
+            tokens, pos = (bk.put_int(a[lo:lo + self.chunk]) for a in (batch.tokens, batch.pos))
             sigma = limit_attention(attention_logits(scores, tokens, pos), self.beta)
             phi = _relu(xp, tables.attended_pre(tokens, pos, sigma, math.isinf(self.beta)))
             if mean is not None:

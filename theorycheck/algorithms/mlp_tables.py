@@ -155,7 +155,8 @@ class TokenTables:
 def key_scores(tables: TokenTables, g_unit: np.ndarray) -> tuple[object, float]:
     """The attention's per-token scores ``(E g_unit, z_trigᵀ g_unit)`` on the tables'
     backend (``g_unit`` a NumPy vector), computed once a pass for :func:`attention_logits`."""
-    return tables.E @ tables.bk.put(g_unit), float(tables.bk.numpy(tables.z @ tables.bk.put(g_unit)))
+    g = tables.bk.put(g_unit)
+    return tables.E @ g, float(tables.bk.numpy(tables.z @ g))
 
 
 def attention_logits(scores: tuple[object, float], tokens, pos):
