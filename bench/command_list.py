@@ -3,31 +3,70 @@
 The line scripts (``gd_plain_lines.py``, ``three_step_eta_line.py``) record the single-seed
 ``simulate`` runs behind a published rows file as a list of commands: printed by default,
 run with ``--run --workers K`` (each command one process on one core, appending to the
-``--rows`` file). Prints; asserts nothing.
+``--rows`` file). A run stopped half way is resumed by the same command: a command whose
+``(V, d, L, N)`` and seeds the rows file already holds (its ``seeds`` column, written by
+``simulate --rows``) is skipped, so no trial is counted twice. Prints; asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import os
 import shlex
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
+from theorycheck.cli.rows_file import SEEDS, parse_seeds
+
+#: the flags that say which trials a command runs, besides its seeds
+_POINT = ("--V", "--d", "--L", "--N")
+
 
 def add_arguments(parser: argparse.ArgumentParser, rows: str) -> None:
     """``--run``, ``--workers`` and ``--rows`` (default ``rows``)."""
-    parser.add_argument("--run", action="store_true", help="run the commands (else print them)")
+    parser.add_argument("--run", action="store_true", help="run the commands (else print them); "
+                        "commands whose trials the rows file already holds are skipped")
     parser.add_argument("--workers", type=int, default=1, help="commands at once (each uses one core)")
     parser.add_argument("--rows", default=rows, help="the rows file they append to")
 
 
+def _flag(command: list[str], name: str, default: str | None = None) -> str | None:
+    return command[command.index(name) + 1] if name in command else default
+
+
+def recorded(rows: str) -> set[tuple]:
+    """``(V, d, L, N, seed)`` of every trial in the rows file ``rows`` that names its seeds
+    (empty if there is no such file)."""
+    if not os.path.exists(rows):
+        return set()
+    with open(rows, newline="") as f:
+        records = list(csv.DictReader(f))
+    return {(*(int(float(r[k.lstrip("-")])) for k in _POINT), seed)
+            for i, r in enumerate(records, start=2) if (r.get(SEEDS) or "").strip()
+            for seed in parse_seeds(r[SEEDS], f"{rows}, line {i}")}
+
+
+def pending(commands: list[list[str]], done: set[tuple]) -> list[list[str]]:
+    """The commands with a trial not in ``done`` (:func:`recorded`)."""
+    def trials(c):
+        first, k = int(_flag(c, "--seed", "0")), int(_flag(c, "--seeds", "1"))
+        return {(*(int(_flag(c, name)) for name in _POINT), s) for s in range(first, first + k)}
+    return [c for c in commands if not trials(c) <= done]
+
+
 def print_or_run(commands: list[list[str]], args: argparse.Namespace) -> int:
-    """Print ``commands`` one per line, or (``args.run``) run them ``args.workers`` at a time
-    and print each one's exit code beside it as it ends, in order."""
+    """Print ``commands`` one per line, or (``args.run``) run those not yet in the rows file
+    (:func:`pending`) ``args.workers`` at a time and print each one's exit code beside it as
+    it ends, in order."""
     if not args.run:
         print("\n".join(shlex.join(c) for c in commands))
         return 0
+    todo = pending(commands, recorded(args.rows))
+    if len(todo) < len(commands):
+        print(f"{len(commands) - len(todo)} of {len(commands)} commands skipped: {args.rows} holds their trials",
+              flush=True)
     with ThreadPoolExecutor(args.workers) as pool:
-        for c, code in zip(commands, pool.map(lambda c: subprocess.run(c, capture_output=True).returncode, commands)):
+        for c, code in zip(todo, pool.map(lambda c: subprocess.run(c, capture_output=True).returncode, todo)):
             print(code, shlex.join(c), flush=True)
     return 0

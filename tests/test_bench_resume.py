@@ -1,0 +1,44 @@
+"""bench/command_list.py: a line script's ``--run`` resumed on its rows file skips the
+commands whose trials the file holds (by their point and seeds), and only those."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _command_list(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import command_list
+
+    return command_list
+
+
+def _cmd(L, N, seed, seeds=1):
+    return ["theorycheck", "simulate", "--V", "2048", "--d", "512", "--L", str(L), "--N", str(N),
+            "--seeds", str(seeds), "--seed", str(seed), "--rows", "rows.csv"]
+
+
+def test_pending_skips_exactly_the_recorded_trials(monkeypatch, tmp_path):
+    cl = _command_list(monkeypatch)
+    rows = tmp_path / "rows.csv"
+    rows.write_text("V,d,L,N,beta,successes,trials,seeds\r\n"
+                    "2048,512,64,30000,4.0,1,1,10500\r\n"        # one seed, CRLF as csv writes it
+                    "2048,512,128,35000,4.0,3,4,10501-10504\r\n")  # a range of seeds
+    done = cl.recorded(str(rows))
+    assert done == {(2048, 512, 64, 30000, 10500)} | {(2048, 512, 128, 35000, s) for s in range(10501, 10505)}
+    commands = [_cmd(64, 30000, 10500),            # recorded: skipped
+                _cmd(64, 30000, 10505),            # another seed at the same point: runs
+                _cmd(64, 31000, 10500),            # the same seed at another N: runs
+                _cmd(128, 35000, 10502, seeds=3),  # 10502-10504, all recorded: skipped
+                _cmd(128, 35000, 10503, seeds=3)]  # 10505 is not: runs
+    assert cl.pending(commands, done) == [commands[1], commands[2], commands[4]]
+
+
+def test_rows_without_seeds_skip_nothing(monkeypatch, tmp_path):
+    cl = _command_list(monkeypatch)
+    rows = tmp_path / "old.csv"
+    rows.write_text("V,d,L,N,successes,trials\n2048,512,64,30000,1,1\n")  # written before seeds were kept
+    assert cl.recorded(str(rows)) == set() and cl.recorded(str(tmp_path / "none.csv")) == set()
+    assert cl.pending([_cmd(64, 30000, 10500)], cl.recorded(str(rows))) == [_cmd(64, 30000, 10500)]
