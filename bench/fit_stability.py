@@ -72,7 +72,9 @@ same on 3 copies (``--only NAME``). 2026-11-28: ``limit_beta5_gpu_L_line_8192.cs
 2896_724``): the first moves on 1 of 3 copies in whether one neighbouring form (``log L·log V``)
 is identified on its two cells, whose transitions are steps on their grids (one more note);
 its verdict, ``L`` exponent and CI agree to 1e-8. Later: ``limit_beta3_L_line_2896_724.csv`` and
-``limit_beta3_L_line_2896_512.csv`` (``--only beta3_L_line_2896``).
+``limit_beta3_L_line_2896_512.csv`` (``--only beta3_L_line_2896``). Later still:
+``three_step_eta1e4_L_line.csv`` and ``three_step_eta3e5_L_line.csv``, each the same on 3
+copies.
 """
 
 from __future__ import annotations
@@ -154,6 +156,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("three_step_eta1e5_L_line_4096.csv", "N", "--law vural2026.headline"),
     ("three_step_eta1e5_L_line_4096_724.csv", "N", "--law vural2026.headline"),
     ("three_step_eta3e4_L_line.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta1e4_L_line.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta3e5_L_line.csv", "N", "--law vural2026.headline"),
     ("limit_hard_L_line_4096_724.csv", "N", "--law vural2026.headline"),
     ("three_step_eta1e5_L_line_2896_512.csv", "N", "--law vural2026.headline"),
     ("limit_hard_L_line_2896_512.csv", "N", "--law vural2026.headline"),

@@ -13,6 +13,11 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   runs in two rounds, ~11 min on 2 cores, 2026-11-28).
 * ``three_step_eta3e4_L_line.csv`` (``--line beta4_eta3e4``, ``η = 3·10⁴``: ``η/γ' = 3``; 68
   runs in four rounds, ~32 min on 2 cores beside other jobs, 2026-11-28).
+* ``three_step_eta1e4_L_line.csv`` (``--line beta4_eta1e4``, ``η = 10⁴``: ``η/γ' = 1``; 52 runs
+  in three rounds, ~19 min on 2 cores, 2026-11-28).
+* ``three_step_eta3e5_L_line.csv`` (``--line beta4_eta3e5``, ``η = 3·10⁵``: ``η/γ' = 30``; 44
+  runs in four rounds, ~46 min on 2 cores, 2026-11-28; two runs at ``L = 256``, ``N = 2·10⁵``
+  were stopped unfinished once the others put the crossing above ``2.8·10⁵``).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path, ``ζ = 1``, step-2 attention at
 ``β`` = 4, 5 or 10 (``γ`` set from it), ``γ' = 10⁴`` and a first value step ``η = 10⁵`` (``--set
@@ -22,7 +27,7 @@ cell's crossing as the results came in (2026-11-27), each run with a seed of its
 round's runs started longest first; all appended to one rows file with ``simulate --rows``:
 
     python bench/three_step_eta_line.py [--line beta10]                 # print the commands
-    python bench/three_step_eta_line.py --run --workers 2 --rows rows.csv   # run them
+    python bench/three_step_eta_line.py --run --workers 2 --rows rows.csv   # run them (again: the rest)
     theorycheck fit rows.csv --law vural2026.headline
 
 A trial takes 9 s (``L = 64``) to 2 min (``L = 362`` at ``β = 4``) on one core at ``(2048, 512)``;
@@ -94,6 +99,22 @@ BETA4_ETA3E4 = (
              (362, 180000, 2))),
     (10258, ((64, 31500, 2), (64, 32500, 2), (362, 95000, 2), (362, 100000, 2), (362, 105000, 2))),
 )
+BETA4_ETA1E4 = (
+    (10500, ((64, 29000, 2), (64, 31000, 2), (64, 33000, 2), (128, 32000, 2), (128, 35000, 2),
+             (128, 38000, 2), (362, 60000, 2), (362, 68000, 2), (362, 76000, 2), (362, 85000, 2))),
+    (10520, ((64, 30000, 2), (64, 32000, 2), (64, 34000, 2), (128, 34000, 2), (128, 36500, 2),
+             (128, 40000, 2), (362, 62000, 2), (362, 64000, 2), (362, 66000, 2), (362, 72000, 2))),
+    (10540, ((64, 28000, 2), (64, 29500, 2), (64, 31000, 2), (128, 31000, 2), (128, 32500, 2),
+             (128, 35000, 2))),
+)
+BETA4_ETA3E5 = (
+    (10600, ((64, 55000, 2), (64, 65000, 2), (64, 75000, 2), (64, 90000, 2), (128, 80000, 2),
+             (128, 95000, 2), (128, 110000, 2), (128, 130000, 2))),
+    (10616, ((64, 57500, 3), (64, 60000, 3), (64, 62500, 3), (128, 85000, 3), (128, 90000, 3),
+             (128, 100000, 3))),
+    (10634, ((256, 240000, 2), (256, 280000, 2), (256, 340000, 2))),  # N = 2e5 (seeds 10640-1) stopped
+    (10642, ((256, 300000, 2), (256, 320000, 2))),
+)
 
 
 class Line(NamedTuple):
@@ -109,7 +130,9 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta4_4096_724": Line(4096, 724, 4, BETA4_4096_724),
          "beta4_2896_512": Line(2896, 512, 4, BETA4_2896_512),
          "beta4_2896_724": Line(2896, 724, 4, BETA4_2896_724),
-         "beta4_eta3e4": Line(2048, 512, 4, BETA4_ETA3E4, eta=30000)}
+         "beta4_eta3e4": Line(2048, 512, 4, BETA4_ETA3E4, eta=30000),
+         "beta4_eta1e4": Line(2048, 512, 4, BETA4_ETA1E4, eta=10000),
+         "beta4_eta3e5": Line(2048, 512, 4, BETA4_ETA3E5, eta=300000)}
 
 
 def runs(rounds) -> list[tuple[int, int, int]]:

@@ -595,6 +595,21 @@ def test_the_finite_step_line_at_eta_over_gamma_3(capsys):
     assert all(c["in_regime"] for c in cells)
 
 
+def test_the_finite_step_line_at_eta_over_gamma_1_is_the_limit(capsys):
+    # docs/theory.md §7.12: eta = 1e4 (eta/gamma' = 1) at (2048, 512), beta = 4, 52 single-seed
+    # runs (2026-11-28): refuted as the limit is (0.45), every cell in the regime; the thresholds
+    # are the limit's (3.03e4, 3.40e4, 6.43e4), each inside the limit's CI
+    cells = _refuted_l_line(capsys, "three_step_eta1e4_L_line.csv", 0.466, [0.424, 0.509], 52)
+    assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([30233, 33814, 66058], abs=1)
+    assert all(c["in_regime"] for c in cells)
+
+
+def test_the_finite_step_line_at_eta_over_gamma_30(capsys):
+    # docs/theory.md §7.12: eta = 3e5 (eta/gamma' = 30) at (2048, 512), beta = 4, 44 single-seed
+    # runs (2026-11-28): refuted on both windows (local 0.61, 1.57), every cell outside N << L*V
+    cells = _refuted_l_line(capsys, "three_step_eta3e5_L_line.csv", 1.088, [1.020, 1.156], 44)
+    assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([63726, 97081, 288072], abs=1)
+    assert not any(c["in_regime"] for c in cells)
 def _bench_script(monkeypatch, name):
     """The module of ``bench/<name>.py`` (its ``from command_list import ...`` resolved)."""
     import importlib.util
@@ -625,7 +640,9 @@ def _trials_by(rows, key):
                                         ("beta4_4096_724", "three_step_eta1e5_L_line_4096_724.csv"),
                                         ("beta4_2896_512", "three_step_eta1e5_L_line_2896_512.csv"),
                                         ("beta4_2896_724", "three_step_eta1e5_L_line_2896_724.csv"),
-                                        ("beta4_eta3e4", "three_step_eta3e4_L_line.csv")])
+                                        ("beta4_eta3e4", "three_step_eta3e4_L_line.csv"),
+                                        ("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
+                                        ("beta4_eta3e5", "three_step_eta3e5_L_line.csv")])
 def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
     # bench/three_step_eta_line.py records the runs behind each rows file; the (V, d, L, N)
     # of its runs must be the rows' trials, one for one
@@ -636,6 +653,17 @@ def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, r
     listed = Counter((spec.V, spec.d, spec.beta, spec.eta, L, N) for L, N, _ in script.runs(spec.rounds))
     assert listed == _trials_by(rows, lambda r: (int(r["V"]), int(r["d"]), float(r["beta"]), float(r["eta"]),
                                                  int(r["L"]), int(r["N"])))
+
+
+@pytest.mark.parametrize("line, rows", [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
+                                        ("beta4_eta3e5", "three_step_eta3e5_L_line.csv")])
+def test_the_seeded_eta_lines_rows_are_their_scripts_seeds(monkeypatch, line, rows):
+    # rows written since 2026-11-28 keep each run's seed: the script's (L, N, seed) one for one
+    from collections import Counter
+
+    script = _bench_script(monkeypatch, "three_step_eta_line")
+    assert Counter(script.runs(script.LINES[line].rounds)) == _trials_by(
+        rows, lambda r: (int(r["L"]), int(r["N"]), int(r["seeds"])))
 
 
 @pytest.mark.parametrize("line, rows", [("lr200", "gd_plain_lr200_L_line.csv"),
