@@ -602,6 +602,10 @@ def test_the_finite_step_line_at_eta_over_gamma_1_is_the_limit(capsys):
     cells = _refuted_l_line(capsys, "three_step_eta1e4_L_line.csv", 0.466, [0.424, 0.509], 52)
     assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([30233, 33814, 66058], abs=1)
     assert all(c["in_regime"] for c in cells)
+    _, limit = _fit(capsys, "limit_beta4_L_line_2048.csv", "--law", "vural2026.headline")
+    limit_ci = {c["params"]["L"]: c["ci"] for c in limit["cells"]}
+    assert all(limit_ci[c["params"]["L"]][0] < c["shared_width"]["threshold"] < limit_ci[c["params"]["L"]][1]
+               for c in cells)
 
 
 def test_the_finite_step_line_at_eta_over_gamma_30(capsys):
@@ -622,7 +626,7 @@ def _bench_script(monkeypatch, name):
 
 
 def _trials_by(rows, key):
-    """Trials of a rows file counted by ``key(row)`` (these rows, written before 2026-11-28, keep no seeds)."""
+    """Trials of a rows file counted by ``key(row)`` (rows written before 2026-11-28 keep no seeds)."""
     import csv
     from collections import Counter
 
