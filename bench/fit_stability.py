@@ -158,6 +158,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("three_step_eta3e4_L_line.csv", "N", "--law vural2026.headline"),
     ("three_step_eta1e4_L_line.csv", "N", "--law vural2026.headline"),
     ("three_step_eta3e5_L_line.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta1e5_beta10_zeta05_L_line.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta1e5_beta10_zeta05_trigger_in_L_line.csv", "N", "--law vural2026.headline"),
     ("limit_hard_L_line_4096_724.csv", "N", "--law vural2026.headline"),
     ("three_step_eta1e5_L_line_2896_512.csv", "N", "--law vural2026.headline"),
     ("limit_hard_L_line_2896_512.csv", "N", "--law vural2026.headline"),

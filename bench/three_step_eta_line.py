@@ -18,8 +18,14 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta3e5_L_line.csv`` (``--line beta4_eta3e5``, ``η = 3·10⁵``: ``η/γ' = 30``; 44
   runs in four rounds, ~46 min on 2 cores, 2026-11-28; two runs at ``L = 256``, ``N = 2·10⁵``
   were stopped unfinished once the others put the crossing above ``2.8·10⁵``).
+* ``three_step_eta1e5_beta10_zeta05_L_line.csv`` (``--line beta10_zeta05``, ``β = 10``, ``ζ = 1/2``:
+  38 runs in two rounds, ~17 min on 2 cores, 2026-11-28).
+* ``three_step_eta1e5_beta10_zeta05_trigger_in_L_line.csv`` (``--line beta10_zeta05_trigger_in``,
+  ``β = 10``, ``ζ = 1/2``, the trigger in the value path: 56 runs in five rounds, ~45 min on 2
+  cores, 2026-11-28).
 
-``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path, ``ζ = 1``, step-2 attention at
+``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
+line says, step-2 attention at
 ``β`` = 4, 5 or 10 (``γ`` set from it), ``γ' = 10⁴`` and a first value step ``η = 10⁵`` (``--set
 eta=100000``, unless the line says): ``η/γ' = 10``, where the algorithm no longer matches its early-phase limit
 (``bench/three_step_vs_limit.py``). Rounds of single-seed runs on grids moved to each
@@ -116,6 +122,21 @@ BETA4_ETA3E5 = (
     (10642, ((256, 300000, 2), (256, 320000, 2))),
 )
 
+BETA10_ZETA05 = (
+    (10700, ((64, 26000, 4), (64, 30000, 4), (362, 28000, 4), (362, 34000, 4), (362, 42000, 4))),
+    (10720, ((64, 28000, 3), (64, 32000, 3), (64, 34000, 3), (362, 29500, 3), (362, 31000, 3),
+             (362, 32500, 3))),
+)
+BETA10_ZETA05_TRIGGER_IN = (
+    (10800, ((64, 95000, 2), (64, 110000, 2), (362, 100000, 2), (362, 120000, 2), (362, 140000, 2))),
+    (10810, ((64, 70000, 2), (64, 80000, 2), (64, 88000, 2), (362, 75000, 2), (362, 85000, 2),
+             (362, 92000, 2))),
+    (10822, ((64, 40000, 2), (64, 50000, 2), (64, 60000, 2), (362, 80000, 2), (362, 88000, 2),
+             (362, 96000, 2))),
+    (10834, ((64, 56000, 3), (64, 63000, 3), (64, 66000, 3), (362, 82000, 2), (362, 90000, 2))),
+    (10847, ((64, 50000, 3), (64, 56000, 3), (64, 60000, 3))),
+)
+
 
 class Line(NamedTuple):
     V: int
@@ -123,6 +144,8 @@ class Line(NamedTuple):
     beta: int
     rounds: tuple
     eta: int = 100000  # the first value step; gamma' = 1e4 on every line
+    zeta: float = 1.0  # the trigger's norm
+    trigger_in_value: bool = False  # the trigger in the value path (marker_in_value)
 
 
 LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
@@ -132,7 +155,9 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta4_2896_724": Line(2896, 724, 4, BETA4_2896_724),
          "beta4_eta3e4": Line(2048, 512, 4, BETA4_ETA3E4, eta=30000),
          "beta4_eta1e4": Line(2048, 512, 4, BETA4_ETA1E4, eta=10000),
-         "beta4_eta3e5": Line(2048, 512, 4, BETA4_ETA3E5, eta=300000)}
+         "beta4_eta3e5": Line(2048, 512, 4, BETA4_ETA3E5, eta=300000),
+         "beta10_zeta05": Line(2048, 512, 10, BETA10_ZETA05, zeta=0.5),
+         "beta10_zeta05_trigger_in": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN, zeta=0.5, trigger_in_value=True)}
 
 
 def runs(rounds) -> list[tuple[int, int, int]]:
@@ -146,8 +171,10 @@ def runs(rounds) -> list[tuple[int, int, int]]:
 
 
 def command(line: Line, L: int, N: int, seed: int, rows: str) -> list[str]:
+    settings = ([] if line.trigger_in_value else ["--no-marker-in-value"]) + (
+        [] if line.zeta == 1.0 else ["--zeta", str(line.zeta)])
     return ["theorycheck", "simulate", "--V", str(line.V), "--d", str(line.d), "--L", str(L), "--N", str(N),
-            "--no-marker-in-value", "--algorithm", "three-step", "--beta", str(line.beta), "--set", f"eta={line.eta}",
+            *settings, "--algorithm", "three-step", "--beta", str(line.beta), "--set", f"eta={line.eta}",
             "--seeds", "1", "--seed", str(seed), "--rows", rows]
 
 

@@ -375,7 +375,11 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # thresholds are the limit's (0.99-1.03x); at `η/γ' = 30`
 # (`bench/data/three_step_eta3e5_L_line.csv`, every cell outside `N ≪ L·V`) `N*` = 6.37e4,
 # 9.71e4, 2.88e5 at `L` = 64, 128, 256, local slopes 0.61 and 1.57: a larger excess, the same
-# accelerating shape.
+# accelerating shape. At `β = 10`, `η/γ' = 10` the map's other settings: `ζ = 1/2`
+# (`bench/data/three_step_eta1e5_beta10_zeta05_L_line.csv`) flat, `N*` = 3.00e4, 3.02e4 at `L` =
+# 64, 362 (`L` 0.005 [-0.023, 0.032]); the trigger in the value path at `ζ = 1/2`
+# (`..._beta10_zeta05_trigger_in_L_line.csv`) 5.53e4 and 8.58e4, below the limit's mean-bias
+# 1.04e5 at both (`L` 0.25 [0.15, 0.36], thin, refuted).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

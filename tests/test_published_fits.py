@@ -625,6 +625,20 @@ def _bench_script(monkeypatch, name):
     return script
 
 
+def test_the_finite_step_line_at_beta_10_with_zeta_half_and_the_trigger_in(capsys):
+    # docs/theory.md §7.12: eta/gamma' = 10, beta = 10, (2048, 512), zeta = 1/2, 38 and 56
+    # single-seed runs (2026-11-28). Trigger out: flat, both cells in the regime. Trigger in:
+    # below the limit's mean-bias threshold (1.04e5) at both L, the L = 64 cell outside N << L*V
+    cells = _refuted_l_line(capsys, "three_step_eta1e5_beta10_zeta05_L_line.csv", 0.005, [-0.023, 0.032], 38)
+    assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([29990, 30240], rel=1e-3)
+    assert all(c["in_regime"] for c in cells)
+    cells = _refuted_l_line(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L_line.csv", 0.253,
+                            [0.147, 0.360], 56)
+    assert [c["threshold"] for c in cells] == pytest.approx([55290, 85760], rel=1e-3)
+    assert [c["in_regime"] for c in cells] == [False, True]
+    assert all(c["ci"][1] < 1.04e5 for c in cells)  # the docs: below the limit's 1.04e5, CI and all
+
+
 def _trials_by(rows, key):
     """Trials of a rows file counted by ``key(row)`` (rows written before 2026-11-28 keep no seeds)."""
     import csv
@@ -646,7 +660,10 @@ def _trials_by(rows, key):
                                         ("beta4_2896_724", "three_step_eta1e5_L_line_2896_724.csv"),
                                         ("beta4_eta3e4", "three_step_eta3e4_L_line.csv"),
                                         ("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
-                                        ("beta4_eta3e5", "three_step_eta3e5_L_line.csv")])
+                                        ("beta4_eta3e5", "three_step_eta3e5_L_line.csv"),
+                                        ("beta10_zeta05", "three_step_eta1e5_beta10_zeta05_L_line.csv"),
+                                        ("beta10_zeta05_trigger_in",
+                                         "three_step_eta1e5_beta10_zeta05_trigger_in_L_line.csv")])
 def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
     # bench/three_step_eta_line.py records the runs behind each rows file; the (V, d, L, N)
     # of its runs must be the rows' trials, one for one
@@ -654,13 +671,18 @@ def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, r
 
     script = _bench_script(monkeypatch, "three_step_eta_line")
     spec = script.LINES[line]
-    listed = Counter((spec.V, spec.d, spec.beta, spec.eta, L, N) for L, N, _ in script.runs(spec.rounds))
+    listed = Counter((spec.V, spec.d, spec.beta, spec.eta, spec.zeta, spec.trigger_in_value, L, N)
+                     for L, N, _ in script.runs(spec.rounds))
     assert listed == _trials_by(rows, lambda r: (int(r["V"]), int(r["d"]), float(r["beta"]), float(r["eta"]),
+                                                 float(r["zeta"]), r["marker_in_value"] == "true",
                                                  int(r["L"]), int(r["N"])))
 
 
 @pytest.mark.parametrize("line, rows", [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
-                                        ("beta4_eta3e5", "three_step_eta3e5_L_line.csv")])
+                                        ("beta4_eta3e5", "three_step_eta3e5_L_line.csv"),
+                                        ("beta10_zeta05", "three_step_eta1e5_beta10_zeta05_L_line.csv"),
+                                        ("beta10_zeta05_trigger_in",
+                                         "three_step_eta1e5_beta10_zeta05_trigger_in_L_line.csv")])
 def test_the_seeded_eta_lines_rows_are_their_scripts_seeds(monkeypatch, line, rows):
     # rows written since 2026-11-28 keep each run's seed: the script's (L, N, seed) one for one
     from collections import Counter

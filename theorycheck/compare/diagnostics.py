@@ -9,7 +9,9 @@ None of it changes the verdict's status; ``compare(..., diagnostics=False)`` ski
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from theorycheck.compare.collapse import quasi_collapse_test
@@ -18,7 +20,7 @@ from theorycheck.compare.evidence import Alternative, alternatives_from_models
 from theorycheck.compare.exponents import LRTest, PowerLawFit, fit_power_law, fit_power_law_wls
 from theorycheck.compare.law_fit_result import LawFit
 from theorycheck.compare.model_selection import ModelComparison, additive_alternative, compare_models
-from theorycheck.compare.table_fit import compare_models_table, table_goodness_of_fit
+from theorycheck.compare.table_fit import compare_models_table, fit_law_table, table_goodness_of_fit
 from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.threshold.result import Threshold
 
@@ -96,6 +98,24 @@ def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict
         models = ModelComparison(kept, kept[0].name, min(kept, key=lambda s: s.bic).name)
     ranked, left_out = alternatives_from_models(every, len(scored.cells),
                                                 {name: len(law.constants) for name, law in laws.items()})
+    ranked = tuple(_with_own_fit(a, laws, every, scored) for a in ranked)
     notes.extend(f"`{law}` left out of the neighbouring forms: its fit to these cells is not identified"
                  for law in left_out)
     return models, ranked
+
+
+def _with_own_fit(alt: Alternative, laws: Mapping[str, Any], every: ModelComparison,
+                  scored: Dataset | ThresholdTable) -> Alternative:
+    """``alt`` with the p-value of its own goodness of fit to the cells (:mod:`.evidence`):
+    the quasi-likelihood collapse test of its joint fit on trials, the chi-square of its
+    weighted least-squares fit on a thresholds table; saturated forms are not tested."""
+    if alt.saturated:
+        return alt
+    if isinstance(scored, ThresholdTable):
+        law = laws[alt.name]
+        test = table_goodness_of_fit(law, scored, fit_law_table(law, scored))
+    else:
+        score = next(s for s in every.scores if s.name == alt.name)
+        test = quasi_collapse_test(scored, joint_llf=score.llf, joint_params=score.n_params)
+    p = test.p_value if test.df > 0 and math.isfinite(test.p_value) else None
+    return dataclasses.replace(alt, fit_p_value=p)

@@ -27,6 +27,15 @@ pass through every cell's threshold whatever they are (the additive neighbour of
 two variables, on a line of two cells), so its better fit measures only the law's own
 misfit, not the form. It is listed with its ΔBIC and marked saturated, and never called
 decisive.
+
+A form can fit decisively better than the law and still miss the cells: on a line where
+``N*`` is flat in ``L``, the law ``∝ L`` and its neighbour ``∝ L/log L`` both miss, the
+neighbour by less. So each alternative also carries its own **goodness of fit**, the test
+the law's notes report for the law (the quasi-likelihood collapse test of
+:mod:`theorycheck.compare.collapse` on trials, the chi-square of
+:func:`~theorycheck.compare.table_fit.table_goodness_of_fit` on a thresholds table), and
+the verdict line says "(ΔBIC = 1814; it too misses the cells, p < 1e-12)" when that test
+rejects at :data:`MISFIT_LEVEL`, the level of the law's own misfit notes.
 """
 
 from __future__ import annotations
@@ -40,10 +49,14 @@ import sympy as sp
 
 from theorycheck.symbols import symbol
 
-__all__ = ["DECISIVE_DELTA_BIC", "Alternative", "log_factor_alternatives", "alternatives_from_models", "evidence_phrase"]
+__all__ = ["DECISIVE_DELTA_BIC", "MISFIT_LEVEL", "Alternative", "log_factor_alternatives",
+           "alternatives_from_models", "evidence_phrase"]
 
 #: ΔBIC above which an alternative form "fits decisively better" (module docstring).
 DECISIVE_DELTA_BIC = 10.0
+
+#: p-value below which a form "misses the cells" (module docstring).
+MISFIT_LEVEL = 0.01
 
 
 @dataclass(frozen=True)
@@ -56,14 +69,22 @@ class Alternative:
     delta_aic: float
     #: as many constants as cells: it fits every cell whatever the data (module docstring)
     saturated: bool = False
+    #: p-value of the form's own goodness of fit to the cells; None when not tested (no df left)
+    fit_p_value: float | None = None
 
     @property
     def decisive(self) -> bool:
         return self.delta_bic > DECISIVE_DELTA_BIC and not self.saturated
 
+    @property
+    def misses_cells(self) -> bool:
+        """Whether the form's own goodness-of-fit test rejects it at :data:`MISFIT_LEVEL`."""
+        return self.fit_p_value is not None and self.fit_p_value < MISFIT_LEVEL
+
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "law": self.law, "delta_bic": self.delta_bic,
-                "delta_aic": self.delta_aic, "decisive": self.decisive, "saturated": self.saturated}
+                "delta_aic": self.delta_aic, "decisive": self.decisive, "saturated": self.saturated,
+                "fit_p_value": self.fit_p_value, "misses_cells": self.misses_cells}
 
 
 def log_factor_alternatives(law: Any, values: Mapping[str, Sequence[float]]) -> dict[str, Any]:
@@ -110,8 +131,12 @@ def alternatives_from_models(models: Any, n_cells: int, n_constants: Mapping[str
 
 def evidence_phrase(alternatives: Sequence[Alternative]) -> str | None:
     """``"but `N >= C*V*log(V)` fits decisively better (ΔBIC = 41)"`` for the best decisive
-    alternative, ``None`` when none is decisive."""
+    alternative, ending ``"(ΔBIC = 41; it too misses the cells, p = 3e-05)"`` when its own
+    goodness-of-fit test rejects it; ``None`` when none is decisive."""
     best = next((a for a in alternatives if a.decisive), None)
     if best is None:
         return None
-    return f"but `{best.law}` fits decisively better (ΔBIC = {best.delta_bic:.0f})"
+    if not best.misses_cells:
+        return f"but `{best.law}` fits decisively better (ΔBIC = {best.delta_bic:.0f})"
+    p = "p < 1e-12" if best.fit_p_value < 1e-12 else f"p = {best.fit_p_value:.1g}"
+    return f"but `{best.law}` fits decisively better (ΔBIC = {best.delta_bic:.0f}; it too misses the cells, {p})"

@@ -56,7 +56,9 @@ def _quantity_rows(v: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _evidence_rows(v: dict[str, Any]) -> list[tuple[str, ...]]:
     return [(f"`{a.get('law')}`", a.get("name", "-"), format_number(a.get("delta_bic")),
-             format_number(a.get("delta_aic")), "saturated" if a.get("saturated") else "yes" if a.get("decisive") else "no")
+             format_number(a.get("delta_aic")),
+             "saturated" if a.get("saturated") else "yes" if a.get("decisive") else "no",
+             format_number(a.get("fit_p_value")))
             for a in v.get("alternatives") or []]
 
 
@@ -155,8 +157,10 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
         parts += ["", "## Neighbouring forms of the law", "",
                   "Each form fitted to the same data; ΔBIC = BIC(law) - BIC(form), positive when the form "
                   "fits better; above 10 it fits decisively better, unless the form is saturated (as many "
-                  "constants as cells: it fits every cell whatever the data) (theorycheck.compare.evidence).", "",
-                  _md_table(("form", "change", "ΔBIC", "ΔAIC", "decisive"), _evidence_rows(v))]
+                  "constants as cells: it fits every cell whatever the data); the last column is the "
+                  "p-value of the form's own goodness of fit to the cells, below 0.01 where it misses them "
+                  "(theorycheck.compare.evidence).", "",
+                  _md_table(("form", "change", "ΔBIC", "ΔAIC", "decisive", "own fit p"), _evidence_rows(v))]
     if v.get("lower_bound"):
         parts += ["", "## Lower-bound check", "", _md_table(("quantity", "value"), _lower_bound_rows(v["lower_bound"]))]
     regime = result.get("regime") or {}

@@ -42,10 +42,13 @@ CONSTANTS_SOURCES = {"thresholds": "weighted least squares on the cells' thresho
 
 
 def _evidence_mark(alt: Mapping[str, Any]) -> str:
-    """``"  <- decisive"``, or the reason a form that fits every cell is not evidence."""
+    """``"  <- decisive"`` (saying so when the form's own goodness of fit rejects it too), or
+    the reason a form that fits every cell is not evidence."""
     if alt.get("saturated"):
         return "  (saturated: as many constants as cells, not evidence)"
-    return "  <- decisive" if alt.get("decisive") else ""
+    if not alt.get("decisive"):
+        return ""
+    return "  <- decisive, but it too misses the cells" if alt.get("misses_cells") else "  <- decisive"
 
 
 def constants_source(verdict: Mapping[str, Any]) -> str:
