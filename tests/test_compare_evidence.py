@@ -1,5 +1,6 @@
 """Evidence beside the verdict: neighbouring log-factor forms, thin and censored cells, the headline."""
 
+import dataclasses
 import json
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from theorycheck.compare import Dataset, compare
 from theorycheck.compare.evidence import DECISIVE_DELTA_BIC, log_factor_alternatives
 from theorycheck.compare.headline import MAX_HEADLINE
-from theorycheck.report.terminal import shorten
+from theorycheck.report.terminal import MAX_LINE, shorten
 from theorycheck.law import Law
 from theorycheck.planted import planted_dataset
 
@@ -82,7 +83,36 @@ def test_censored_cells_stay_in_the_verdict_with_their_trials():
 def test_shorten_cuts_at_a_word_and_marks_it():
     text = "word " * 100
     out = shorten(text)
-    assert len(out) <= MAX_HEADLINE and out.endswith("…") and shorten("short") == "short"
+    assert len(out) <= MAX_LINE and out.endswith("…") and shorten("short") == "short"
+
+
+def test_a_long_headline_cuts_the_neighbouring_form_before_the_caveats_on_the_verdict():
+    # A refuted exponent, a decisive neighbour with a long formula that misses the cells,
+    # a thin exponent and an untested variable: together over the line's limit. The cut
+    # falls on the neighbour's phrase, which names the form by its change from the law (the
+    # formula is in the ranking table); "thin" and "untested" qualify the verdict itself and
+    # are printed whole.
+    from theorycheck.compare.checks import ExponentCheck
+    from theorycheck.compare.decide import Decision
+    from theorycheck.compare.evidence import Alternative
+    from theorycheck.compare.headline import headline
+
+    piece = {"piece": "overall", "trend": 0.004, "se": 0.01, "tost_ci": [-0.01, 0.02], "ci": [-0.02, 0.03],
+             "status": "refuted"}
+    dec = Decision("refuted", "...", None, (-0.01, 0.02), (-0.02, 0.03), (piece,), "overall")
+    checks = {"L": ExponentCheck("L", "refuted", 1.0, 0.004, (-0.02, 0.03), None, dec, 0.3, (64, 362), "...", 2),
+              "V": ExponentCheck("V", "untested", 2.0, None, None, None, None, 0.0, (2048,), "single value")}
+    form = "N >= C*L*V**2*log(V)*log(d)*log(L)/(d**2*log(L)**2*log(log(V))*log(log(d)))"
+    alt = Alternative("over log(L)", form, 1814.0, 1816.0, fit_p_value=1e-14)
+    line = headline("refuted", checks, 0.25, [alt])
+    assert len(line) <= MAX_HEADLINE
+    assert line.startswith("refuted: L overall: trend +0.00 [-0.02, +0.03] outside ±0.25; but the law "
+                           "over log(L) fits decisively better (ΔBIC = 1814")
+    assert line.endswith("…; thin: L rests on 2 values; untested: V")
+    # without the caveats the same phrase fits whole
+    short = headline("refuted", {"L": dataclasses.replace(checks["L"], cells=3)}, 0.25,
+                     [Alternative("over log(L)", "N >= C*L/log(L)", 1814.0, 1816.0, fit_p_value=1e-14)])
+    assert short.endswith("(ΔBIC = 1814; it too misses the cells, p < 1e-12)")
 
 
 def test_headline_of_an_undecided_exponent_says_which_way_it_leans():

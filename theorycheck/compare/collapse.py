@@ -35,6 +35,8 @@ the 5% level stays near 5%.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.optimize import isotonic_regression
 from scipy.special import gammaln
@@ -45,7 +47,18 @@ from theorycheck.compare.exponents import LRTest
 from theorycheck.threshold.glm import fit_probit, overlaps
 from theorycheck.threshold.points import pool_points
 
-__all__ = ["quasi_collapse_test"]
+__all__ = ["FreeCells", "free_cell_fits", "quasi_collapse_test"]
+
+
+@dataclass(frozen=True)
+class FreeCells:
+    """The free per-cell probit fits of one dataset, whatever law is tested against them:
+    their summed ``llf``, Pearson statistic ``x2`` and its degrees of freedom ``df``."""
+
+    llf: float
+    x2: float
+    df: int
+    n_cells: int
 
 
 def _cell_fit(points: Sequence[tuple[float, int, int]], increasing: bool) -> tuple[float, float, int]:
@@ -65,17 +78,25 @@ def _cell_fit(points: Sequence[tuple[float, int, int]], increasing: bool) -> tup
     return const + float(ll.sum()), 0.0, 0
 
 
-def quasi_collapse_test(data: Dataset, *, joint_llf: float, joint_params: int) -> LRTest:
+def free_cell_fits(data: Dataset) -> FreeCells:
+    """The law-independent half of :func:`quasi_collapse_test`: fit each cell on its own
+    once, and test any number of laws against the result."""
+    fits = [_cell_fit(c.points, data.increasing) for c in data.cells]
+    return FreeCells(sum(f[0] for f in fits), sum(f[1] for f in fits), sum(f[2] for f in fits), len(fits))
+
+
+def quasi_collapse_test(data: Dataset, *, joint_llf: float, joint_params: int,
+                        free: FreeCells | None = None) -> LRTest:
     """Quasi-likelihood F test of the joint law (``joint_llf`` with ``joint_params``
     parameters, e.g. :func:`theorycheck.compare.law_fit.fit_law`) against free per-cell
-    probit fits (module docstring). ``statistic`` is the LR statistic, ``p_value`` from
+    probit fits (module docstring; ``free``: :func:`free_cell_fits` of ``data``, computed
+    here when not given). ``statistic`` is the LR statistic, ``p_value`` from
     ``F(df, df_within)`` with the within-cell dispersion, or chi-square(df) when the
     cells leave no within-cell degrees of freedom."""
-    fits = [_cell_fit(c.points, data.increasing) for c in data.cells]
-    full = sum(f[0] for f in fits)
-    df = 2 * len(data.cells) - int(joint_params)
-    stat = max(0.0, 2.0 * (full - float(joint_llf)))
-    x2, dfw = sum(f[1] for f in fits), sum(f[2] for f in fits)
+    free = free_cell_fits(data) if free is None else free
+    df = 2 * free.n_cells - int(joint_params)
+    stat = max(0.0, 2.0 * (free.llf - float(joint_llf)))
+    x2, dfw = free.x2, free.df
     if df <= 0:
         return LRTest(stat, df, float("nan"), "no degrees of freedom left for a collapse test")
     if dfw == 0:

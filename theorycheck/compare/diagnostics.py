@@ -14,23 +14,26 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from theorycheck.compare.collapse import quasi_collapse_test
+from theorycheck.compare.collapse import FreeCells, free_cell_fits, quasi_collapse_test
 from theorycheck.compare.data import Dataset
-from theorycheck.compare.evidence import Alternative, alternatives_from_models
+from theorycheck.compare.evidence import MISFIT_LEVEL, Alternative, alternatives_from_models
 from theorycheck.compare.exponents import LRTest, PowerLawFit, fit_power_law, fit_power_law_wls
 from theorycheck.compare.law_fit_result import LawFit
 from theorycheck.compare.model_selection import ModelComparison, additive_alternative, compare_models
-from theorycheck.compare.table_fit import compare_models_table, fit_law_table, table_goodness_of_fit
+from theorycheck.compare.table_fit import compare_models_table, table_goodness_of_fit
 from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.threshold.result import Threshold
 
 __all__ = ["compare_alternatives", "dataset_diagnostics", "table_diagnostics"]
 
 
-def dataset_diagnostics(data: Dataset, q: float, fit: LawFit) -> tuple[PowerLawFit | None, LRTest | None, list[str]]:
+def dataset_diagnostics(data: Dataset, q: float, fit: LawFit, free: FreeCells | None = None
+                        ) -> tuple[PowerLawFit | None, LRTest | None, list[str]]:
     """Trials data: the free power-law fit (:func:`~theorycheck.compare.exponents.fit_power_law`)
     and the likelihood-ratio test that the cells collapse onto the fitted law
-    (:func:`~theorycheck.compare.collapse.quasi_collapse_test`), with notes on what failed or misfits."""
+    (:func:`~theorycheck.compare.collapse.quasi_collapse_test`; ``free``: the cells' own fits,
+    :func:`~theorycheck.compare.collapse.free_cell_fits`, when already computed), with notes on
+    what failed or misfits."""
     notes: list[str] = []
     power = collapse = None
     if data.varied:
@@ -39,8 +42,8 @@ def dataset_diagnostics(data: Dataset, q: float, fit: LawFit) -> tuple[PowerLawF
         except ValueError as exc:
             notes.append(f"free power-law fit skipped: {exc}")
     if fit.identified:
-        collapse = quasi_collapse_test(data, joint_llf=fit.llf, joint_params=fit.n_params)
-        if collapse.df > 0 and collapse.p_value < 0.01:
+        collapse = quasi_collapse_test(data, joint_llf=fit.llf, joint_params=fit.n_params, free=free)
+        if collapse.df > 0 and collapse.p_value < MISFIT_LEVEL:
             notes.append(f"cells do not collapse onto the fitted law beyond the within-cell dispersion "
                          f"(LR {collapse.statistic:.1f} on {collapse.df} df, p={collapse.p_value:.2g})")
     return power, collapse, notes
@@ -59,7 +62,7 @@ def table_diagnostics(law: Any, table: ThresholdTable, ths: Sequence[Threshold],
             notes.append(f"free power-law fit skipped: {exc}")
     if fit.identified:
         gof = table_goodness_of_fit(law, table, fit)
-        if gof.df > 0 and gof.p_value < 0.01:
+        if gof.df > 0 and gof.p_value < MISFIT_LEVEL:
             notes.append(f"the thresholds scatter around the fitted law beyond their errors "
                          f"(chi2 {gof.statistic:.1f} on {gof.df} df, p={gof.p_value:.2g})")
     return power, gof, notes
@@ -67,13 +70,14 @@ def table_diagnostics(law: Any, table: ThresholdTable, ths: Sequence[Threshold],
 
 def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict[str, Any] | None,
             log_forms: dict[str, Any], width_trends: Sequence[str], ths: Sequence[Threshold],
-            notes: list[str], fallback: ThresholdTable | None = None
+            notes: list[str], fallback: ThresholdTable | None = None, free: FreeCells | None = None
             ) -> tuple[ModelComparison | None, tuple[Alternative, ...]]:
     """The law against the given (default: additive) alternatives -- ``models`` -- and,
     in the same fits, against its log-factor neighbours (:mod:`.evidence`). ``fallback``:
     the cells' thresholds as a table, given when the joint likelihood of trials ``data`` did
     not identify the law and its constants came from that table; every form is then scored
-    there, by the same weighted least squares."""
+    there, by the same weighted least squares. ``free``: the cells' own probit fits
+    (:func:`~theorycheck.compare.collapse.free_cell_fits`), when already computed."""
     if alternatives is None:
         alt = additive_alternative(shape, data.varied)
         alternatives = {} if alt is None else {"additive": alt}
@@ -98,24 +102,26 @@ def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict
         models = ModelComparison(kept, kept[0].name, min(kept, key=lambda s: s.bic).name)
     ranked, left_out = alternatives_from_models(every, len(scored.cells),
                                                 {name: len(law.constants) for name, law in laws.items()})
-    ranked = tuple(_with_own_fit(a, laws, every, scored) for a in ranked)
+    if ranked and not isinstance(scored, ThresholdTable) and free is None:
+        free = free_cell_fits(scored)  # law-independent: once for every form
+    ranked = tuple(_with_own_fit(a, laws, every, scored, free) for a in ranked)
     notes.extend(f"`{law}` left out of the neighbouring forms: its fit to these cells is not identified"
                  for law in left_out)
     return models, ranked
 
 
 def _with_own_fit(alt: Alternative, laws: Mapping[str, Any], every: ModelComparison,
-                  scored: Dataset | ThresholdTable) -> Alternative:
+                  scored: Dataset | ThresholdTable, free: FreeCells | None) -> Alternative:
     """``alt`` with the p-value of its own goodness of fit to the cells (:mod:`.evidence`):
-    the quasi-likelihood collapse test of its joint fit on trials, the chi-square of its
-    weighted least-squares fit on a thresholds table; saturated forms are not tested."""
+    the quasi-likelihood collapse test of its joint fit on trials (against the cells' own
+    fits ``free``), the chi-square of its weighted least-squares fit on a thresholds table;
+    saturated forms are not tested. Each form's fit is the one its score came from."""
     if alt.saturated:
         return alt
+    score = next(s for s in every.scores if s.name == alt.name)
     if isinstance(scored, ThresholdTable):
-        law = laws[alt.name]
-        test = table_goodness_of_fit(law, scored, fit_law_table(law, scored))
+        test = table_goodness_of_fit(laws[alt.name], scored, score.fit)
     else:
-        score = next(s for s in every.scores if s.name == alt.name)
-        test = quasi_collapse_test(scored, joint_llf=score.llf, joint_params=score.n_params)
+        test = quasi_collapse_test(scored, joint_llf=score.llf, joint_params=score.n_params, free=free)
     p = test.p_value if test.df > 0 and math.isfinite(test.p_value) else None
     return dataclasses.replace(alt, fit_p_value=p)

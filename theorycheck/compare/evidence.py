@@ -129,14 +129,20 @@ def alternatives_from_models(models: Any, n_cells: int, n_constants: Mapping[str
     return tuple(sorted(out, key=lambda a: -a.delta_bic)), tuple(left_out)
 
 
-def evidence_phrase(alternatives: Sequence[Alternative]) -> str | None:
+def evidence_phrase(alternatives: Sequence[Alternative], *, by_name: bool = False) -> str | None:
     """``"but `N >= C*V*log(V)` fits decisively better (ΔBIC = 41)"`` for the best decisive
     alternative, ending ``"(ΔBIC = 41; it too misses the cells, p = 3e-05)"`` when its own
-    goodness-of-fit test rejects it; ``None`` when none is decisive."""
+    goodness-of-fit test rejects it; ``None`` when none is decisive. ``by_name``: name the
+    form by its change from the law (``"but the law times log(V) fits ..."``), shorter
+    than its formula."""
     best = next((a for a in alternatives if a.decisive), None)
     if best is None:
         return None
+    form = f"`{best.law}`"
+    if by_name:
+        form = f"the law {best.name}" if best.name.startswith(("times log(", "over log(")) else \
+            f"the {best.name} form"
     if not best.misses_cells:
-        return f"but `{best.law}` fits decisively better (ΔBIC = {best.delta_bic:.0f})"
+        return f"but {form} fits decisively better (ΔBIC = {best.delta_bic:.0f})"
     p = "p < 1e-12" if best.fit_p_value < 1e-12 else f"p = {best.fit_p_value:.1g}"
-    return f"but `{best.law}` fits decisively better (ΔBIC = {best.delta_bic:.0f}; it too misses the cells, {p})"
+    return f"but {form} fits decisively better (ΔBIC = {best.delta_bic:.0f}; it too misses the cells, {p})"

@@ -10,7 +10,10 @@ characters (docs/architecture.md "Command line"):
 Order: the status with the window that decided it, the evidence of
 :mod:`theorycheck.compare.evidence` (a neighbouring form with ΔBIC > 10), thin
 exponents (fewer than three values with a threshold,
-:data:`theorycheck.compare.checks.THIN_CELLS`), and untested variables.
+:data:`theorycheck.compare.checks.THIN_CELLS`), and untested variables. When the line is
+too long the evidence phrase gives way first -- the form named by its change from the law
+(``"but the law over log(L) fits decisively better ..."``), then cut (the ranking table has it
+whole) -- so the caveats on the verdict itself are printed whole.
 """
 
 from __future__ import annotations
@@ -19,12 +22,16 @@ from collections.abc import Mapping, Sequence
 
 from theorycheck.compare.checks import ExponentCheck
 from theorycheck.compare.evidence import Alternative, evidence_phrase
-from theorycheck.report.terminal import MAX_LINE, shorten  # standard library only
+from theorycheck.report.terminal import MAX_LINE, SUMMARY_LABEL, shorten  # standard library only
 
 __all__ = ["MAX_HEADLINE", "headline"]
 
-#: Longest headline, in characters (the terminal's line limit).
-MAX_HEADLINE = MAX_LINE
+#: Longest headline, in characters (the terminal's line limit less the line's label).
+MAX_HEADLINE = MAX_LINE - len(SUMMARY_LABEL)
+
+#: Shortest cut of the evidence phrase worth printing; below it the phrase is left to the
+#: ranking table (report.md, ``--json``).
+_MIN_PHRASE = 40
 
 
 def _piece(check: ExponentCheck, label: str) -> dict | None:
@@ -68,13 +75,19 @@ def headline(status: str, checks: Mapping[str, ExponentCheck], tolerance: float,
                  + f" at ±{tolerance:g}"]
     else:
         parts = ["inconclusive: no variable takes two or more values"]
-    phrase = evidence_phrase(alternatives)
-    if phrase:
-        parts.append(phrase)
+    caveats = []
     thin = [c for c in tested if c.thin]
     if thin:
-        parts.append("thin: " + ", ".join(f"{c.variable} rests on {c.cells} values" for c in thin))
+        caveats.append("thin: " + ", ".join(f"{c.variable} rests on {c.cells} values" for c in thin))
     untested = [c.variable for c in checks.values() if c.status == "untested"]
     if untested:
-        parts.append("untested: " + ", ".join(untested))
-    return shorten("; ".join(parts))
+        caveats.append("untested: " + ", ".join(untested))
+    phrase = evidence_phrase(alternatives)
+    if phrase:  # the neighbouring form gives way before the caveats on the verdict itself
+        room = MAX_HEADLINE - len("; ".join(parts + caveats)) - 2
+        if len(phrase) > room:
+            phrase = evidence_phrase(alternatives, by_name=True)
+        if room >= _MIN_PHRASE:
+            parts.append(shorten(phrase, room))
+    return shorten("; ".join(parts + caveats), MAX_HEADLINE)
+

@@ -15,7 +15,7 @@ do not choose.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sympy as sp
@@ -29,7 +29,8 @@ from theorycheck.threshold.result import Threshold
 
 @dataclass(frozen=True)
 class ModelScore:
-    """One fitted candidate."""
+    """One fitted candidate; ``fit`` is its :class:`~theorycheck.compare.law_fit_result.LawFit`
+    (kept for the tests a caller runs on it; not part of the score's dict or equality)."""
 
     name: str
     law: str
@@ -38,6 +39,12 @@ class ModelScore:
     aic: float
     bic: float
     identified: bool
+    fit: Any = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, name: str, fit: Any) -> "ModelScore":
+        """The score of ``fit``, a fitted :class:`~theorycheck.compare.law_fit_result.LawFit`."""
+        return cls(name, fit.law, fit.n_params, fit.llf, fit.aic, fit.bic, fit.identified, fit)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "law": self.law, "n_params": self.n_params, "llf": self.llf,
@@ -114,7 +121,7 @@ def compare_models(
     scores = []
     for name, law in laws.items():
         fit = fit_law(law, data, q=q, width_trends=width_trends, thresholds=ths, shared=shared)
-        scores.append(ModelScore(name, fit.law, fit.n_params, fit.llf, fit.aic, fit.bic, fit.identified))
+        scores.append(ModelScore.of(name, fit))
     scores.sort(key=lambda s: s.aic)
     best_bic = min(scores, key=lambda s: s.bic).name
     return ModelComparison(tuple(scores), scores[0].name, best_bic)

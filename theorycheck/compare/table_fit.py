@@ -157,6 +157,6 @@ def compare_models_table(laws: dict[str, Any], table: ThresholdTable, *, level: 
     scores = []
     for name, law in laws.items():
         fit = fit_law_table(law, table, level=level)
-        scores.append(ModelScore(name, fit.law, fit.n_params, fit.llf, fit.aic, fit.bic, fit.identified))
+        scores.append(ModelScore.of(name, fit))
     scores.sort(key=lambda s: s.aic)
     return ModelComparison(tuple(scores), scores[0].name, min(scores, key=lambda s: s.bic).name)

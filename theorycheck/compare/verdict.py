@@ -56,6 +56,7 @@ from theorycheck.compare.checks import CellResult, ExponentCheck, NoCrossing, Ve
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Piece, decide
 from theorycheck.compare.direction import check_direction
+from theorycheck.compare.collapse import free_cell_fits
 from theorycheck.compare.diagnostics import compare_alternatives, dataset_diagnostics, table_diagnostics
 from theorycheck.compare.evidence import Alternative, log_factor_alternatives
 from theorycheck.compare.headline import headline
@@ -204,13 +205,16 @@ def compare(
     power = collapse = models = lb = None
     alts: tuple[Alternative, ...] = ()
     if diagnostics:
-        power, collapse, more = table_diagnostics(shape, data, ths, fit) if table else dataset_diagnostics(data, q, fit)
+        free = None if table else free_cell_fits(data)  # the cells' own fits: once for every form
+        power, collapse, more = table_diagnostics(shape, data, ths, fit) if table else \
+            dataset_diagnostics(data, q, fit, free)
         notes += more
         logs = {} if up_to == "polylog" else log_factor_alternatives(
             shape, {v: data.cell_values(v) for v in dt.variables})
         fallback = cells_table(data, cell_logs(cells, theta, cov)) \
             if not table and fit.constants_from == "thresholds" else None
-        models, alts = compare_alternatives(shape, data, q, alternatives, logs, width_vars, ths, notes, fallback)
+        models, alts = compare_alternatives(shape, data, q, alternatives, logs, width_vars, ths, notes, fallback,
+                                            free)
     thin = [c for c in checks.values() if c.thin]
     if thin:
         notes.append("thin: " + ", ".join(f"{c.variable} rests on {c.cells} value(s) with a threshold"

@@ -58,7 +58,7 @@ def _evidence_rows(v: dict[str, Any]) -> list[tuple[str, ...]]:
     return [(f"`{a.get('law')}`", a.get("name", "-"), format_number(a.get("delta_bic")),
              format_number(a.get("delta_aic")),
              "saturated" if a.get("saturated") else "yes" if a.get("decisive") else "no",
-             format_number(a.get("fit_p_value")))
+             format_number(a.get("fit_p_value")) + (" (misses the cells)" if a.get("misses_cells") else ""))
             for a in v.get("alternatives") or []]
 
 
@@ -158,8 +158,8 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
                   "Each form fitted to the same data; ΔBIC = BIC(law) - BIC(form), positive when the form "
                   "fits better; above 10 it fits decisively better, unless the form is saturated (as many "
                   "constants as cells: it fits every cell whatever the data); the last column is the "
-                  "p-value of the form's own goodness of fit to the cells, below 0.01 where it misses them "
-                  "(theorycheck.compare.evidence).", "",
+                  "p-value of the form's own goodness of fit to the cells, marked where it misses them (below "
+                  "theorycheck.compare.evidence.MISFIT_LEVEL).", "",
                   _md_table(("form", "change", "ΔBIC", "ΔAIC", "decisive", "own fit p"), _evidence_rows(v))]
     if v.get("lower_bound"):
         parts += ["", "## Lower-bound check", "", _md_table(("quantity", "value"), _lower_bound_rows(v["lower_bound"]))]

@@ -19,7 +19,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["EXIT_CODES", "BAD_INPUT", "INTERNAL", "INTERRUPTED", "BROKEN_PIPE", "MAX_LINE", "exit_code",
+__all__ = ["EXIT_CODES", "BAD_INPUT", "INTERNAL", "INTERRUPTED", "BROKEN_PIPE", "MAX_LINE", "SUMMARY_LABEL", "exit_code",
            "constants_source", "format_number", "render_verdict", "shorten", "window_text"]
 
 EXIT_CODES = {"consistent": 0, "refuted": 1, "inconclusive": 3}
@@ -101,6 +101,8 @@ def interval_text(ci: Any, digits: int = 3) -> str:
 
 #: Longest reason / summary line the terminal prints (the full reason is in report.md and --json).
 MAX_LINE = 200
+#: The label of the headline's line (:mod:`theorycheck.compare.headline` fits the rest of the line).
+SUMMARY_LABEL = "summary: "
 _DETAILS = "report.md / --json"
 
 
@@ -156,7 +158,7 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _
     if v.get("regime_summary"):
         head += f"\nregime: {shorten(str(v['regime_summary']), MAX_LINE - 8)}"
     data = [f"data: {v['data']}"] if v.get("data") else []
-    summary = [f"summary: {shorten(str(v['headline']), MAX_LINE - 9)}"] if v.get("headline") else []
+    summary = [SUMMARY_LABEL + shorten(str(v["headline"]), MAX_LINE - len(SUMMARY_LABEL))] if v.get("headline") else []
     reason = str(v.get("reason", ""))
     if len(reason) > MAX_LINE - 8:
         more = f" (details: {details})"
