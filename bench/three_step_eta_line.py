@@ -19,10 +19,15 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   runs in four rounds, ~46 min on 2 cores, 2026-11-28; two runs at ``L = 256``, ``N = 2·10⁵``
   were stopped unfinished once the others put the crossing above ``2.8·10⁵``).
 * ``three_step_eta1e5_beta10_zeta05_L_line.csv`` (``--line beta10_zeta05``, ``β = 10``, ``ζ = 1/2``:
-  38 runs in two rounds, ~17 min on 2 cores, 2026-11-28).
+  38 runs in two rounds, ~17 min on 2 cores, 2026-11-28; ``L = 152`` added 2026-11-29, 18 runs
+  in two rounds, ~6 min).
 * ``three_step_eta1e5_beta10_zeta05_trigger_in_L_line.csv`` (``--line beta10_zeta05_trigger_in``,
   ``β = 10``, ``ζ = 1/2``, the trigger in the value path: 56 runs in five rounds, ~45 min on 2
-  cores, 2026-11-28).
+  cores, 2026-11-28; ``L = 152`` added 2026-11-29, 24 runs in three rounds, ~10 min).
+* ``three_step_eta1e4_beta10_zeta05_trigger_in_L64_probe.csv``, ``..._eta3e4_...`` and
+  ``..._eta3e5_...`` (``--line beta10_zeta05_trigger_in_eta1e4`` / ``_eta3e4`` / ``_eta3e5``: the
+  last line's setting at ``η/γ'`` = 1, 3 and 30, ``L = 64`` only; 14, 14 and 20 runs, ~45 min
+  in all, 2026-11-29).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -126,6 +131,8 @@ BETA10_ZETA05 = (
     (10700, ((64, 26000, 4), (64, 30000, 4), (362, 28000, 4), (362, 34000, 4), (362, 42000, 4))),
     (10720, ((64, 28000, 3), (64, 32000, 3), (64, 34000, 3), (362, 29500, 3), (362, 31000, 3),
              (362, 32500, 3))),
+    (10740, ((152, 27000, 3), (152, 29000, 3), (152, 31000, 3), (152, 33000, 3))),  # 2026-11-29: a third L
+    (10752, ((152, 28000, 3), (152, 30000, 3))),
 )
 BETA10_ZETA05_TRIGGER_IN = (
     (10800, ((64, 95000, 2), (64, 110000, 2), (362, 100000, 2), (362, 120000, 2), (362, 140000, 2))),
@@ -135,6 +142,23 @@ BETA10_ZETA05_TRIGGER_IN = (
              (362, 96000, 2))),
     (10834, ((64, 56000, 3), (64, 63000, 3), (64, 66000, 3), (362, 82000, 2), (362, 90000, 2))),
     (10847, ((64, 50000, 3), (64, 56000, 3), (64, 60000, 3))),
+    (10860, ((152, 55000, 2), (152, 62000, 2), (152, 69000, 2), (152, 76000, 2), (152, 84000, 2))),  # 2026-11-29
+    (10870, ((152, 48000, 2), (152, 52000, 2), (152, 58000, 2), (152, 65000, 2))),
+    (10878, ((152, 55000, 2), (152, 58000, 2), (152, 62000, 2))),
+)
+# probes of the first step's size on the last line's setting, L = 64 only (2026-11-29)
+BETA10_ZETA05_TRIGGER_IN_ETA3E4 = (
+    (10900, ((64, 60000, 2), (64, 75000, 2), (64, 90000, 2), (64, 105000, 2))),
+    (10910, ((64, 67000, 2), (64, 71000, 2), (64, 80000, 2))),
+)
+BETA10_ZETA05_TRIGGER_IN_ETA1E4 = (
+    (10980, ((64, 90000, 2), (64, 105000, 2), (64, 120000, 2), (64, 140000, 2))),
+    (10990, ((64, 70000, 2), (64, 80000, 2), (64, 97000, 2))),
+)
+BETA10_ZETA05_TRIGGER_IN_ETA3E5 = (
+    (10950, ((64, 30000, 2), (64, 40000, 2), (64, 50000, 2), (64, 60000, 2))),
+    (10960, ((64, 80000, 2), (64, 100000, 2), (64, 130000, 2), (64, 170000, 2))),
+    (10970, ((64, 250000, 2), (64, 350000, 2))),
 )
 
 
@@ -157,7 +181,13 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta4_eta1e4": Line(2048, 512, 4, BETA4_ETA1E4, eta=10000),
          "beta4_eta3e5": Line(2048, 512, 4, BETA4_ETA3E5, eta=300000),
          "beta10_zeta05": Line(2048, 512, 10, BETA10_ZETA05, zeta=0.5),
-         "beta10_zeta05_trigger_in": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN, zeta=0.5, trigger_in_value=True)}
+         "beta10_zeta05_trigger_in": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_eta1e4": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA1E4, eta=10000, zeta=0.5,
+                                                 trigger_in_value=True),
+         "beta10_zeta05_trigger_in_eta3e4": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA3E4, eta=30000, zeta=0.5,
+                                                 trigger_in_value=True),
+         "beta10_zeta05_trigger_in_eta3e5": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA3E5, eta=300000,
+                                                 zeta=0.5, trigger_in_value=True)}
 
 
 def runs(rounds) -> list[tuple[int, int, int]]:

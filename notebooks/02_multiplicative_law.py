@@ -376,10 +376,13 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # (`bench/data/three_step_eta3e5_L_line.csv`, every cell outside `N ≪ L·V`) `N*` = 6.37e4,
 # 9.71e4, 2.88e5 at `L` = 64, 128, 256, local slopes 0.61 and 1.57: a larger excess, the same
 # accelerating shape. At `β = 10`, `η/γ' = 10` the map's other settings: `ζ = 1/2`
-# (`bench/data/three_step_eta1e5_beta10_zeta05_L_line.csv`) flat, `N*` = 3.00e4, 3.02e4 at `L` =
-# 64, 362 (`L` 0.005 [-0.023, 0.032]); the trigger in the value path at `ζ = 1/2`
-# (`..._beta10_zeta05_trigger_in_L_line.csv`) 5.53e4 and 8.58e4, below the limit's mean-bias
-# 1.04e5 at both (`L` 0.25 [0.15, 0.36], thin, refuted).
+# (`bench/data/three_step_eta1e5_beta10_zeta05_L_line.csv`) flat, `N*` = 3.00e4, 2.88e4, 3.02e4
+# at `L` = 64, 152, 362 (`L` 0.005 [-0.021, 0.030]); the trigger in the value path at `ζ = 1/2`
+# (`..._beta10_zeta05_trigger_in_L_line.csv`) 5.53e4, 6.04e4 and 8.58e4, below the limit's
+# mean-bias 1.04e5 at every `L` (`L` 0.25 [0.15, 0.36], refuted; local 0.10, then 0.40). At
+# `L = 64` the first step's size decides the sign: `N*` ≈ 9e4 at `η/γ' = 1`, 7e4 at 3, 5.5e4
+# at 10, and in (2.5e5, 3.5e5] at 30
+# (`bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe.csv`).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

@@ -12,7 +12,7 @@ import pytest
 from scipy.stats import binomtest, norm
 
 from theorycheck.compare import Dataset, compare
-from theorycheck.compare.collapse import quasi_collapse_test
+from theorycheck.compare.collapse import free_cell_fits, quasi_collapse_test
 from theorycheck.compare.law_fit import fit_law
 from theorycheck.law import Law
 from theorycheck.seeding import seed_sequence
@@ -49,6 +49,17 @@ def test_collapse_accepts_the_exact_law_and_rejects_a_wrong_one():
     # thresholds growing like V^1.5 cannot collapse onto N ~ V*d (the law's constant
     # absorbs the level only): p is tiny
     assert collapse_p(planted("probit", 64, seed=1, exponent_v=1.5)) < 1e-6
+
+
+def test_the_cells_own_fits_computed_once_give_the_same_test_for_every_law():
+    # compare() fits the cells on their own once and tests the law and each neighbouring
+    # form against that; the result must be the test computed from scratch, form by form
+    data = planted("cloglog", 64, seed=3)
+    free = free_cell_fits(data)
+    for law in (LAW, Law.parse("N >= C*V**1.5*d")):
+        fit = fit_law(law, data)
+        assert quasi_collapse_test(data, joint_llf=fit.llf, joint_params=fit.n_params, free=free) == \
+            quasi_collapse_test(data, joint_llf=fit.llf, joint_params=fit.n_params)
 
 
 def test_verdict_uses_the_dispersion_aware_collapse():

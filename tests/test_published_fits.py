@@ -3,6 +3,7 @@
 in the docs, so a change of the comparator that moves a published number fails here first."""
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -165,11 +166,12 @@ PLAIN_GD_LINES = [  # file, L exponent, its CI, shared-width thresholds, trials
 ]
 
 
-def _refuted_l_line(capsys, name, slope, ci, trials):
+def _refuted_l_line(capsys, name, slope, ci, trials, *, thin=None):
     """The headline fitted to one published L line: refuted, with this L exponent, CI and
-    number of trials; its cells in order of L."""
+    number of trials (and, when given, whether the exponent is thin); its cells in order of L."""
     code, out = _fit(capsys, name, "--law", "vural2026.headline")
     assert code == 1 and out["verdict"] == "refuted"
+    assert thin is None or out["exponents"]["L"]["thin"] is thin
     assert out["exponents"]["L"]["estimate"] == pytest.approx(slope, abs=0.0005)
     assert out["exponents"]["L"]["ci"] == pytest.approx(ci, abs=0.0005)
     assert sum(c["trials"] for c in out["cells"]) == trials
@@ -614,6 +616,8 @@ def test_the_finite_step_line_at_eta_over_gamma_30(capsys):
     cells = _refuted_l_line(capsys, "three_step_eta3e5_L_line.csv", 1.088, [1.020, 1.156], 44)
     assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([63726, 97081, 288072], abs=1)
     assert not any(c["in_regime"] for c in cells)
+
+
 def _bench_script(monkeypatch, name):
     """The module of ``bench/<name>.py`` (its ``from command_list import ...`` resolved)."""
     import importlib.util
@@ -626,29 +630,67 @@ def _bench_script(monkeypatch, name):
 
 
 def test_the_finite_step_line_at_beta_10_with_zeta_half_and_the_trigger_in(capsys):
-    # docs/theory.md §7.12: eta/gamma' = 10, beta = 10, (2048, 512), zeta = 1/2, 38 and 56
-    # single-seed runs (2026-11-28). Trigger out: flat, both cells in the regime. Trigger in:
-    # below the limit's mean-bias threshold (1.04e5) at both L, the L = 64 cell outside N << L*V
-    cells = _refuted_l_line(capsys, "three_step_eta1e5_beta10_zeta05_L_line.csv", 0.005, [-0.023, 0.032], 38)
-    assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([29990, 30240], rel=1e-3)
+    # docs/theory.md §7.12: eta/gamma' = 10, beta = 10, (2048, 512), zeta = 1/2, 56 and 80
+    # single-seed runs (2026-11-28, L = 152 added 2026-11-29). Trigger out: flat, every cell in
+    # the regime. Trigger in: below the limit's mean-bias threshold (1.04e5) at every L, the
+    # L = 64 cell outside N << L*V. Three values of L each: neither exponent is thin any more
+    cells = _refuted_l_line(capsys, "three_step_eta1e5_beta10_zeta05_L_line.csv", 0.005, [-0.021, 0.030], 56,
+                            thin=False)
+    assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([29997, 28786, 30238], rel=1e-3)
     assert all(c["in_regime"] for c in cells)
     cells = _refuted_l_line(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L_line.csv", 0.253,
-                            [0.147, 0.360], 56)
-    assert [c["threshold"] for c in cells] == pytest.approx([55290, 85760], rel=1e-3)
-    assert [c["in_regime"] for c in cells] == [False, True]
+                            [0.147, 0.360], 80, thin=False)
+    assert [c["threshold"] for c in cells] == pytest.approx([55287, 60448, 85760], rel=1e-3)
+    assert [c["in_regime"] for c in cells] == [False, True, True]
     assert all(c["ci"][1] < 1.04e5 for c in cells)  # the docs: below the limit's 1.04e5, CI and all
+
+
+def test_the_first_steps_size_probes_at_beta_10_with_zeta_half_and_the_trigger_in():
+    # docs/theory.md §7.12 (2026-11-29): L = 64 only, single-seed runs; each probe's bracket
+    # as the docs give it, from its rows (successes of trials at each N)
+    def counts(rows):
+        import csv
+
+        successes, trials = Counter(), Counter()
+        with open(DATA / rows, newline="") as f:
+            for r in csv.DictReader(f):
+                successes[int(r["N"])] += int(r["successes"])
+                trials[int(r["N"])] += int(r["trials"])
+        return {N: (successes[N], trials[N]) for N in trials}
+
+    eta1e4 = counts("three_step_eta1e4_beta10_zeta05_trigger_in_L64_probe.csv")
+    assert eta1e4[80000] == (0, 2) and eta1e4[90000] == (1, 2)
+    assert all(s == t for N, (s, t) in eta1e4.items() if N >= 97000)  # every run from 9.7e4: below 1.04e5
+    eta3e4 = counts("three_step_eta3e4_beta10_zeta05_trigger_in_L64_probe.csv")
+    assert eta3e4[60000] == (0, 2) and eta3e4[71000] == (2, 2)
+    assert all(s == t for N, (s, t) in eta3e4.items() if N >= 80000)  # every run from 8e4 succeeds
+    eta3e5 = counts("three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe.csv")
+    assert all(s == 0 for N, (s, t) in eta3e5.items() if N <= 170000)  # none to 1.7e5: above the limit's
 
 
 def _trials_by(rows, key):
     """Trials of a rows file counted by ``key(row)`` (rows written before 2026-11-28 keep no seeds)."""
     import csv
-    from collections import Counter
 
     measured = Counter()
     with open(DATA / rows, newline="") as f:
         for r in csv.DictReader(f):
             measured[key(r)] += int(r["trials"])
     return measured
+
+
+#: the lines of bench/three_step_eta_line.py whose rows keep each run's seed (since 2026-11-28)
+SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
+                    ("beta4_eta3e5", "three_step_eta3e5_L_line.csv"),
+                    ("beta10_zeta05", "three_step_eta1e5_beta10_zeta05_L_line.csv"),
+                    ("beta10_zeta05_trigger_in",
+                     "three_step_eta1e5_beta10_zeta05_trigger_in_L_line.csv"),
+                    ("beta10_zeta05_trigger_in_eta1e4",
+                     "three_step_eta1e4_beta10_zeta05_trigger_in_L64_probe.csv"),
+                    ("beta10_zeta05_trigger_in_eta3e4",
+                     "three_step_eta3e4_beta10_zeta05_trigger_in_L64_probe.csv"),
+                    ("beta10_zeta05_trigger_in_eta3e5",
+                     "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
@@ -658,17 +700,10 @@ def _trials_by(rows, key):
                                         ("beta4_4096_724", "three_step_eta1e5_L_line_4096_724.csv"),
                                         ("beta4_2896_512", "three_step_eta1e5_L_line_2896_512.csv"),
                                         ("beta4_2896_724", "three_step_eta1e5_L_line_2896_724.csv"),
-                                        ("beta4_eta3e4", "three_step_eta3e4_L_line.csv"),
-                                        ("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
-                                        ("beta4_eta3e5", "three_step_eta3e5_L_line.csv"),
-                                        ("beta10_zeta05", "three_step_eta1e5_beta10_zeta05_L_line.csv"),
-                                        ("beta10_zeta05_trigger_in",
-                                         "three_step_eta1e5_beta10_zeta05_trigger_in_L_line.csv")])
+                                        ("beta4_eta3e4", "three_step_eta3e4_L_line.csv")] + SEEDED_ETA_LINES)
 def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
     # bench/three_step_eta_line.py records the runs behind each rows file; the (V, d, L, N)
     # of its runs must be the rows' trials, one for one
-    from collections import Counter
-
     script = _bench_script(monkeypatch, "three_step_eta_line")
     spec = script.LINES[line]
     listed = Counter((spec.V, spec.d, spec.beta, spec.eta, spec.zeta, spec.trigger_in_value, L, N)
@@ -678,15 +713,9 @@ def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, r
                                                  int(r["L"]), int(r["N"])))
 
 
-@pytest.mark.parametrize("line, rows", [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
-                                        ("beta4_eta3e5", "three_step_eta3e5_L_line.csv"),
-                                        ("beta10_zeta05", "three_step_eta1e5_beta10_zeta05_L_line.csv"),
-                                        ("beta10_zeta05_trigger_in",
-                                         "three_step_eta1e5_beta10_zeta05_trigger_in_L_line.csv")])
+@pytest.mark.parametrize("line, rows", SEEDED_ETA_LINES)
 def test_the_seeded_eta_lines_rows_are_their_scripts_seeds(monkeypatch, line, rows):
     # rows written since 2026-11-28 keep each run's seed: the script's (L, N, seed) one for one
-    from collections import Counter
-
     script = _bench_script(monkeypatch, "three_step_eta_line")
     assert Counter(script.runs(script.LINES[line].rounds)) == _trials_by(
         rows, lambda r: (int(r["L"]), int(r["N"]), int(r["seeds"])))
@@ -701,7 +730,6 @@ def test_the_seeded_eta_lines_rows_are_their_scripts_seeds(monkeypatch, line, ro
 def test_the_plain_gd_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
     # bench/gd_plain_lines.py records the runs behind each rows file written by simulate
     # --rows; their (V, d, L, N, steps, lr, zeta, trigger) must be the rows' trials, one for one
-    from collections import Counter
 
     spec = _bench_script(monkeypatch, "gd_plain_lines").LINES[line]
     listed = Counter((spec.V, spec.d, L, N, spec.steps, float(spec.lr), spec.zeta, spec.trigger_in)
