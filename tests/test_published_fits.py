@@ -649,13 +649,10 @@ def test_the_first_steps_size_probes_at_beta_10_with_zeta_half_and_the_trigger_i
     # docs/theory.md §7.12 (2026-11-29): L = 64 only, single-seed runs; each probe's bracket
     # as the docs give it, from its rows (successes of trials at each N)
     def counts(rows):
-        import csv
+        def by_n(r):
+            return int(r["N"])
 
-        successes, trials = Counter(), Counter()
-        with open(DATA / rows, newline="") as f:
-            for r in csv.DictReader(f):
-                successes[int(r["N"])] += int(r["successes"])
-                trials[int(r["N"])] += int(r["trials"])
+        successes, trials = _trials_by(rows, by_n, "successes"), _trials_by(rows, by_n)
         return {N: (successes[N], trials[N]) for N in trials}
 
     eta1e4 = counts("three_step_eta1e4_beta10_zeta05_trigger_in_L64_probe.csv")
@@ -668,14 +665,15 @@ def test_the_first_steps_size_probes_at_beta_10_with_zeta_half_and_the_trigger_i
     assert all(s == 0 for N, (s, t) in eta3e5.items() if N <= 170000)  # none to 1.7e5: above the limit's
 
 
-def _trials_by(rows, key):
-    """Trials of a rows file counted by ``key(row)`` (rows written before 2026-11-28 keep no seeds)."""
+def _trials_by(rows, key, column="trials"):
+    """Trials (or another count ``column``) of a rows file summed by ``key(row)`` (rows
+    written before 2026-11-28 keep no seeds)."""
     import csv
 
     measured = Counter()
     with open(DATA / rows, newline="") as f:
         for r in csv.DictReader(f):
-            measured[key(r)] += int(r["trials"])
+            measured[key(r)] += int(r[column])
     return measured
 
 

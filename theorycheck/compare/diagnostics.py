@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from theorycheck.compare.collapse import FreeCells, free_cell_fits, quasi_collapse_test
+from theorycheck.compare.collapse import FreeCells, quasi_collapse_test
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.evidence import MISFIT_LEVEL, Alternative, alternatives_from_models
 from theorycheck.compare.exponents import LRTest, PowerLawFit, fit_power_law, fit_power_law_wls
@@ -77,7 +77,8 @@ def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict
     the cells' thresholds as a table, given when the joint likelihood of trials ``data`` did
     not identify the law and its constants came from that table; every form is then scored
     there, by the same weighted least squares. ``free``: the cells' own probit fits
-    (:func:`~theorycheck.compare.collapse.free_cell_fits`), when already computed."""
+    (:func:`~theorycheck.compare.collapse.free_cell_fits` of ``data``), which the forms are
+    tested against when they are scored on the trials (no ``fallback``)."""
     if alternatives is None:
         alt = additive_alternative(shape, data.varied)
         alternatives = {} if alt is None else {"additive": alt}
@@ -102,8 +103,6 @@ def compare_alternatives(shape: Any, data: Dataset, q: float, alternatives: dict
         models = ModelComparison(kept, kept[0].name, min(kept, key=lambda s: s.bic).name)
     ranked, left_out = alternatives_from_models(every, len(scored.cells),
                                                 {name: len(law.constants) for name, law in laws.items()})
-    if ranked and not isinstance(scored, ThresholdTable) and free is None:
-        free = free_cell_fits(scored)  # law-independent: once for every form
     ranked = tuple(_with_own_fit(a, laws, every, scored, free) for a in ranked)
     notes.extend(f"`{law}` left out of the neighbouring forms: its fit to these cells is not identified"
                  for law in left_out)

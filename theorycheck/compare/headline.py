@@ -90,4 +90,3 @@ def headline(status: str, checks: Mapping[str, ExponentCheck], tolerance: float,
         if room >= _MIN_PHRASE:
             parts.append(shorten(phrase, room))
     return shorten("; ".join(parts + caveats), MAX_HEADLINE)
-

@@ -53,10 +53,10 @@ import numpy as np
 
 from theorycheck.compare.cell_model import log_thresholds, shared_width_thresholds
 from theorycheck.compare.checks import CellResult, ExponentCheck, NoCrossing, Verdict
+from theorycheck.compare.collapse import free_cell_fits
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.decide import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, Piece, decide
 from theorycheck.compare.direction import check_direction
-from theorycheck.compare.collapse import free_cell_fits
 from theorycheck.compare.diagnostics import compare_alternatives, dataset_diagnostics, table_diagnostics
 from theorycheck.compare.evidence import Alternative, log_factor_alternatives
 from theorycheck.compare.headline import headline
@@ -205,14 +205,16 @@ def compare(
     power = collapse = models = lb = None
     alts: tuple[Alternative, ...] = ()
     if diagnostics:
-        free = None if table else free_cell_fits(data)  # the cells' own fits: once for every form
+        fallback = cells_table(data, cell_logs(cells, theta, cov)) \
+            if not table and fit.constants_from == "thresholds" else None
+        # the cells' own probit fits, once for the law's collapse test (an identified fit) and
+        # every neighbouring form's (scored on the trials, i.e. without a fallback table)
+        free = free_cell_fits(data) if not table and (fit.identified or fallback is None) else None
         power, collapse, more = table_diagnostics(shape, data, ths, fit) if table else \
             dataset_diagnostics(data, q, fit, free)
         notes += more
         logs = {} if up_to == "polylog" else log_factor_alternatives(
             shape, {v: data.cell_values(v) for v in dt.variables})
-        fallback = cells_table(data, cell_logs(cells, theta, cov)) \
-            if not table and fit.constants_from == "thresholds" else None
         models, alts = compare_alternatives(shape, data, q, alternatives, logs, width_vars, ths, notes, fallback,
                                             free)
     thin = [c for c in checks.values() if c.thin]

@@ -19,8 +19,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["EXIT_CODES", "BAD_INPUT", "INTERNAL", "INTERRUPTED", "BROKEN_PIPE", "MAX_LINE", "SUMMARY_LABEL", "exit_code",
-           "constants_source", "format_number", "render_verdict", "shorten", "window_text"]
+__all__ = ["EXIT_CODES", "BAD_INPUT", "INTERNAL", "INTERRUPTED", "BROKEN_PIPE", "MAX_LINE", "SUMMARY_LABEL",
+           "exit_code", "constants_source", "format_number", "render_verdict", "shorten", "window_text"]
 
 EXIT_CODES = {"consistent": 0, "refuted": 1, "inconclusive": 3}
 BAD_INPUT = 2
