@@ -5,7 +5,11 @@ The line scripts (``gd_plain_lines.py``, ``three_step_eta_line.py``) record the 
 run with ``--run --workers K`` (each command one process on one core, appending to the
 ``--rows`` file). A run stopped half way is resumed by the same command: a command whose
 ``(V, d, L, N)`` and seeds the rows file already holds (its ``seeds`` column, written by
-``simulate --rows``) is skipped, so no trial is counted twice. Prints; asserts nothing.
+``simulate --rows``) is skipped, so no trial is counted twice. Two ``--run`` invocations on
+one rows file would each list the pending commands when they start and run some twice, so
+``--run`` holds a lock on the rows file (``.<rows name>.lock`` beside it,
+:class:`theorycheck.sweep.lock.OutLock`) and a second one stops with a one-line message
+(exit 2). Prints; asserts nothing.
 """
 
 from __future__ import annotations
@@ -15,9 +19,12 @@ import csv
 import os
 import shlex
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from theorycheck.cli.rows_file import SEEDS, parse_seeds
+from theorycheck.sweep.lock import OutLock
 
 #: the flags that say which trials a command runs, besides its seeds
 _POINT = ("--V", "--d", "--L", "--N")
@@ -55,13 +62,31 @@ def pending(commands: list[list[str]], done: set[tuple]) -> list[list[str]]:
     return [c for c in commands if not trials(c) <= done]
 
 
+def rows_lock(rows: str) -> OutLock:
+    """The lock of the rows file ``rows``: ``.<name>.lock`` in its directory."""
+    path = Path(rows)
+    return OutLock(path.parent, f".{path.name}.lock", subject=f"rows file {rows!r}",
+                   advice="give this run another --rows file",
+                   unwritable="give --rows a file in a directory where files can be written")
+
+
 def print_or_run(commands: list[list[str]], args: argparse.Namespace) -> int:
     """Print ``commands`` one per line, or (``args.run``) run those not yet in the rows file
-    (:func:`pending`) ``args.workers`` at a time and print each one's exit code beside it as
-    it ends, in order."""
+    (:func:`pending`) ``args.workers`` at a time, holding :func:`rows_lock`, and print each
+    one's exit code beside it as it ends, in order.  Returns 2 (a one-line message on
+    stderr) when another run holds the rows file."""
     if not args.run:
         print("\n".join(shlex.join(c) for c in commands))
         return 0
+    try:
+        with rows_lock(args.rows):
+            return _run_pending(commands, args)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+
+def _run_pending(commands: list[list[str]], args: argparse.Namespace) -> int:
     todo = pending(commands, recorded(args.rows))
     if len(todo) < len(commands):
         print(f"{len(commands) - len(todo)} of {len(commands)} commands skipped: {args.rows} holds their trials",

@@ -28,6 +28,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   ``..._eta3e5_...`` (``--line beta10_zeta05_trigger_in_eta1e4`` / ``_eta3e4`` / ``_eta3e5``: the
   last line's setting at ``η/γ'`` = 1, 3 and 30, ``L = 64`` only; 14, 14 and 20 runs, ~45 min
   in all, 2026-11-29).
+* ``three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv`` (``--line
+  beta10_zeta05_trigger_in_eta3e5_L362``: ``η/γ' = 30`` at ``L = 362``, where the step-3 bias
+  turns round, ``bench/mean_bias_first_step.py``; 16 runs in two rounds, ~10 min, 2026-11-29).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -160,6 +163,11 @@ BETA10_ZETA05_TRIGGER_IN_ETA3E5 = (
     (10960, ((64, 80000, 2), (64, 100000, 2), (64, 130000, 2), (64, 170000, 2))),
     (10970, ((64, 250000, 2), (64, 350000, 2))),
 )
+# the same eta/gamma' = 30 at L = 362, where the step-3 bias turns round near eta ~ 3e5 (2026-11-29)
+BETA10_ZETA05_TRIGGER_IN_ETA3E5_L362 = (
+    (11000, ((362, 50000, 2), (362, 60000, 2), (362, 70000, 2), (362, 80000, 2), (362, 90000, 2))),
+    (11010, ((362, 75000, 2), (362, 85000, 2), (362, 95000, 2))),
+)
 
 
 class Line(NamedTuple):
@@ -187,7 +195,9 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta10_zeta05_trigger_in_eta3e4": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA3E4, eta=30000, zeta=0.5,
                                                  trigger_in_value=True),
          "beta10_zeta05_trigger_in_eta3e5": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA3E5, eta=300000,
-                                                 zeta=0.5, trigger_in_value=True)}
+                                                 zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_eta3e5_L362": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA3E5_L362,
+                                                      eta=300000, zeta=0.5, trigger_in_value=True)}
 
 
 def runs(rounds) -> list[tuple[int, int, int]]:

@@ -40,6 +40,11 @@ each, ``--workers 2``, ``--seed 100``, ``V,d = 2048,512``; ``P3`` is the three `
     --beta 10 --trigger-in``; ``--points "2048,512,64,48600" --beta 4 --zeta 0.5``: identical
     accuracies in all 14 pairs (the column ``marker_in_value`` was added for these; the
     earlier rows are all trigger out).
+11. the trigger in the value path at a step that lowers its threshold (2026-11-29, ``--seeds 4
+    --seed 300``): ``--points "2048,512,64,63000" --beta 10 --zeta 0.5 --trigger-in`` with
+    ``--eta 100000 --gamma-prime 1e4``, ``--eta 1000 --gamma-prime 100`` and ``--eta 1
+    --gamma-prime 0.1``: all ``η/γ' = 10``, but only ``η = 10⁵`` beats the limit (0.992-0.997
+    against 0.950-0.967); there what counts is ``η`` itself (``bench/mean_bias_first_step.py``).
 
 The reading is in docs/theory.md §7.12.
 """
@@ -47,10 +52,10 @@ The reading is in docs/theory.md §7.12.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+from finite_step_args import add_step_arguments, append_rows, parse_etas
 from points import parse_points
 from theorycheck.simulate import simulate
 from theorycheck.tasks.retrieval import RetrievalParams
@@ -73,19 +78,13 @@ def pair(job: tuple) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--points", required=True, help="'V,d,L,N; ...'")
-    ap.add_argument("--beta", type=float, default=4.0, help="trigger logit advantage after step 2")
-    ap.add_argument("--eta", default="1", help="comma-separated first value steps (default 1)")
-    ap.add_argument("--gamma-prime", type=float, default=1e4, help="second value step (default 1e4)")
-    ap.add_argument("--zeta", type=float, default=1.0)
     ap.add_argument("--trigger-in", action="store_true", help="the trigger in the value path (default: out)")
-    ap.add_argument("--seeds", type=int, default=4, help="seeds per point")
-    ap.add_argument("--seed", type=int, default=100, help="first seed")
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--csv", help="append the rows here")
+    add_step_arguments(ap, beta=4.0, zeta=1.0, eta="1", eta_help="comma-separated first value steps (default 1)",
+                       seeds=4, seed=100, seeds_help="seeds per point")
     args = ap.parse_args(argv)
     try:
         points = parse_points(args.points, "--points")
-        etas = [float(e) for e in args.eta.split(",")]
+        etas = parse_etas(args.eta)
     except ValueError as err:
         ap.error(str(err))
     jobs = [(p, args.beta, eta, args.gamma_prime, args.zeta, args.trigger_in, args.seed + k)
@@ -100,12 +99,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{diff:<10.2e} {r['seconds_three_step']:g}")
     worst = max(abs(r["accuracy_three_step"] - r["accuracy_limit"]) for r in rows)
     print(f"largest |accuracy difference| over {len(rows)} trials: {worst:.2e}")
-    if args.csv:
-        with open(args.csv, "a", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-            if fh.tell() == 0:
-                writer.writeheader()
-            writer.writerows(rows)
+    append_rows(args.csv, rows)
     return 0
 
 

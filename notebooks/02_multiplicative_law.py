@@ -382,7 +382,11 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # mean-bias 1.04e5 at every `L` (`L` 0.25 [0.15, 0.36], refuted; local 0.10, then 0.40). At
 # `L = 64` the first step's size decides the sign: `N*` ≈ 9e4 at `η/γ' = 1`, 7e4 at 3, 5.5e4
 # at 10, and in (2.5e5, 3.5e5] at 30
-# (`bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe.csv`).
+# (`bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe.csv`). Every failure there
+# is the trigger's logit bias (without it 0.998-1.0 of the facts are recalled): the first step
+# takes the training labels' marginal out of the third step's bias, up to `η ≈ 5·10⁴`, and
+# turns it round beyond (`bench/data/mean_bias_first_step.csv`, `python
+# bench/mean_bias_first_step.py`); at `L = 362` the turn comes later and the gain is smaller.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

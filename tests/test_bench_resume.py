@@ -3,7 +3,11 @@ commands whose trials the file holds (by their point and seeds), and only those.
 
 from __future__ import annotations
 
+import argparse
+import sys
 from pathlib import Path
+
+import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -42,3 +46,21 @@ def test_rows_without_seeds_skip_nothing(monkeypatch, tmp_path):
     rows.write_text("V,d,L,N,successes,trials\n2048,512,64,30000,1,1\n")  # written before seeds were kept
     assert cl.recorded(str(rows)) == set() and cl.recorded(str(tmp_path / "none.csv")) == set()
     assert cl.pending([_cmd(64, 30000, 10500)], cl.recorded(str(rows))) == [_cmd(64, 30000, 10500)]
+
+
+def test_a_second_run_on_one_rows_file_stops_before_running_anything(monkeypatch, tmp_path, capsys):
+    """Two ``--run`` invocations on one rows file would each run the pending commands; the
+    second finds the rows file's lock taken and returns 2 with one line, running nothing."""
+    cl = _command_list(monkeypatch)
+    if not cl.rows_lock(str(tmp_path / "rows.csv")).enforced:
+        pytest.skip("no fcntl: the lock is not enforced here")
+    marker = tmp_path / "ran"
+    command = [sys.executable, "-c", f"open({str(marker)!r}, 'w')", "--V", "8", "--d", "8", "--L", "4",
+               "--N", "16", "--seed", "1"]
+    args = argparse.Namespace(run=True, workers=1, rows=str(tmp_path / "rows.csv"))
+    with cl.rows_lock(args.rows):
+        assert cl.print_or_run([command], args) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "rows file" in err and "another --rows file" in err, err
+    assert not marker.exists()
+    assert cl.print_or_run([command], args) == 0 and marker.exists()  # released: it runs

@@ -663,6 +663,11 @@ def test_the_first_steps_size_probes_at_beta_10_with_zeta_half_and_the_trigger_i
     assert all(s == t for N, (s, t) in eta3e4.items() if N >= 80000)  # every run from 8e4 succeeds
     eta3e5 = counts("three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe.csv")
     assert all(s == 0 for N, (s, t) in eta3e5.items() if N <= 170000)  # none to 1.7e5: above the limit's
+    # eta/gamma' = 30 at L = 362 (the bias turned round later there): none to 7.5e4, half from 8e4
+    at362 = counts("three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv")
+    assert all(s == 0 for N, (s, t) in at362.items() if N <= 75000) and at362[80000] == (2, 2)
+    assert sum(s for N, (s, t) in at362.items() if N >= 80000) == 4 == sum(t for N, (s, t) in at362.items()
+                                                                        if N >= 80000) // 2
 
 
 def _trials_by(rows, key, column="trials"):
@@ -688,7 +693,9 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta10_zeta05_trigger_in_eta3e4",
                      "three_step_eta3e4_beta10_zeta05_trigger_in_L64_probe.csv"),
                     ("beta10_zeta05_trigger_in_eta3e5",
-                     "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe.csv")]
+                     "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe.csv"),
+                    ("beta10_zeta05_trigger_in_eta3e5_L362",
+                     "three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),

@@ -107,7 +107,9 @@ def run_three_step(
     ``eta`` (``η > 0``): first value step; the early-phase regime is ``η·max|f| ≪ 1``
     (logits ``≈ η/(L·V)``, so ``η = 1`` is already small), and ``W_V²`` keeps ``ηG₁`` with
     weight ``η/γ'`` beside the step-3 term: measured, ``η/γ' ≳ 1`` raises the threshold at
-    soft attention, more at longer ``L`` (docs/theory.md §7.12).  ``gamma`` (``γ > 0``) or
+    soft attention, more at longer ``L``; with the trigger in the value path a moderate ``η``
+    lowers it instead (the step-3 gradient at ``W_V¹`` carries less of the labels' marginal
+    bias) and a large one raises it (docs/theory.md §7.12).  ``gamma`` (``γ > 0``) or
     ``beta`` (``β > 0``, trigger logit advantage; default 10): key-query step.
     ``gamma_prime`` (``γ' > 0``): second value step (large).  ``chunk``: sequences per
     sub-chunk; ``layout``: ``"tokens"`` or ``"dense"`` (the reference; same numbers to

@@ -42,11 +42,21 @@ LOCK_NAME = ".theorycheck.lock"
 
 class OutLock:
     """An exclusive lock on an output directory, held from :meth:`acquire` until
-    :meth:`release` or the end of the process (whichever comes first)."""
+    :meth:`release` or the end of the process (whichever comes first).
 
-    def __init__(self, directory: str | os.PathLike[str]) -> None:
+    ``name``: the lock file's name in ``directory``; ``subject``, ``advice`` and
+    ``unwritable``: what the refusals call the locked thing and what they tell the user to
+    do when it is taken and when the lock file cannot be made (defaults: the output
+    directory and ``--out``; the bench line scripts lock one rows file each with them).
+    """
+
+    def __init__(self, directory: str | os.PathLike[str], name: str = LOCK_NAME, *,
+                 subject: str | None = None, advice: str = "choose another --out DIR",
+                 unwritable: str = "choose a writable output directory with --out DIR") -> None:
         self.directory = Path(directory)
-        self.path = self.directory / LOCK_NAME
+        self.path = self.directory / name
+        self.subject = subject or f"output directory {str(self.directory)!r}"
+        self.advice, self.unwritable = advice, unwritable
         self.enforced = fcntl is not None
         self._fd: int | None = None
 
@@ -63,7 +73,7 @@ class OutLock:
         except OSError as exc:
             raise ValueError(
                 f"cannot create the lock file {str(self.path)!r} ({exc.strerror or exc}); "
-                "choose a writable output directory with --out DIR"
+                f"{self.unwritable}"
             ) from None
         if fcntl is not None:
             try:
@@ -72,8 +82,8 @@ class OutLock:
                 holder = _read_holder(fd)
                 os.close(fd)
                 raise ValueError(
-                    f"output directory {str(self.directory)!r} is in use by another theorycheck run "
-                    f"({holder}); wait for it to finish, or choose another --out DIR"
+                    f"{self.subject} is in use by another theorycheck run "
+                    f"({holder}); wait for it to finish, or {self.advice}"
                 ) from None
         os.ftruncate(fd, 0)
         stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

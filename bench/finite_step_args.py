@@ -1,0 +1,44 @@
+"""The command line shared by the scripts that run the finite-step algorithm beside its limit
+on the same seeds (``three_step_vs_limit.py``, ``mean_bias_first_step.py``): the step sizes
+``--eta`` (a comma-separated list) and ``--gamma-prime``, ``--beta``, ``--zeta``, the seeds,
+``--workers`` and ``--csv``, and the rows appended to that file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+
+__all__ = ["add_step_arguments", "parse_etas", "append_rows"]
+
+
+def add_step_arguments(ap: argparse.ArgumentParser, *, beta: float, zeta: float, eta: str, eta_help: str,
+                       seeds: int, seed: int, seeds_help: str = "seeds") -> None:
+    """Add the shared options with these defaults."""
+    ap.add_argument("--beta", type=float, default=beta, help="trigger logit advantage after step 2")
+    ap.add_argument("--eta", default=eta, help=eta_help)
+    ap.add_argument("--gamma-prime", type=float, default=1e4, help="second value step (default 1e4)")
+    ap.add_argument("--zeta", type=float, default=zeta)
+    ap.add_argument("--seeds", type=int, default=seeds, help=seeds_help)
+    ap.add_argument("--seed", type=int, default=seed, help="first seed")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--csv", help="append the rows here")
+
+
+def parse_etas(text: str) -> list[float]:
+    """``"1,1e5"`` -> ``[1.0, 100000.0]``; a ValueError naming ``--eta`` otherwise."""
+    try:
+        return [float(e) for e in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--eta: expected comma-separated numbers, got {text!r}") from None
+
+
+def append_rows(path: str | None, rows: list[dict]) -> None:
+    """Append ``rows`` to the CSV file ``path`` (a header first if it is empty); nothing if
+    ``path`` is None."""
+    if path:
+        with open(path, "a", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            if fh.tell() == 0:
+                writer.writeheader()
+            writer.writerows(rows)

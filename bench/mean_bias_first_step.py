@@ -1,0 +1,177 @@
+"""Where the trigger's mean bias goes as the first value step grows (prints figures).
+
+With the trigger in the value path (``marker_in_value=True``) the attended vector at test
+is ``e_x + z_trig`` (hard attention on the informative token), so the trained value matrix
+``W`` gives every label the same extra logit ``b_y = u_yᵀ W z_trig`` whatever the token:
+the mean bias of docs/theory.md §7.4.  The finite-step algorithm (§3.1) has ``W = W_V² =
+ηG₁ − γ'∇_{W_V}L̂(W_V¹, W_KQ¹)``; its bias splits into the first step's ``b¹ = η·Uᵀ G₁ z_trig``
+(``W_V¹ = ηG₁`` exactly, §3.1) and the third step's ``b³ = b − b¹``.  For each seed and each
+``η`` (``γ'`` fixed) on the same draws (:func:`theorycheck.simulate.trial_draws`) this prints
+
+* ``acc``: the test recall accuracy of the trial (what a threshold search scores);
+* ``facts`` and ``facts-b``: the fraction of the ``V`` facts recalled by ``argmax_y(T_yx +
+  b_y)`` and by ``argmax_y T_yx`` (``T = U W Eᵀ``, the token's part of the logits): with
+  hard attention, what the bias costs;
+* ``|b|/s``, ``|b1|/s``, ``|b3|/s``: the spread (standard deviation over ``y``) of ``b``,
+  ``b¹``, ``b³``, each over the mean signal ``s = mean_x(T_{Π(x),x} − mean_y T_yx)``;
+* ``corr(b3, b3_ref)``: the correlation over ``y`` of ``b³`` with the third step's bias at
+  the first ``η`` listed (give ``η = 1``, where ``W_V² ≈`` the limit's ``γ'G₂``): whether a
+  larger first step shrinks the step-3 bias in place or turns it round;
+* ``corr(b3, marg)``: its correlation with the training labels' marginal seen through the
+  label embeddings, ``m_y = u_yᵀ Σ_z u_z (n_z/N − 1/V)`` (``n_z`` the count of label ``z``
+  among the ``N`` training sequences): the direction in which the trigger, present in every
+  sequence, carries the label frequencies into the logits.
+
+``--limit`` adds the early-phase limit's row (``η → 0``: ``W = G₂``, reported as ``eta 0``).
+
+``--lean`` prints instead, without the three steps (seconds a seed), how far the model after
+step 1 already leans towards the training labels' marginal where the third step's gradient is
+taken: ``λ = ⟨p̄ − 1/V, f − 1/V⟩ / |f − 1/V|²``, ``f`` the label frequencies and ``p̄`` the mean
+over the training sequences of ``softmax(U W_V¹ (e_x + z_trig))``, the output at ``W_V¹ = ηG₁``
+with step 3's attention taken hard (``x`` the informative token); and the same in the
+embedding space, ``λ_U = ⟨Uᵀ(p̄ − 1/V), Uᵀ(f − 1/V)⟩ / |Uᵀ(f − 1/V)|²`` (``Uᵀ`` sums ``u_y`` with
+those weights).  The step-3 gradient's trigger column, the ``d``-vector ``W z_trig`` reads,
+is ``ζ²·Uᵀ(f − p̄)`` plus overlap terms, so its marginal part is ``(1 − λ_U)`` of the limit's: at
+``λ_U = 1`` it is gone and beyond it is turned round.
+
+    OPENBLAS_NUM_THREADS=1 python bench/mean_bias_first_step.py --point 2048,512,64,63000 \\
+        --beta 10 --zeta 0.5 --eta 1,10000,30000,100000,300000 --seeds 2 --seed 300 \\
+        --limit --workers 2
+
+``bench/data/mean_bias_first_step.csv`` holds the rows of that command (2026-11-29, ``(V, d) =
+(2048, 512)``, ``β = 10``, ``ζ = 1/2``, seeds 300 and 301, ~4 min on 2 cores) and of the same at
+``--point 2048,512,362,86000 --eta 1,30000,100000,300000`` (~10 min) and ``--point
+2048,512,362,70000 --eta 1,100000,300000 --seed 11004`` (~5 min); ``..._lean.csv`` those of
+``--lean --eta 1,10000,30000,100000,300000`` at the three points (seconds).  The reading is in
+docs/theory.md §7.12.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from finite_step_args import add_step_arguments, append_rows, parse_etas
+from points import parse_points
+from theorycheck.algorithms.limit import run_limit
+from theorycheck.algorithms.three_step import run_three_step
+from theorycheck.simulate import trial_draws
+from theorycheck.tasks.retrieval import RetrievalParams, iter_chunks
+
+
+def label_frequencies(params: RetrievalParams, emb, train_seed) -> np.ndarray:
+    """``f_y = n_y/N`` over the training labels (the same data every algorithm reads,
+    :func:`theorycheck.tasks.retrieval.iter_chunks`)."""
+    counts = np.zeros(params.V)
+    for batch in iter_chunks(params, emb, train_seed, params.N, 65536):
+        counts += np.bincount(batch.labels, minlength=params.V)
+    return counts / params.N
+
+
+def first_step_lean(emb, G1: np.ndarray, freq: np.ndarray, eta: float) -> tuple[float, float]:
+    """``(λ, λ_U)`` of ``--lean``: ``p̄ = Σ_x f_{Π(x)} softmax(η U G₁ (e_x + z_trig))`` (the
+    label of a sequence is that of its informative token, so token ``x`` is informative in
+    a fraction ``f_{Π(x)}`` of them)."""
+    logits = eta * (emb.E + emb.z_trig) @ (emb.U @ G1).T          # [x, y]
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    centred = freq - 1.0 / len(freq)
+    lean = freq[emb.perm] @ p - 1.0 / len(freq)
+    embedded, lean_embedded = emb.U.T @ centred, emb.U.T @ lean
+    return (float(lean @ centred / (centred @ centred)),
+            float(lean_embedded @ embedded / (embedded @ embedded)))
+
+
+def bias_figures(emb, w: np.ndarray, w1: np.ndarray) -> dict:
+    """The figures above for one value matrix ``w`` (``d×d``, logits ``U w o``) whose first
+    step is ``w1``; ``b3`` is returned for the correlations."""
+    T = emb.U @ w @ emb.E.T                      # T[y, x] = u_yᵀ W e_x
+    b = emb.U @ (w @ emb.z_trig)
+    b1 = emb.U @ (w1 @ emb.z_trig)
+    facts = np.arange(len(emb.perm))
+    signal = float(np.mean(T[emb.perm, facts] - T.mean(axis=0)))
+    return {
+        "facts": float(np.mean(np.argmax(T + b[:, None], axis=0) == emb.perm)),
+        "facts_unbiased": float(np.mean(np.argmax(T, axis=0) == emb.perm)),
+        "bias_spread": float(np.std(b) / signal),
+        "bias_spread_step1": float(np.std(b1) / signal),
+        "bias_spread_step3": float(np.std(b - b1) / signal),
+    }, b - b1
+
+
+def one_seed(job: tuple) -> list[dict]:
+    """Every ``η`` (and the limit) on one seed's draws."""
+    (V, d, L, N), beta, etas, gamma_prime, zeta, with_limit, seed = job
+    params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=zeta, marker_in_value=True)
+    emb, train_seed, test = trial_draws(params, seed)
+    limit = run_limit(params, emb, train_seed, beta=beta)
+    marginal = emb.U @ (emb.U.T @ (label_frequencies(params, emb, train_seed) - 1.0 / V))
+    base = {"V": V, "d": d, "L": L, "N": N, "zeta": zeta, "beta": beta, "gamma_prime": gamma_prime, "seed": seed}
+    rows, reference = [], None
+    for eta in etas:
+        fit = run_three_step(params, emb, train_seed, eta=eta, beta=beta, gamma_prime=gamma_prime)
+        figures, b3 = bias_figures(emb, np.asarray(fit.w_v), eta * limit.G1)
+        reference = b3 if reference is None else reference
+        rows.append({**base, "eta": eta, "accuracy": float(np.mean(fit.predict(test)[0] == test.labels)),
+                     **figures, "corr_step3_ref": float(np.corrcoef(b3, reference)[0, 1]),
+                     "corr_step3_marginal": float(np.corrcoef(b3, marginal)[0, 1])})
+    if with_limit:
+        figures, b3 = bias_figures(emb, limit.G2, 0.0 * limit.G1)
+        rows.append({**base, "eta": 0.0, "gamma_prime": float("inf"),
+                     "accuracy": float(np.mean(limit.predict(test)[0] == test.labels)),
+                     **figures, "corr_step3_ref": float(np.corrcoef(b3, reference)[0, 1]),
+                     "corr_step3_marginal": float(np.corrcoef(b3, marginal)[0, 1])})
+    return rows
+
+
+def lean_of_seed(job: tuple) -> list[dict]:
+    """``λ`` at every ``η`` on one seed's draws (``--lean``)."""
+    (V, d, L, N), beta, etas, _, zeta, _, seed = job
+    params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=zeta, marker_in_value=True)
+    emb, train_seed, _ = trial_draws(params, seed)
+    G1 = run_limit(params, emb, train_seed, beta=beta).G1
+    freq = label_frequencies(params, emb, train_seed)
+    return [{"V": V, "d": d, "L": L, "N": N, "zeta": zeta, "seed": seed, "eta": eta,
+             **dict(zip(("lean", "lean_embedded"), first_step_lean(emb, G1, freq, eta)))} for eta in etas]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--point", required=True, help="'V,d,L,N'")
+    ap.add_argument("--limit", action="store_true", help="add the early-phase limit's row (eta 0)")
+    ap.add_argument("--lean", action="store_true",
+                    help="print only the first step's lean towards the label marginal (no three steps)")
+    add_step_arguments(ap, beta=10.0, zeta=0.5, eta="1,10000,30000,100000,300000", seeds=2, seed=300,
+                       eta_help="comma-separated first value steps; the first is the reference (default from 1)")
+    args = ap.parse_args(argv)
+    try:
+        points = parse_points(args.point, "--point")
+        etas = parse_etas(args.eta)
+    except ValueError as err:
+        ap.error(str(err))
+    if len(points) != 1:
+        ap.error(f"--point takes one 'V,d,L,N', got {len(points)}; run the script once per point")
+    jobs = [(points[0], args.beta, etas, args.gamma_prime, args.zeta, args.limit, args.seed + k)
+            for k in range(args.seeds)]
+    with ProcessPoolExecutor(args.workers) as pool:
+        rows = [row for seed_rows in pool.map(lean_of_seed if args.lean else one_seed, jobs) for row in seed_rows]
+    if args.lean:
+        print("seed   eta       lean     lean_U")
+        print("\n".join(f"{r['seed']:<6} {r['eta']:<9g} {r['lean']:<8.4f} {r['lean_embedded']:.4f}" for r in rows))
+        append_rows(args.csv, rows)
+        return 0
+    print("seed   eta       acc      facts    facts-b  |b|/s    |b1|/s   |b3|/s   corr(b3, b3_ref)  corr(b3, marg)")
+    for r in rows:
+        print(f"{r['seed']:<6} {r['eta']:<9g} {r['accuracy']:<8.4f} {r['facts']:<8.4f} "
+              f"{r['facts_unbiased']:<8.4f} {r['bias_spread']:<8.4f} {r['bias_spread_step1']:<8.4f} "
+              f"{r['bias_spread_step3']:<8.4f} {r['corr_step3_ref']:<+17.3f} {r['corr_step3_marginal']:+.3f}")
+    append_rows(args.csv, rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
