@@ -1,7 +1,7 @@
 """The command line shared by the scripts that run the finite-step algorithm beside its limit
 on the same seeds (``three_step_vs_limit.py``, ``mean_bias_first_step.py``): the step sizes
 ``--eta`` (a comma-separated list) and ``--gamma-prime``, ``--beta``, ``--zeta``, the seeds,
-``--workers`` and ``--csv``, and the rows appended to that file.
+``--workers`` and ``--csv``, their parsing, and the rows appended to that file.
 """
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import csv
 
-__all__ = ["add_step_arguments", "parse_etas", "append_rows"]
+from points import parse_points
+
+__all__ = ["add_step_arguments", "parse_etas", "points_and_etas", "append_rows"]
 
 
 def add_step_arguments(ap: argparse.ArgumentParser, *, beta: float, zeta: float, eta: str, eta_help: str,
@@ -31,6 +33,15 @@ def parse_etas(text: str) -> list[float]:
         return [float(e) for e in text.split(",")]
     except ValueError:
         raise ValueError(f"--eta: expected comma-separated numbers, got {text!r}") from None
+
+
+def points_and_etas(ap: argparse.ArgumentParser, args: argparse.Namespace, option: str) -> tuple[list, list[float]]:
+    """The points of ``option`` (``"V,d,L,N; ..."``, :func:`points.parse_points`) and the
+    ``--eta`` list, or the parser's one-line usage error (exit 2) naming what was wrong."""
+    try:
+        return parse_points(getattr(args, option.lstrip("-")), option), parse_etas(args.eta)
+    except ValueError as err:
+        ap.error(str(err))
 
 
 def append_rows(path: str | None, rows: list[dict]) -> None:

@@ -54,10 +54,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from finite_step_args import add_step_arguments, append_rows, parse_etas
-from points import parse_points
+from finite_step_args import add_step_arguments, append_rows, points_and_etas
 from theorycheck.algorithms.limit import run_limit
 from theorycheck.algorithms.three_step import run_three_step
+from theorycheck.models.attention import softmax_rows
 from theorycheck.simulate import trial_draws
 from theorycheck.tasks.retrieval import RetrievalParams, iter_chunks
 
@@ -75,10 +75,7 @@ def first_step_lean(emb, G1: np.ndarray, freq: np.ndarray, eta: float) -> tuple[
     """``(λ, λ_U)`` of ``--lean``: ``p̄ = Σ_x f_{Π(x)} softmax(η U G₁ (e_x + z_trig))`` (the
     label of a sequence is that of its informative token, so token ``x`` is informative in
     a fraction ``f_{Π(x)}`` of them)."""
-    logits = eta * (emb.E + emb.z_trig) @ (emb.U @ G1).T          # [x, y]
-    logits -= logits.max(axis=1, keepdims=True)
-    p = np.exp(logits)
-    p /= p.sum(axis=1, keepdims=True)
+    p = softmax_rows(eta * (emb.E + emb.z_trig) @ (emb.U @ G1).T)  # [x, y]
     centred = freq - 1.0 / len(freq)
     lean = freq[emb.perm] @ p - 1.0 / len(freq)
     embedded, lean_embedded = emb.U.T @ centred, emb.U.T @ lean
@@ -111,18 +108,18 @@ def one_seed(job: tuple) -> list[dict]:
     limit = run_limit(params, emb, train_seed, beta=beta)
     marginal = emb.U @ (emb.U.T @ (label_frequencies(params, emb, train_seed) - 1.0 / V))
     base = {"V": V, "d": d, "L": L, "N": N, "zeta": zeta, "beta": beta, "gamma_prime": gamma_prime, "seed": seed}
-    rows, reference = [], None
+    runs = []  # (η, γ', the fit, its W, its first step W_V¹)
     for eta in etas:
         fit = run_three_step(params, emb, train_seed, eta=eta, beta=beta, gamma_prime=gamma_prime)
-        figures, b3 = bias_figures(emb, np.asarray(fit.w_v), eta * limit.G1)
+        runs.append((eta, gamma_prime, fit, np.asarray(fit.w_v), eta * limit.G1))
+    if with_limit:  # the limit's W is G₂, with no first step in it
+        runs.append((0.0, float("inf"), limit, limit.G2, np.zeros_like(limit.G1)))
+    rows, reference = [], None
+    for eta, step3, fit, w, w1 in runs:
+        figures, b3 = bias_figures(emb, w, w1)
         reference = b3 if reference is None else reference
-        rows.append({**base, "eta": eta, "accuracy": float(np.mean(fit.predict(test)[0] == test.labels)),
-                     **figures, "corr_step3_ref": float(np.corrcoef(b3, reference)[0, 1]),
-                     "corr_step3_marginal": float(np.corrcoef(b3, marginal)[0, 1])})
-    if with_limit:
-        figures, b3 = bias_figures(emb, limit.G2, 0.0 * limit.G1)
-        rows.append({**base, "eta": 0.0, "gamma_prime": float("inf"),
-                     "accuracy": float(np.mean(limit.predict(test)[0] == test.labels)),
+        rows.append({**base, "eta": eta, "gamma_prime": step3,
+                     "accuracy": float(np.mean(fit.predict(test)[0] == test.labels)),
                      **figures, "corr_step3_ref": float(np.corrcoef(b3, reference)[0, 1]),
                      "corr_step3_marginal": float(np.corrcoef(b3, marginal)[0, 1])})
     return rows
@@ -148,11 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     add_step_arguments(ap, beta=10.0, zeta=0.5, eta="1,10000,30000,100000,300000", seeds=2, seed=300,
                        eta_help="comma-separated first value steps; the first is the reference (default from 1)")
     args = ap.parse_args(argv)
-    try:
-        points = parse_points(args.point, "--point")
-        etas = parse_etas(args.eta)
-    except ValueError as err:
-        ap.error(str(err))
+    points, etas = points_and_etas(ap, args, "--point")
     if len(points) != 1:
         ap.error(f"--point takes one 'V,d,L,N', got {len(points)}; run the script once per point")
     jobs = [(points[0], args.beta, etas, args.gamma_prime, args.zeta, args.limit, args.seed + k)

@@ -55,8 +55,7 @@ import argparse
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from finite_step_args import add_step_arguments, append_rows, parse_etas
-from points import parse_points
+from finite_step_args import add_step_arguments, append_rows, points_and_etas
 from theorycheck.simulate import simulate
 from theorycheck.tasks.retrieval import RetrievalParams
 
@@ -82,11 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     add_step_arguments(ap, beta=4.0, zeta=1.0, eta="1", eta_help="comma-separated first value steps (default 1)",
                        seeds=4, seed=100, seeds_help="seeds per point")
     args = ap.parse_args(argv)
-    try:
-        points = parse_points(args.points, "--points")
-        etas = parse_etas(args.eta)
-    except ValueError as err:
-        ap.error(str(err))
+    points, etas = points_and_etas(ap, args, "--points")
     jobs = [(p, args.beta, eta, args.gamma_prime, args.zeta, args.trigger_in, args.seed + k)
             for p in points for eta in etas for k in range(args.seeds)]
     with ProcessPoolExecutor(args.workers) as pool:
