@@ -32,7 +32,10 @@ with step 3's attention taken hard (``x`` the informative token); and the same i
 embedding space, ``λ_U = ⟨Uᵀ(p̄ − 1/V), Uᵀ(f − 1/V)⟩ / |Uᵀ(f − 1/V)|²`` (``Uᵀ`` sums ``u_y`` with
 those weights).  The step-3 gradient's trigger column, the ``d``-vector ``W z_trig`` reads,
 is ``ζ²·Uᵀ(f − p̄)`` plus overlap terms, so its marginal part is ``(1 − λ_U)`` of the limit's: at
-``λ_U = 1`` it is gone and beyond it is turned round.
+``λ_U = 1`` it is gone and beyond it is turned round.  Each ``--lean`` row also gives the
+first-order predictor ``η·a·(1/d + 1/V)`` of ``λ_U`` and the parts of ``a`` that set it by seed
+(:func:`marginal_overlap`); ``--lean --probe ROWS`` takes each run of a probe's rows file (a line
+script's, one seed a row) at its own point and seed and prints its lean beside its outcome.
 
     OPENBLAS_NUM_THREADS=1 python bench/mean_bias_first_step.py --point 2048,512,64,63000 \\
         --beta 10 --zeta 0.5 --eta 1,10000,30000,100000,300000 --seeds 2 --seed 300 \\
@@ -42,19 +45,24 @@ is ``ζ²·Uᵀ(f − p̄)`` plus overlap terms, so its marginal part is ``(1 �
 (2048, 512)``, ``β = 10``, ``ζ = 1/2``, seeds 300 and 301, ~4 min on 2 cores) and of the same at
 ``--point 2048,512,362,86000 --eta 1,30000,100000,300000`` (~10 min) and ``--point
 2048,512,362,70000 --eta 1,100000,300000 --seed 11004`` (~5 min); ``..._lean.csv`` those of
-``--lean --eta 1,10000,30000,100000,300000`` at the three points (seconds).  The reading is in
+``--lean --eta 1,10000,30000,100000,300000`` at the three points (seconds);
+``..._lean_seeds.csv`` those of ``--lean --eta 10000 --seeds 16 --seed 300`` at ``2048,512,64,63000``
+and ``2048,512,362,86000`` and of ``--seeds 8`` at ``2048,1024,64,63000`` and ``2048,256,64,63000``
+(a minute); ``..._lean_probe.csv`` those of ``--lean --eta 300000 --probe
+bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv`` (20 s).  The reading is in
 docs/theory.md §7.12.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from finite_step_args import add_step_arguments, append_rows, points_and_etas
+from finite_step_args import add_step_arguments, append_rows, parse_etas, points_and_etas
 from theorycheck.algorithms.limit import run_limit
 from theorycheck.algorithms.three_step import run_three_step
 from theorycheck.models.attention import softmax_rows
@@ -62,13 +70,33 @@ from theorycheck.simulate import trial_draws
 from theorycheck.tasks.retrieval import RetrievalParams, iter_chunks
 
 
-def label_frequencies(params: RetrievalParams, emb, train_seed) -> np.ndarray:
-    """``f_y = n_y/N`` over the training labels (the same data every algorithm reads,
+def training_frequencies(params: RetrievalParams, emb, train_seed) -> tuple[np.ndarray, np.ndarray]:
+    """``(f, t)``: ``f_y = n_y/N`` over the training labels and ``t_x`` the share of token
+    ``x`` among the ``N·L`` training positions (the same data every algorithm reads,
     :func:`theorycheck.tasks.retrieval.iter_chunks`)."""
-    counts = np.zeros(params.V)
+    labels, tokens = np.zeros(params.V), np.zeros(params.V)
     for batch in iter_chunks(params, emb, train_seed, params.N, 65536):
-        counts += np.bincount(batch.labels, minlength=params.V)
-    return counts / params.N
+        labels += np.bincount(batch.labels, minlength=params.V)
+        tokens += np.bincount(batch.tokens.ravel(), minlength=params.V)
+    return labels / params.N, tokens / (params.N * params.L)
+
+
+def marginal_overlap(emb, freq: np.ndarray, token_freq: np.ndarray, L: int) -> tuple[float, float]:
+    """``(a, ē·z_trig)``: the first-order predictor of the lean, ``λ_U ≈ η·a·(1/d + 1/V)``.
+
+    To first order in ``η``, ``p̄ − 1/V ≈ (η/V)·C U G₁(e_f + z_trig)`` (``C`` the centring,
+    ``e_f = Σ_x f_{Π(x)} e_x`` the informative tokens' mean), and ``G₁(e_f + z_trig) =
+    (1/N) Σ_n w_{y_n} ō_nᵀ(e_f + z_trig)`` carries the labels' marginal ``w̄ = Uᵀ(f − 1/V)``
+    with the weight ``a = ō̄ᵀ(e_f + z_trig)``, ``ō̄ = ē + z_trig/L`` the mean attended vector
+    at uniform attention (``ē = Σ_x t_x e_x``, the training tokens' mean).  For random label
+    embeddings of variance ``1/d``, ``UᵀU ≈ (V/d)·I`` but ``w̄ = Uᵀ(f − 1/V)`` leans towards
+    its large eigendirections: ``|CUw̄|²/|w̄|² ≈ E[(UᵀU)²]/E[UᵀU] = (V/d)(1 + d/V)``, so
+    ``λ_U ≈ η·a·(1/d + 1/V)``.  The terms of
+    ``a``: the trigger's own ``ζ²/L``, the mean token's overlap with the trigger ``ē·z_trig``
+    (about ``±ζ/√(V d)``, its sign set by the seed's embeddings), and ``ē·e_f ≈ 1/V``."""
+    mean_token = token_freq @ emb.E
+    overlap = (mean_token + emb.z_trig / L) @ (freq[emb.perm] @ emb.E + emb.z_trig)
+    return float(overlap), float(mean_token @ emb.z_trig)
 
 
 def first_step_lean(emb, G1: np.ndarray, freq: np.ndarray, eta: float) -> tuple[float, float]:
@@ -106,7 +134,7 @@ def one_seed(job: tuple) -> list[dict]:
     params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=zeta, marker_in_value=True)
     emb, train_seed, test = trial_draws(params, seed)
     limit = run_limit(params, emb, train_seed, beta=beta)
-    marginal = emb.U @ (emb.U.T @ (label_frequencies(params, emb, train_seed) - 1.0 / V))
+    marginal = emb.U @ (emb.U.T @ (training_frequencies(params, emb, train_seed)[0] - 1.0 / V))
     base = {"V": V, "d": d, "L": L, "N": N, "zeta": zeta, "beta": beta, "gamma_prime": gamma_prime, "seed": seed}
     runs = []  # (η, γ', the fit, its W, its first step W_V¹)
     for eta in etas:
@@ -126,35 +154,72 @@ def one_seed(job: tuple) -> list[dict]:
 
 
 def lean_of_seed(job: tuple) -> list[dict]:
-    """``λ`` at every ``η`` on one seed's draws (``--lean``)."""
+    """``λ`` at every ``η`` on one seed's draws (``--lean``), with the first-order predictor
+    ``η·a·(1/d + 1/V)`` of ``λ_U`` and the parts of ``a`` (:func:`marginal_overlap`)."""
     (V, d, L, N), beta, etas, _, zeta, _, seed = job
     params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=zeta, marker_in_value=True)
     emb, train_seed, _ = trial_draws(params, seed)
     G1 = run_limit(params, emb, train_seed, beta=beta).G1
-    freq = label_frequencies(params, emb, train_seed)
+    freq, token_freq = training_frequencies(params, emb, train_seed)
+    overlap, mean_token_trigger = marginal_overlap(emb, freq, token_freq, L)
     return [{"V": V, "d": d, "L": L, "N": N, "zeta": zeta, "seed": seed, "eta": eta,
-             **dict(zip(("lean", "lean_embedded"), first_step_lean(emb, G1, freq, eta)))} for eta in etas]
+             **dict(zip(("lean", "lean_embedded"), first_step_lean(emb, G1, freq, eta))),
+             "lean_embedded_predicted": eta * overlap * (1.0 / d + 1.0 / V), "overlap": overlap,
+             "mean_token_trigger": mean_token_trigger} for eta in etas]
+
+
+def probe_jobs(path: str, etas: list[float]) -> tuple[list[tuple], list[dict]]:
+    """``--probe``: one ``--lean`` job per run of a probe's rows (a line script's rows file,
+    one seed per row, trigger in the value path), each at its own ``(V, d, L, N)``, ``β``,
+    ``ζ`` and seed, and the run's outcome (``successes``, ``trials``) for its rows."""
+    try:
+        with open(path, newline="") as fh:
+            runs = list(csv.DictReader(fh))
+        jobs = [((int(r["V"]), int(r["d"]), int(r["L"]), int(r["N"])), float(r["beta"]), etas, None,
+                 float(r["zeta"]), False, int(r["seeds"])) for r in runs]
+    except (OSError, KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"--probe: cannot read one run per row (V, d, L, N, beta, zeta, seeds) from {path!r}: "
+                         f"{err}; give a line script's rows file") from None
+    if not runs or any(r.get("marker_in_value", "true").lower() != "true" for r in runs):
+        raise ValueError(f"--probe: {path!r} has no runs, or runs with the trigger out of the value path "
+                         "(marker_in_value false), where there is no mean bias to lean against")
+    return jobs, [{"successes": int(r["successes"]), "trials": int(r["trials"])} for r in runs]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--point", required=True, help="'V,d,L,N'")
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--point", help="'V,d,L,N'")
+    where.add_argument("--probe", metavar="ROWS", help="with --lean: the lean of every run in a probe's rows file, "
+                       "at its own point and seed, beside its outcome")
     ap.add_argument("--limit", action="store_true", help="add the early-phase limit's row (eta 0)")
     ap.add_argument("--lean", action="store_true",
                     help="print only the first step's lean towards the label marginal (no three steps)")
     add_step_arguments(ap, beta=10.0, zeta=0.5, eta="1,10000,30000,100000,300000", seeds=2, seed=300,
                        eta_help="comma-separated first value steps; the first is the reference (default from 1)")
     args = ap.parse_args(argv)
-    points, etas = points_and_etas(ap, args, "--point")
-    if len(points) != 1:
-        ap.error(f"--point takes one 'V,d,L,N', got {len(points)}; run the script once per point")
-    jobs = [(points[0], args.beta, etas, args.gamma_prime, args.zeta, args.limit, args.seed + k)
-            for k in range(args.seeds)]
+    if args.probe is not None:
+        if not args.lean:
+            ap.error("--probe measures the lean of a probe's runs: add --lean")
+        try:
+            jobs, outcomes = probe_jobs(args.probe, parse_etas(args.eta))
+        except ValueError as err:
+            ap.error(str(err))
+    else:
+        points, etas = points_and_etas(ap, args, "--point")
+        if len(points) != 1:
+            ap.error(f"--point takes one 'V,d,L,N', got {len(points)}; run the script once per point")
+        jobs = [(points[0], args.beta, etas, args.gamma_prime, args.zeta, args.limit, args.seed + k)
+                for k in range(args.seeds)]
+        outcomes = [{}] * len(jobs)
     with ProcessPoolExecutor(args.workers) as pool:
-        rows = [row for seed_rows in pool.map(lean_of_seed if args.lean else one_seed, jobs) for row in seed_rows]
+        rows = [{**row, **outcome} for seed_rows, outcome in zip(pool.map(lean_of_seed if args.lean else one_seed, jobs),
+                                                                  outcomes) for row in seed_rows]
     if args.lean:
-        print("seed   eta       lean     lean_U")
-        print("\n".join(f"{r['seed']:<6} {r['eta']:<9g} {r['lean']:<8.4f} {r['lean_embedded']:.4f}" for r in rows))
+        print("N        seed   eta       lean     lean_U   predicted  a          e_bar.z_trig  outcome")
+        print("\n".join(f"{r['N']:<8} {r['seed']:<6} {r['eta']:<9g} {r['lean']:<8.4f} {r['lean_embedded']:<8.4f} "
+                        f"{r['lean_embedded_predicted']:<10.4f} {r['overlap']:<+10.3e} {r['mean_token_trigger']:<+13.3e}"
+                        + (f" {r['successes']}/{r['trials']}" if "trials" in r else "") for r in rows))
         append_rows(args.csv, rows)
         return 0
     print("seed   eta       acc      facts    facts-b  |b|/s    |b1|/s   |b3|/s   corr(b3, b3_ref)  corr(b3, marg)")

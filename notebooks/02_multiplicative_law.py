@@ -386,7 +386,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # is the trigger's logit bias (without it 0.998-1.0 of the facts are recalled): the first step
 # takes the training labels' marginal out of the third step's bias, up to `η ≈ 5·10⁴`, and
 # turns it round beyond (`bench/data/mean_bias_first_step.csv`, `python
-# bench/mean_bias_first_step.py`); at `L = 362` the turn comes later and the gain is smaller.
+# bench/mean_bias_first_step.py`); at `L = 362` the turn comes later and the gain is smaller,
+# and a draw of the embeddings: the lean is `λ_U ≈ η·a·(1/d + 1/V)` with `a` the trigger's
+# `ζ²/L` plus the mean token's overlap with the trigger (a random sign), so at 362 the probe's
+# successes are the seeds that lean to `λ_U ≈ 1` (`bench/data/mean_bias_first_step_lean_probe.csv`).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
