@@ -13,6 +13,8 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   runs in two rounds, ~11 min on 2 cores, 2026-11-28).
 * ``three_step_eta3e4_L_line.csv`` (``--line beta4_eta3e4``, ``η = 3·10⁴``: ``η/γ' = 3``; 68
   runs in four rounds, ~32 min on 2 cores beside other jobs, 2026-11-28).
+* ``three_step_eta3e4_L_line_4096.csv`` (``--line beta4_4096_eta3e4``, ``η/γ' = 3`` at ``(4096, 1024)``:
+  45 runs in two rounds, ~50 min on 2 cores, 2026-11-29).
 * ``three_step_eta1e4_L_line.csv`` (``--line beta4_eta1e4``, ``η = 10⁴``: ``η/γ' = 1``; 52 runs
   in three rounds, ~19 min on 2 cores, 2026-11-28).
 * ``three_step_eta3e5_L_line.csv`` (``--line beta4_eta3e5``, ``η = 3·10⁵``: ``η/γ' = 30``; 44
@@ -169,6 +171,14 @@ BETA10_ZETA05_TRIGGER_IN_ETA3E5_L362 = (
     (11010, ((362, 75000, 2), (362, 85000, 2), (362, 95000, 2))),
 )
 
+# eta/gamma' = 3 at (4096, 1024), beta = 4: does the excess's ratio to eta/gamma' = 10 carry over from (2048, 512)? (2026-11-29)
+BETA4_4096_ETA3E4 = (
+    (11100, ((64, 36000, 2), (64, 39000, 2), (64, 43000, 2), (128, 38000, 2), (128, 43000, 2), (128, 48000, 2),
+             (256, 46000, 2), (256, 53000, 2), (256, 60000, 2))),
+    (11118, ((64, 36800, 3), (64, 37500, 3), (64, 38200, 3), (128, 39200, 3), (128, 40500, 3), (128, 41800, 3),
+             (256, 47500, 3), (256, 49500, 3), (256, 51500, 3))),
+)
+
 
 class Line(NamedTuple):
     V: int
@@ -187,6 +197,7 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta4_2896_724": Line(2896, 724, 4, BETA4_2896_724),
          "beta4_eta3e4": Line(2048, 512, 4, BETA4_ETA3E4, eta=30000),
          "beta4_eta1e4": Line(2048, 512, 4, BETA4_ETA1E4, eta=10000),
+         "beta4_4096_eta3e4": Line(4096, 1024, 4, BETA4_4096_ETA3E4, eta=30000),
          "beta4_eta3e5": Line(2048, 512, 4, BETA4_ETA3E5, eta=300000),
          "beta10_zeta05": Line(2048, 512, 10, BETA10_ZETA05, zeta=0.5),
          "beta10_zeta05_trigger_in": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN, zeta=0.5, trigger_in_value=True),

@@ -597,6 +597,19 @@ def test_the_finite_step_line_at_eta_over_gamma_3(capsys):
     assert all(c["in_regime"] for c in cells)
 
 
+def test_the_finite_step_line_at_eta_over_gamma_3_at_4096(capsys):
+    # docs/theory.md §7.12 (2026-11-29): eta/gamma' = 3 at (4096, 1024), beta = 4, 45 single-seed
+    # runs: refuted, every cell in the regime; the thresholds within the predicted +-10% of 3.9e4,
+    # 4.3e4, 5.3e4, and the excess over hard attention (3.514e4) 3.2-3.6x below eta/gamma' = 10's
+    cells = _refuted_l_line(capsys, "three_step_eta3e4_L_line_4096.csv", 0.164, [0.124, 0.204], 45)
+    thresholds = [c["shared_width"]["threshold"] for c in cells]
+    assert thresholds == pytest.approx([38371, 40662, 48189], abs=1)
+    assert all(c["in_regime"] for c in cells)
+    eta10 = _refuted_l_line(capsys, "three_step_eta1e5_L_line_4096.csv", 0.733, [0.642, 0.824], 52)
+    ratios = [(c["shared_width"]["threshold"] - 35140) / (t - 35140) for c, t in zip(eta10, thresholds)]
+    assert ratios == pytest.approx([3.2, 3.6, 3.6], abs=0.05)
+
+
 def test_the_finite_step_line_at_eta_over_gamma_1_is_the_limit(capsys):
     # docs/theory.md §7.12: eta = 1e4 (eta/gamma' = 1) at (2048, 512), beta = 4, 52 single-seed
     # runs (2026-11-28): refuted as the limit is (0.45), every cell in the regime; the thresholds
@@ -695,7 +708,8 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta10_zeta05_trigger_in_eta3e5",
                      "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe.csv"),
                     ("beta10_zeta05_trigger_in_eta3e5_L362",
-                     "three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv")]
+                     "three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv"),
+                    ("beta4_4096_eta3e4", "three_step_eta3e4_L_line_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
