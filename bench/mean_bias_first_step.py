@@ -91,9 +91,9 @@ def marginal_overlap(emb, freq: np.ndarray, token_freq: np.ndarray, L: int) -> t
     at uniform attention (``ē = Σ_x t_x e_x``, the training tokens' mean).  For random label
     embeddings of variance ``1/d``, ``UᵀU ≈ (V/d)·I`` but ``w̄ = Uᵀ(f − 1/V)`` leans towards
     its large eigendirections: ``|CUw̄|²/|w̄|² ≈ E[(UᵀU)²]/E[UᵀU] = (V/d)(1 + d/V)``, so
-    ``λ_U ≈ η·a·(1/d + 1/V)``.  The terms of
-    ``a``: the trigger's own ``ζ²/L``, the mean token's overlap with the trigger ``ē·z_trig``
-    (about ``±ζ/√(V d)``, its sign set by the seed's embeddings), and ``ē·e_f ≈ 1/V``."""
+    ``λ_U ≈ η·a·(1/d + 1/V)``.  The terms of ``a``: the trigger's own ``ζ²/L``, the mean
+    token's overlap with the trigger ``ē·z_trig`` (about ``±ζ/√(V d)``, its sign set by the
+    seed's embeddings), and ``ē·e_f ≈ 1/V`` (docs/theory.md §7.12)."""
     mean_token = token_freq @ emb.E
     overlap = (mean_token + emb.z_trig / L) @ (freq[emb.perm] @ emb.E + emb.z_trig)
     return float(overlap), float(mean_token @ emb.z_trig)
