@@ -177,13 +177,14 @@ def probe_jobs(path: str, etas: list[float]) -> tuple[list[tuple], list[dict]]:
             runs = list(csv.DictReader(fh))
         jobs = [((int(r["V"]), int(r["d"]), int(r["L"]), int(r["N"])), float(r["beta"]), etas, None,
                  float(r["zeta"]), False, int(r["seeds"])) for r in runs]
+        outcomes = [{"successes": int(r["successes"]), "trials": int(r["trials"])} for r in runs]
     except (OSError, KeyError, TypeError, ValueError) as err:
-        raise ValueError(f"--probe: cannot read one run per row (V, d, L, N, beta, zeta, seeds) from {path!r}: "
-                         f"{err}; give a line script's rows file") from None
+        raise ValueError(f"--probe: cannot read one run per row (V, d, L, N, beta, zeta, seeds, successes, "
+                         f"trials) from {path!r}: {err}; give a line script's rows file") from None
     if not runs or any(r.get("marker_in_value", "true").lower() != "true" for r in runs):
         raise ValueError(f"--probe: {path!r} has no runs, or runs with the trigger out of the value path "
                          "(marker_in_value false), where there is no mean bias to lean against")
-    return jobs, [{"successes": int(r["successes"]), "trials": int(r["trials"])} for r in runs]
+    return jobs, outcomes
 
 
 def main(argv: list[str] | None = None) -> int:

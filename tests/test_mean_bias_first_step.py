@@ -141,15 +141,18 @@ def test_published_seed_leans_say_what_the_docs_say():
 
 def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(monkeypatch, tmp_path, capsys):
     """``--probe``: rows whose trigger is out of the value path (no mean bias), a file without
-    one seed a row, or ``--probe`` without ``--lean``: a one-line usage error, exit 2, before
+    one seed a row or without the runs' outcomes, or ``--probe`` without ``--lean``: a one-line usage error, exit 2, before
     any run."""
     script = _script(monkeypatch)
     rows = tmp_path / "rows.csv"
     rows.write_text("V,d,L,N,zeta,beta,marker_in_value,successes,trials,seeds\n64,32,4,500,0.5,10,false,1,1,3\n")
     bad = tmp_path / "bad.csv"
     bad.write_text("V,d,L,N\n64,32,4,500\n")
-    for argv, words in (([ "--lean", "--probe", str(rows)], "marker_in_value false"),
+    no_outcome = tmp_path / "no_outcome.csv"  # a run without its successes and trials
+    no_outcome.write_text("V,d,L,N,zeta,beta,marker_in_value,seeds\n64,32,4,500,0.5,10,true,3\n")
+    for argv, words in ((["--lean", "--probe", str(rows)], "marker_in_value false"),
                         (["--lean", "--probe", str(bad)], "cannot read one run per row"),
+                        (["--lean", "--probe", str(no_outcome)], "cannot read one run per row"),
                         (["--probe", str(rows)], "add --lean")):
         with pytest.raises(SystemExit) as exit_:
             script.main(argv)
