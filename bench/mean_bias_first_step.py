@@ -49,8 +49,10 @@ script's, one seed a row) at its own point and seed and prints its lean beside i
 ``..._lean_seeds.csv`` those of ``--lean --eta 10000 --seeds 16 --seed 300`` at ``2048,512,64,63000``
 and ``2048,512,362,86000`` and of ``--seeds 8`` at ``2048,1024,64,63000`` and ``2048,256,64,63000``
 (a minute); ``..._lean_probe.csv`` those of ``--lean --eta 300000 --probe
-bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv`` (20 s).  The reading is in
-docs/theory.md §7.12.
+bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv`` (20 s);
+``..._lean_seeds_4096.csv`` those of ``--lean --eta 10000 --seed 400`` with ``--seeds 16`` at
+``4096,1024,64,130000`` and ``--seeds 8`` at ``4096,512,64,130000``, and of ``--eta 30000
+--seeds 16`` at ``4096,1024,512,160000`` (~4 min).  The reading is in docs/theory.md §7.12.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ import argparse
 import csv
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from typing import NamedTuple
 
 import numpy as np
 
@@ -70,15 +73,18 @@ from theorycheck.simulate import trial_draws
 from theorycheck.tasks.retrieval import RetrievalParams, iter_chunks
 
 
-def training_frequencies(params: RetrievalParams, emb, train_seed) -> tuple[np.ndarray, np.ndarray]:
+def training_frequencies(params: RetrievalParams, emb, train_seed,
+                         tokens: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
     """``(f, t)``: ``f_y = n_y/N`` over the training labels and ``t_x`` the share of token
     ``x`` among the ``N·L`` training positions (the same data every algorithm reads,
-    :func:`theorycheck.tasks.retrieval.iter_chunks`)."""
-    labels, tokens = np.zeros(params.V), np.zeros(params.V)
+    :func:`theorycheck.tasks.retrieval.iter_chunks`); ``t`` is ``None`` with ``tokens=False``
+    (the labels alone, without a pass over the ``N·L`` tokens)."""
+    labels, counts = np.zeros(params.V), np.zeros(params.V) if tokens else None
     for batch in iter_chunks(params, emb, train_seed, params.N, 65536):
         labels += np.bincount(batch.labels, minlength=params.V)
-        tokens += np.bincount(batch.tokens.ravel(), minlength=params.V)
-    return labels / params.N, tokens / (params.N * params.L)
+        if tokens:
+            counts += np.bincount(batch.tokens.ravel(), minlength=params.V)
+    return labels / params.N, counts / (params.N * params.L) if tokens else None
 
 
 def marginal_overlap(emb, freq: np.ndarray, token_freq: np.ndarray, L: int) -> tuple[float, float]:
@@ -128,13 +134,25 @@ def bias_figures(emb, w: np.ndarray, w1: np.ndarray) -> dict:
     }, b - b1
 
 
-def one_seed(job: tuple) -> list[dict]:
+class SeedJob(NamedTuple):
+    """One seed's work: the point, ``β``, the first steps ``η``, ``γ'``, ``ζ``, whether to add
+    the limit's row (three-step figures only) and the seed."""
+    point: tuple[int, int, int, int]
+    beta: float
+    etas: list[float]
+    gamma_prime: float | None
+    zeta: float
+    with_limit: bool
+    seed: int
+
+
+def one_seed(job: SeedJob) -> list[dict]:
     """Every ``η`` (and the limit) on one seed's draws."""
     (V, d, L, N), beta, etas, gamma_prime, zeta, with_limit, seed = job
     params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=zeta, marker_in_value=True)
     emb, train_seed, test = trial_draws(params, seed)
     limit = run_limit(params, emb, train_seed, beta=beta)
-    marginal = emb.U @ (emb.U.T @ (training_frequencies(params, emb, train_seed)[0] - 1.0 / V))
+    marginal = emb.U @ (emb.U.T @ (training_frequencies(params, emb, train_seed, tokens=False)[0] - 1.0 / V))
     base = {"V": V, "d": d, "L": L, "N": N, "zeta": zeta, "beta": beta, "gamma_prime": gamma_prime, "seed": seed}
     runs = []  # (η, γ', the fit, its W, its first step W_V¹)
     for eta in etas:
@@ -153,7 +171,7 @@ def one_seed(job: tuple) -> list[dict]:
     return rows
 
 
-def lean_of_seed(job: tuple) -> list[dict]:
+def lean_of_seed(job: SeedJob) -> list[dict]:
     """``λ`` at every ``η`` on one seed's draws (``--lean``), with the first-order predictor
     ``η·a·(1/d + 1/V)`` of ``λ_U`` and the parts of ``a`` (:func:`marginal_overlap`)."""
     (V, d, L, N), beta, etas, _, zeta, _, seed = job
@@ -168,15 +186,15 @@ def lean_of_seed(job: tuple) -> list[dict]:
              "mean_token_trigger": mean_token_trigger} for eta in etas]
 
 
-def probe_jobs(path: str, etas: list[float]) -> tuple[list[tuple], list[dict]]:
+def probe_jobs(path: str, etas: list[float]) -> tuple[list[SeedJob], list[dict]]:
     """``--probe``: one ``--lean`` job per run of a probe's rows (a line script's rows file,
     one seed per row, trigger in the value path), each at its own ``(V, d, L, N)``, ``β``,
     ``ζ`` and seed, and the run's outcome (``successes``, ``trials``) for its rows."""
     try:
         with open(path, newline="") as fh:
             runs = list(csv.DictReader(fh))
-        jobs = [((int(r["V"]), int(r["d"]), int(r["L"]), int(r["N"])), float(r["beta"]), etas, None,
-                 float(r["zeta"]), False, int(r["seeds"])) for r in runs]
+        jobs = [SeedJob((int(r["V"]), int(r["d"]), int(r["L"]), int(r["N"])), float(r["beta"]), etas, None,
+                        float(r["zeta"]), False, int(r["seeds"])) for r in runs]
         outcomes = [{"successes": int(r["successes"]), "trials": int(r["trials"])} for r in runs]
     except (OSError, KeyError, TypeError, ValueError) as err:
         raise ValueError(f"--probe: cannot read one run per row (V, d, L, N, beta, zeta, seeds, successes, "
@@ -210,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         points, etas = points_and_etas(ap, args, "--point")
         if len(points) != 1:
             ap.error(f"--point takes one 'V,d,L,N', got {len(points)}; run the script once per point")
-        jobs = [(points[0], args.beta, etas, args.gamma_prime, args.zeta, args.limit, args.seed + k)
+        jobs = [SeedJob(points[0], args.beta, etas, args.gamma_prime, args.zeta, args.limit, args.seed + k)
                 for k in range(args.seeds)]
         outcomes = [{}] * len(jobs)
     with ProcessPoolExecutor(args.workers) as pool:

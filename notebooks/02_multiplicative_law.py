@@ -391,7 +391,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # bench/mean_bias_first_step.py`); at `L = 362` the turn comes later and the gain is smaller,
 # and a draw of the embeddings: the lean is `λ_U ≈ η·a·(1/d + 1/V)` with `a` the trigger's
 # `ζ²/L` plus the mean token's overlap with the trigger (a random sign), so at 362 the probe's
-# successes are the seeds that lean to `λ_U ≈ 1` (`bench/data/mean_bias_first_step_lean_probe.csv`).
+# successes are the seeds that lean to `λ_U ≈ 1` (`bench/data/mean_bias_first_step_lean_probe.csv`);
+# the same predictor holds out of sample at `V = 4096` (40 seeds, ratio 0.94-1.16,
+# `bench/data/mean_bias_first_step_lean_seeds_4096.csv`).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
