@@ -15,6 +15,8 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   runs in four rounds, ~32 min on 2 cores beside other jobs, 2026-11-28).
 * ``three_step_eta3e4_L_line_4096.csv`` (``--line beta4_4096_eta3e4``, ``η/γ' = 3`` at ``(4096, 1024)``:
   45 runs in two rounds, ~50 min on 2 cores, 2026-11-29).
+* ``three_step_eta1e4_L_line_4096.csv`` (``--line beta4_4096_eta1e4``, ``η/γ' = 1`` at ``(4096, 1024)``:
+  39 runs in two rounds, ~43 min on 2 cores beside other jobs, 2026-11-29).
 * ``three_step_eta1e4_L_line.csv`` (``--line beta4_eta1e4``, ``η = 10⁴``: ``η/γ' = 1``; 52 runs
   in three rounds, ~19 min on 2 cores, 2026-11-28).
 * ``three_step_eta3e5_L_line.csv`` (``--line beta4_eta3e5``, ``η = 3·10⁵``: ``η/γ' = 30``; 44
@@ -179,6 +181,14 @@ BETA4_4096_ETA3E4 = (
              (256, 47500, 3), (256, 49500, 3), (256, 51500, 3))),
 )
 
+# eta/gamma' = 1 at (4096, 1024), beta = 4: is it the limit there too, as at (2048, 512)? (2026-11-29)
+BETA4_4096_ETA1E4 = (
+    (11200, ((64, 35000, 2), (64, 37000, 2), (64, 39500, 2), (128, 36500, 2), (128, 38500, 2), (128, 41000, 2),
+             (256, 39000, 2), (256, 41500, 2), (256, 44500, 2))),
+    (11218, ((64, 33000, 2), (64, 36000, 2), (64, 38000, 2), (64, 42000, 2), (128, 34000, 2), (128, 38500, 2),
+             (128, 43500, 3), (256, 42500, 2), (256, 43500, 2), (256, 47000, 2))),
+)
+
 
 class Line(NamedTuple):
     V: int
@@ -198,6 +208,7 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta4_eta3e4": Line(2048, 512, 4, BETA4_ETA3E4, eta=30000),
          "beta4_eta1e4": Line(2048, 512, 4, BETA4_ETA1E4, eta=10000),
          "beta4_4096_eta3e4": Line(4096, 1024, 4, BETA4_4096_ETA3E4, eta=30000),
+         "beta4_4096_eta1e4": Line(4096, 1024, 4, BETA4_4096_ETA1E4, eta=10000),
          "beta4_eta3e5": Line(2048, 512, 4, BETA4_ETA3E5, eta=300000),
          "beta10_zeta05": Line(2048, 512, 10, BETA10_ZETA05, zeta=0.5),
          "beta10_zeta05_trigger_in": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN, zeta=0.5, trigger_in_value=True),

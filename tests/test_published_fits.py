@@ -610,6 +610,21 @@ def test_the_finite_step_line_at_eta_over_gamma_3_at_4096(capsys):
     assert ratios == pytest.approx([3.2, 3.6, 3.6], abs=0.05)
 
 
+def test_the_finite_step_line_at_eta_over_gamma_1_is_the_limit_at_4096(capsys):
+    # docs/theory.md §7.12 (2026-11-29): eta/gamma' = 1 at (4096, 1024), beta = 4, 39 single-seed
+    # runs, predicted before them: refuted, every cell in the regime, L exponent 0.05-0.15, the
+    # thresholds 0.97-1.05x the limit's (GPU line of §7.11) with CIs overlapping the limit's
+    cells = _refuted_l_line(capsys, "three_step_eta1e4_L_line_4096.csv", 0.114, [0.054, 0.174], 39)
+    assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([36254, 39196, 42452], abs=1)
+    assert all(c["in_regime"] for c in cells)
+    _, limit = _fit(capsys, "limit_beta4_gpu_L_line_4096.csv", "--law", "vural2026.headline")
+    by_l = {c["params"]["L"]: c for c in limit["cells"]}
+    for c in cells:
+        own, lim = c["shared_width"], by_l[c["params"]["L"]]
+        assert 0.97 <= own["threshold"] / lim["threshold"] <= 1.05
+        assert own["ci"][0] < lim["ci"][1] and lim["ci"][0] < own["ci"][1]
+
+
 def test_the_finite_step_line_at_eta_over_gamma_1_is_the_limit(capsys):
     # docs/theory.md §7.12: eta = 1e4 (eta/gamma' = 1) at (2048, 512), beta = 4, 52 single-seed
     # runs (2026-11-28): refuted as the limit is (0.45), every cell in the regime; the thresholds
@@ -709,7 +724,8 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                      "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe.csv"),
                     ("beta10_zeta05_trigger_in_eta3e5_L362",
                      "three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv"),
-                    ("beta4_4096_eta3e4", "three_step_eta3e4_L_line_4096.csv")]
+                    ("beta4_4096_eta3e4", "three_step_eta3e4_L_line_4096.csv"),
+                    ("beta4_4096_eta1e4", "three_step_eta1e4_L_line_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
