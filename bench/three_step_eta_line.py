@@ -17,6 +17,8 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   45 runs in two rounds, ~50 min on 2 cores, 2026-11-29).
 * ``three_step_eta1e4_L_line_4096.csv`` (``--line beta4_4096_eta1e4``, ``η/γ' = 1`` at ``(4096, 1024)``:
   39 runs in two rounds, ~43 min on 2 cores beside other jobs, 2026-11-29).
+* ``three_step_eta3e5_L_line_4096.csv`` (``--line beta4_4096_eta3e5``, ``η/γ' = 30`` at ``(4096, 1024)``,
+  ``L`` 64 and 128: 20 runs in one round, ~36 min on 2 cores, 2026-11-29).
 * ``three_step_eta1e4_L_line.csv`` (``--line beta4_eta1e4``, ``η = 10⁴``: ``η/γ' = 1``; 52 runs
   in three rounds, ~19 min on 2 cores, 2026-11-28).
 * ``three_step_eta3e5_L_line.csv`` (``--line beta4_eta3e5``, ``η = 3·10⁵``: ``η/γ' = 30``; 44
@@ -189,6 +191,12 @@ BETA4_4096_ETA1E4 = (
              (128, 43500, 3), (256, 42500, 2), (256, 43500, 2), (256, 47000, 2))),
 )
 
+# eta/gamma' = 30 at (4096, 1024), beta = 4, L = 64 and 128: does the 10 -> 30 growth carry over? (2026-11-29)
+BETA4_4096_ETA3E5 = (
+    (11300, ((64, 52000, 2), (64, 58000, 2), (64, 64000, 2), (64, 71000, 2), (64, 78000, 2),
+             (128, 72000, 2), (128, 82000, 2), (128, 92000, 2), (128, 103000, 2), (128, 115000, 2))),
+)
+
 
 class Line(NamedTuple):
     V: int
@@ -209,6 +217,7 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta4_eta1e4": Line(2048, 512, 4, BETA4_ETA1E4, eta=10000),
          "beta4_4096_eta3e4": Line(4096, 1024, 4, BETA4_4096_ETA3E4, eta=30000),
          "beta4_4096_eta1e4": Line(4096, 1024, 4, BETA4_4096_ETA1E4, eta=10000),
+         "beta4_4096_eta3e5": Line(4096, 1024, 4, BETA4_4096_ETA3E5, eta=300000),
          "beta4_eta3e5": Line(2048, 512, 4, BETA4_ETA3E5, eta=300000),
          "beta10_zeta05": Line(2048, 512, 10, BETA10_ZETA05, zeta=0.5),
          "beta10_zeta05_trigger_in": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN, zeta=0.5, trigger_in_value=True),

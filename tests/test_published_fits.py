@@ -625,6 +625,23 @@ def test_the_finite_step_line_at_eta_over_gamma_1_is_the_limit_at_4096(capsys):
         assert own["ci"][0] < lim["ci"][1] and lim["ci"][0] < own["ci"][1]
 
 
+def test_the_finite_step_probe_at_eta_over_gamma_30_at_4096(capsys):
+    # docs/theory.md §7.12 (2026-11-29): eta/gamma' = 30 at (4096, 1024), beta = 4, L = 64 and
+    # 128, 20 single-seed runs in one round: every N below a cell's crossing failed and every N
+    # above succeeded, so each cell is a model-free bracket (two runs a point bound no 95% CI);
+    # the verdict is inconclusive (L on two values; L = 64 just outside N << L*V, 0.257)
+    code, out = _fit(capsys, "three_step_eta3e5_L_line_4096.csv", "--law", "vural2026.headline")
+    assert code == 3 and out["verdict"] == "inconclusive"
+    cells = sorted(out["cells"], key=lambda c: c["params"]["L"])
+    assert [c["method"] for c in cells] == ["bracket", "bracket"]
+    assert [c["threshold"] for c in cells] == pytest.approx([(64000 * 71000) ** 0.5, (82000 * 92000) ** 0.5])
+    assert [c["in_regime"] for c in cells] == [False, True]
+    # the excess over hard attention (3.514e4) against eta/gamma' = 10's there: 3.1x and 2.6x
+    eta10 = _refuted_l_line(capsys, "three_step_eta1e5_L_line_4096.csv", 0.733, [0.642, 0.824], 52)
+    ratios = [(c["threshold"] - 35140) / (t["shared_width"]["threshold"] - 35140) for c, t in zip(cells, eta10)]
+    assert ratios == pytest.approx([3.1, 2.6], abs=0.05)
+
+
 def test_the_finite_step_line_at_eta_over_gamma_1_is_the_limit(capsys):
     # docs/theory.md §7.12: eta = 1e4 (eta/gamma' = 1) at (2048, 512), beta = 4, 52 single-seed
     # runs (2026-11-28): refuted as the limit is (0.45), every cell in the regime; the thresholds
@@ -725,7 +742,8 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta10_zeta05_trigger_in_eta3e5_L362",
                      "three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv"),
                     ("beta4_4096_eta3e4", "three_step_eta3e4_L_line_4096.csv"),
-                    ("beta4_4096_eta1e4", "three_step_eta1e4_L_line_4096.csv")]
+                    ("beta4_4096_eta1e4", "three_step_eta1e4_L_line_4096.csv"),
+                    ("beta4_4096_eta3e5", "three_step_eta3e5_L_line_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
