@@ -597,6 +597,11 @@ def test_the_finite_step_line_at_eta_over_gamma_3(capsys):
     assert all(c["in_regime"] for c in cells)
 
 
+#: N* of the three-step limit with hard attention at (4096, 1024), L = 64 (docs/theory.md §7.9,
+#: §7.10): what the finite-step lines there count their excess over
+HARD_4096 = 35140
+
+
 def test_the_finite_step_line_at_eta_over_gamma_3_at_4096(capsys):
     # docs/theory.md §7.12 (2026-11-29): eta/gamma' = 3 at (4096, 1024), beta = 4, 45 single-seed
     # runs: refuted, every cell in the regime; the thresholds within the predicted +-10% of 3.9e4,
@@ -606,7 +611,7 @@ def test_the_finite_step_line_at_eta_over_gamma_3_at_4096(capsys):
     assert thresholds == pytest.approx([38371, 40662, 48189], abs=1)
     assert all(c["in_regime"] for c in cells)
     eta10 = _refuted_l_line(capsys, "three_step_eta1e5_L_line_4096.csv", 0.733, [0.642, 0.824], 52)
-    ratios = [(c["shared_width"]["threshold"] - 35140) / (t - 35140) for c, t in zip(eta10, thresholds)]
+    ratios = [(c["shared_width"]["threshold"] - HARD_4096) / (t - HARD_4096) for c, t in zip(eta10, thresholds)]
     assert ratios == pytest.approx([3.2, 3.6, 3.6], abs=0.05)
 
 
@@ -638,7 +643,7 @@ def test_the_finite_step_probe_at_eta_over_gamma_30_at_4096(capsys):
     assert [c["in_regime"] for c in cells] == [False, True]
     # the excess over hard attention (3.514e4) against eta/gamma' = 10's there: 3.1x and 2.6x
     eta10 = _refuted_l_line(capsys, "three_step_eta1e5_L_line_4096.csv", 0.733, [0.642, 0.824], 52)
-    ratios = [(c["threshold"] - 35140) / (t["shared_width"]["threshold"] - 35140) for c, t in zip(cells, eta10)]
+    ratios = [(c["threshold"] - HARD_4096) / (t["shared_width"]["threshold"] - HARD_4096) for c, t in zip(cells, eta10)]
     assert ratios == pytest.approx([3.1, 2.6], abs=0.05)
 
 
