@@ -71,6 +71,26 @@ def test_analytic_gradients_match_central_differences(model, marker_in_value, ce
     assert np.abs(out.grad_kq - fd_kq).max() <= FD_RTOL * np.abs(fd_kq).max()
 
 
+@pytest.mark.parametrize(("model", "center"), [("attention", False), ("mlp", False), ("mlp", True)])
+def test_shortcut_at_zero_values_matches_central_differences(model, center):
+    # At W_V = 0 loss_and_gradients skips the logits (p = 1/V); the differences step to
+    # W_V = ±h·e_ij, where the full forward pass runs: the shortcut's ∇W_V must match them
+    # to FD_RTOL (why that tolerance: above), its loss must be log V a sequence, its ∇W_KQ 0
+    # (the loss does not depend on W_KQ while W_V = 0) and its predictions label 0.
+    dm, keys, values, batch, _, w_kq, mu = _setup(model, True, center, seed=12)
+    zero = np.zeros(dm.value_shape)
+    ctx = DenseContexts(keys, values)
+    out = dm.loss_and_gradients(ctx, batch.labels, zero, w_kq, mu, pos=batch.pos)
+    fd_v = _finite_differences(lambda w: dm.loss_and_gradients(ctx, batch.labels, w, w_kq, mu).loss, zero)
+    assert np.abs(fd_v).max() > 1e-3
+    assert np.abs(out.grad_v - fd_v).max() <= FD_RTOL * np.abs(fd_v).max()
+    assert out.loss == pytest.approx(len(batch) * np.log(dm.U.shape[0]), rel=1e-12)
+    assert np.all(out.grad_kq == 0.0)
+    assert out.correct == int(np.sum(batch.labels == 0))
+    sigma = dm.attention(ctx, w_kq)
+    assert out.selected == int(np.sum(np.argmax(sigma, axis=1) == batch.pos))
+
+
 def test_loss_matches_direct_definition():
     dm, keys, values, batch, w_v, w_kq, mu = _setup("mlp", True, True, seed=3)
     out = dm.loss_and_gradients(DenseContexts(keys, values), batch.labels, w_v, w_kq, mu)

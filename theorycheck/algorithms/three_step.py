@@ -37,6 +37,7 @@ from theorycheck.models.training import (
     DenseTrainingData,
     check_dense_combination,
     feature_mean,
+    pass_work,
     trial_work as dense_trial_work,
 )
 from theorycheck.registry import Algorithm
@@ -72,9 +73,10 @@ def full_gradient(model, data: DenseTrainingData, w_v, w_kq, mu, *, with_kq: boo
 
 def trial_work(p) -> float:
     """Work of one trial in the retrieval task's cost units
-    (:func:`theorycheck.models.training.trial_work`): three passes over the training
-    sequences (one more for the two centring means) and one prediction of the test set."""
-    return dense_trial_work(p, 4.0 if p.get("center_features") else 3.0, 1)
+    (:func:`theorycheck.models.training.trial_work`): two full passes over the training
+    sequences (one more for the two centring means), the first step's pass at ``W_V = 0``
+    without logits, and one prediction of the test set."""
+    return dense_trial_work(p, 3.0 if p.get("center_features") else 2.0, 1) + pass_work(p, logits=False)
 
 
 #: The rules (theorycheck.validate) of :func:`run_three_step`'s options; None: the default.

@@ -151,7 +151,14 @@ class DenseModel:
         """Summed cross-entropy and its analytic gradients on one chunk (docs/theory.md §3).
 
         ``pos`` (informative positions) only feeds the ``selected`` count; ``with_kq=False``
-        skips the ``W_KQ`` gradient (returned as ``None``)."""
+        skips the ``W_KQ`` gradient (returned as ``None``).
+
+        At ``W_V = 0`` (the first step of every algorithm that starts there) the logits
+        vanish, so ``p = 1/V`` and ``U(p − e_y) = ū − u_y`` with ``ū`` the mean label
+        embedding: the ``n·V`` logits and their back-projection are skipped
+        (:meth:`_at_zero_values`; the same sums to rounding, ``J = 0`` exactly)."""
+        if not _any_nonzero(w_v):
+            return self._at_zero_values(ctx, labels, w_v, w_kq, feature_mean, pos=pos, with_kq=with_kq)
         fwd = self.forward(ctx, w_v, w_kq, feature_mean)
         xp = namespace(fwd.logits)
         n, V = fwd.logits.shape
@@ -185,12 +192,34 @@ class DenseModel:
         return LossGradients(loss=loss, grad_v=grad_v, grad_kq=grad_kq, correct=correct,
                              selected=selected, count=n)
 
+    def _at_zero_values(self, ctx, labels, w_v, w_kq, feature_mean, *, pos, with_kq) -> LossGradients:
+        """:meth:`loss_and_gradients` at ``W_V = 0``: every logit is 0, so each sequence's
+        loss is ``log V``, ``p − e_y = 1/V − e_y`` and ``U(p − e_y) = ū − u_y``;
+        ``J = W_Vᵀ(·) = 0``, so ``∇W_KQ = 0``; the prediction is label 0 (``argmax`` of a
+        row of zeros)."""
+        sigma = self.attention(ctx, w_kq)
+        _, phi = self.features(ctx.attend(sigma), feature_mean)
+        xp = namespace(phi)
+        V = self.U.shape[0]
+        n = phi.shape[0]
+        back = xp.mean(self.U, axis=0)[None, :] - xp.take(self.U, labels, axis=0)
+        grad_kq = xp.zeros_like(w_kq) if with_kq else None
+        selected = -1 if pos is None else _count(xp, xp.argmax(sigma, axis=1) == pos)
+        return LossGradients(loss=n * float(np.log(V)), grad_v=back.T @ phi, grad_kq=grad_kq,
+                             correct=_count(xp, labels == 0), selected=selected, count=n)
+
     def feature_sums(self, ctx, w_kq: Array) -> tuple[Array, int]:
         """``(Σ_n relu(A o_n), n)`` on a chunk: the pieces of the centring mean ``μ``."""
         if self.A is None:
             raise ValueError("feature_sums needs the attention-MLP model (A is None)")
         o = ctx.attend(self.attention(ctx, w_kq))
         return namespace(o).sum(_relu(o @ self.A.T), axis=0), ctx.n
+
+
+def _any_nonzero(w: Array) -> bool:
+    """Whether any entry of ``w`` is non-zero."""
+    xp = namespace(w)
+    return bool(xp.any(w != 0.0))
 
 
 def _relu(pre: Array) -> Array:

@@ -63,7 +63,7 @@ def default_chunk(params: RetrievalParams, layout: str = "tokens", device: bool 
     return max(1, (1 << (25 if device else 21)) // max(params.V, params.d, params.m or 0))
 
 
-def pass_work(p, sequences: float | None = None) -> float:
+def pass_work(p, sequences: float | None = None, *, logits: bool = True) -> float:
     """Work of one pass (loss and both gradients) over ``sequences`` sequences (default
     ``N``) in the token layout, in the retrieval task's cost units (one token visit of
     the fast path, ~16 ns; :func:`theorycheck.tasks.retrieval_task.retrieval_cost`).
@@ -73,11 +73,14 @@ def pass_work(p, sequences: float | None = None) -> float:
     ``/200``), two sparse reads of ``L`` embedding rows (``2·L·d`` products at ~0.4 ns,
     ``/37``) and ``V`` exponentials (``/8``).  Against single-thread Adam trials of 60 steps
     in a check (2026-11-24, ``(V, d) = (1024, 256)``): 30.5 s at ``(L, N) = (64, 7098)`` and
-    ~200 s at ``(256, 28391)``, where ``gd.trial_work`` predicts 31 s and 193 s."""
+    ~200 s at ``(256, 28391)``, where ``gd.trial_work`` predicts 31 s and 193 s.
+    ``logits=False``: a pass at ``W_V = 0``, which skips the logits, their back-projection
+    and the exponentials (:meth:`~theorycheck.models.attention.DenseModel.loss_and_gradients`)."""
     n = p["N"] if sequences is None else sequences
     V, d, L = p["V"], p["d"], p["L"]
     w = p.get("m") or d
-    return float(n * ((2 * V * w + 2 * d * w) / 200 + 2 * L * d / 37 + V / 8))
+    per_label = (2 * V * w / 200 + V / 8) if logits else 0.0
+    return float(n * (per_label + 2 * d * w / 200 + 2 * L * d / 37))
 
 
 def trial_work(p, passes: float, evaluations: int) -> float:
