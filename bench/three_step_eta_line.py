@@ -18,7 +18,8 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta1e4_L_line_4096.csv`` (``--line beta4_4096_eta1e4``, ``η/γ' = 1`` at ``(4096, 1024)``:
   39 runs in two rounds, ~43 min on 2 cores beside other jobs, 2026-11-29).
 * ``three_step_eta3e5_L_line_4096.csv`` (``--line beta4_4096_eta3e5``, ``η/γ' = 30`` at ``(4096, 1024)``,
-  ``L`` 64 and 128: 20 runs in one round, ~36 min on 2 cores, 2026-11-29).
+  ``L`` 64 and 128: 20 runs in one round, ~36 min on 2 cores, 2026-11-29; ``L = 256`` added the same
+  day, 10 runs in two rounds, ~47 min).
 * ``three_step_eta1e4_L_line.csv`` (``--line beta4_eta1e4``, ``η = 10⁴``: ``η/γ' = 1``; 52 runs
   in three rounds, ~19 min on 2 cores, 2026-11-28).
 * ``three_step_eta3e5_L_line.csv`` (``--line beta4_eta3e5``, ``η = 3·10⁵``: ``η/γ' = 30``; 44
@@ -195,6 +196,9 @@ BETA4_4096_ETA1E4 = (
 BETA4_4096_ETA3E5 = (
     (11300, ((64, 52000, 2), (64, 58000, 2), (64, 64000, 2), (64, 71000, 2), (64, 78000, 2),
              (128, 72000, 2), (128, 82000, 2), (128, 92000, 2), (128, 103000, 2), (128, 115000, 2))),
+    (11320, ((256, 110000, 1), (256, 130000, 1), (256, 150000, 1), (256, 175000, 1), (256, 205000, 1),
+             (256, 240000, 1), (256, 280000, 1), (256, 330000, 1))),
+    (11328, ((256, 162000, 2),)),
 )
 
 

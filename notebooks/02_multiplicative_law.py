@@ -376,8 +376,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # `η/γ' = 10`'s there (2.2-3.0x was predicted from `(2048, 512)`). At `η/γ' = 1` (`bench/data/three_step_eta1e4_L_line.csv`) the
 # thresholds are the limit's (0.99-1.03x), and at `(4096, 1024)` too (0.99-1.03x, predicted
 # before the runs; `bench/data/three_step_eta1e4_L_line_4096.csv`), and at `η/γ' = 30` there
-# `N*` is bracketed in [6.4e4, 7.1e4] and [8.2e4, 9.2e4] at `L` = 64 and 128
-# (`bench/data/three_step_eta3e5_L_line_4096.csv`); at `η/γ' = 30`
+# `N*` is bracketed in [6.4e4, 7.1e4], [8.2e4, 9.2e4] and [1.5e5, 1.75e5] at `L` = 64, 128
+# and 256 (`bench/data/three_step_eta3e5_L_line_4096.csv`; local slopes 0.37, then 0.90, the
+# excess over hard attention 2.6-3.1x `η/γ' = 10`'s at every `L`); at `(2048, 512)`, `η/γ' = 30`
 # (`bench/data/three_step_eta3e5_L_line.csv`, every cell outside `N ≪ L·V`) `N*` = 6.37e4,
 # 9.71e4, 2.88e5 at `L` = 64, 128, 256, local slopes 0.61 and 1.57: a larger excess, the same
 # accelerating shape. At `β = 10`, `η/γ' = 10` the map's other settings: `ζ = 1/2`
