@@ -158,7 +158,7 @@ class DenseModel:
         embedding: the ``n·V`` logits and their back-projection are skipped
         (:meth:`_at_zero_values`; the same sums to rounding, ``J = 0`` exactly)."""
         if not _any_nonzero(w_v):
-            return self._at_zero_values(ctx, labels, w_v, w_kq, feature_mean, pos=pos, with_kq=with_kq)
+            return self._at_zero_values(ctx, labels, w_kq, feature_mean, pos=pos, with_kq=with_kq)
         fwd = self.forward(ctx, w_v, w_kq, feature_mean)
         xp = namespace(fwd.logits)
         n, V = fwd.logits.shape
@@ -192,7 +192,7 @@ class DenseModel:
         return LossGradients(loss=loss, grad_v=grad_v, grad_kq=grad_kq, correct=correct,
                              selected=selected, count=n)
 
-    def _at_zero_values(self, ctx, labels, w_v, w_kq, feature_mean, *, pos, with_kq) -> LossGradients:
+    def _at_zero_values(self, ctx, labels, w_kq, feature_mean, *, pos, with_kq) -> LossGradients:
         """:meth:`loss_and_gradients` at ``W_V = 0``: every logit is 0, so each sequence's
         loss is ``log V``, ``p − e_y = 1/V − e_y`` and ``U(p − e_y) = ū − u_y``;
         ``J = W_Vᵀ(·) = 0``, so ``∇W_KQ = 0``; the prediction is label 0 (``argmax`` of a
