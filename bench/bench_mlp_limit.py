@@ -32,8 +32,8 @@ from theorycheck.algorithms import mlp_tables
 from theorycheck.algorithms.limit_mlp import trial_work
 from theorycheck.simulate import simulate
 from theorycheck.tasks.retrieval import RetrievalParams
+from theorycheck.tasks.retrieval_task import TOKEN_VISIT_SECONDS
 
-TOKEN_SECONDS = 16e-9  # one unit of the retrieval cost model (theorycheck.tasks.retrieval_task)
 
 CELLS = [
     # (what, params); all with the trigger out of the value path, as the MLP laws' designs
@@ -65,7 +65,7 @@ def main(argv=None) -> int:
             accuracies.add(round(out.accuracy, 6))
         mlp_tables.DENSE_ROUTE_RATIO = default_ratio
         default = "dense" if mlp_tables.uses_dense_route(params.L, params.d) else "table"
-        predicted = trial_work(kw) * TOKEN_SECONDS
+        predicted = trial_work(kw) * TOKEN_VISIT_SECONDS
         size = f"({kw['V']}, {kw['d']}, {kw['L']}, {kw['N']}, {kw['m']})"
         print(f"{what:24s} {size:32s} {walls['table']:7.2f}s {walls['dense']:7.2f}s  {default:7s} "
               f"{predicted:8.2f}s  {'/'.join(str(a) for a in sorted(accuracies))}")

@@ -188,7 +188,7 @@ class DenseModel:
             dquery = ctx.value_key_sum(fwd.sigma, jac) - ctx.key_sum(fwd.sigma * o_dot_j[:, None])
             grad_kq = dquery[:, None] * self.z_eos[None, :]  # the outer product
         correct = _count(xp, xp.argmax(logits, axis=1) == labels)
-        selected = -1 if pos is None else _count(xp, xp.argmax(fwd.sigma, axis=1) == pos)
+        selected = _selected(xp, fwd.sigma, pos)
         return LossGradients(loss=loss, grad_v=grad_v, grad_kq=grad_kq, correct=correct,
                              selected=selected, count=n)
 
@@ -204,7 +204,7 @@ class DenseModel:
         n = phi.shape[0]
         back = xp.mean(self.U, axis=0)[None, :] - xp.take(self.U, labels, axis=0)
         grad_kq = xp.zeros_like(w_kq) if with_kq else None
-        selected = -1 if pos is None else _count(xp, xp.argmax(sigma, axis=1) == pos)
+        selected = _selected(xp, sigma, pos)
         return LossGradients(loss=n * float(np.log(V)), grad_v=back.T @ phi, grad_kq=grad_kq,
                              correct=_count(xp, labels == 0), selected=selected, count=n)
 
@@ -214,6 +214,12 @@ class DenseModel:
             raise ValueError("feature_sums needs the attention-MLP model (A is None)")
         o = ctx.attend(self.attention(ctx, w_kq))
         return namespace(o).sum(_relu(o @ self.A.T), axis=0), ctx.n
+
+
+def _selected(xp, sigma: Array, pos) -> int:
+    """Sequences whose largest attention weight is on the informative position; ``-1``
+    when ``pos`` is not given."""
+    return -1 if pos is None else _count(xp, xp.argmax(sigma, axis=1) == pos)
 
 
 def _any_nonzero(w: Array) -> bool:

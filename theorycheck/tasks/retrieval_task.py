@@ -59,6 +59,11 @@ def retrieval_trial(params: dict[str, Any], seed: np.random.SeedSequence) -> dic
     }  # no wall-clock time: the same seed stores the same record
 
 
+TOKEN_VISIT_SECONDS = 16e-9
+"""CPU seconds of one unit of :func:`retrieval_cost` (one token visit of the fast path, one
+thread; measured 2026-11-23, below): what bench scripts multiply a cost model by."""
+
+
 def retrieval_cost(p: Mapping[str, Any]) -> float:
     """Work of one trial in units of one token visit of the fast path (~16 ns of CPU).
 
