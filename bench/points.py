@@ -1,6 +1,6 @@
 """``"V,d,L,N; V,d,L,N"``: the points a bench script measures, as its command line gives them.
 
-Shared by ``bench_gpu.py`` (``--cells``, ``--dense``), ``three_step_vs_limit.py``
+Shared by ``bench_gpu.py`` (``--cells``, ``--dense``), ``bench_layouts.py`` (``--size``), ``three_step_vs_limit.py``
 (``--points``) and ``mean_bias_first_step.py`` (``--point``). Whole numbers, written as
 integers or in exponent form (``1e6``).
 """
