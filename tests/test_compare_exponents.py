@@ -422,6 +422,52 @@ def test_a_width_trend_the_cells_do_not_determine_is_dropped():
     assert MAX_WIDTH_TREND == 10.0
 
 
+def test_cells_split_but_for_one_mixed_point_leave_the_shared_width_unidentified():
+    # The eta/gamma' = 30 line at (4096, 1024) (bench/data/three_step_eta3e5_L_line_4096.csv,
+    # L = 128 and 256): single-seed runs, every failure below every success in each cell, and
+    # 1 of 2 at L = 256's N = 1.62e5. No cell has a failure above a success, so the likelihood
+    # rises with the shared slope without end (quasi-complete separation); the optimiser had
+    # stopped at a finite slope and the Wald interval put that cell at 1.62e5 +-1%. It is now
+    # not identified, and the exponents come from the cells' own thresholds.
+    from theorycheck.compare.cell_model import fit_cells, log_thresholds
+
+    rows = [(128, N, int(N > 87000), 2) for N in (72000, 82000, 92000, 103000, 115000)]
+    rows = [(L, N, 2 * k, 2) for L, N, k, _ in rows]
+    rows += [(256, N, k, n) for N, k, n in ((110000, 0, 1), (130000, 0, 1), (150000, 0, 1), (162000, 1, 2),
+                                              (175000, 1, 1), (205000, 1, 1), (240000, 1, 1))]
+    data = Dataset.from_rows([{"L": L, "N": N, "successes": k, "trials": n} for L, N, k, n in rows], resource="N")
+    ths = cell_thresholds(data)
+    fit = fit_cells(data, ths)
+    assert not fit.identified and "no cell has a failure above a success" in fit.notes[0]
+    method, *_ = log_thresholds(data, ths, 0.5, ())
+    assert method == "per-cell"
+    # one failure above a success anywhere bounds the slope: the same cells, L = 256 with a
+    # failure at 1.75e5 instead of a success, are identified
+    crossed = [(L, N, 0 if (L, N) == (256, 175000) else k, n) for L, N, k, n in rows]
+    data = Dataset.from_rows([{"L": L, "N": N, "successes": k, "trials": n} for L, N, k, n in crossed],
+                             resource="N")
+    assert fit_cells(data, cell_thresholds(data)).identified
+
+
+def test_a_cell_sharper_than_the_shared_width_keeps_its_own_bracket():
+    # A cell that switches between 1000 (0 of 12) and 1100 (12 of 12) beside a cell whose
+    # transition spans 500..8000: the shared width is the wide cell's, and at that width the
+    # sharp cell's threshold has a standard error of ~0.28 in log N, against 0.024 from its own
+    # bracket (log(1.1)/(2*1.96)). The exponents then use each cell's own threshold.
+    from theorycheck.compare.cell_model import fit_cells, log_thresholds
+
+    rows = [(1, 1000, 0, 12), (1, 1100, 12, 12)] + [(2, N, k, 10) for N, k in
+                                                     ((500, 1), (1000, 3), (2000, 5), (4000, 7), (8000, 9))]
+    data = Dataset.from_rows([{"m": m, "N": N, "successes": k, "trials": n} for m, N, k, n in rows], resource="N")
+    ths = cell_thresholds(data)
+    assert [th.method for th in ths] == ["bracket", "glm"]
+    fit = fit_cells(data, ths)
+    assert fit.identified and math.sqrt(fit.cov[0, 0]) > 5 * ths[0].log_se
+    method, cells, theta, cov, notes = log_thresholds(data, ths, 0.5, ())
+    assert method == "per-cell" and any("sharper than the shared width" in n for n in notes)
+    assert math.sqrt(cov[0, 0]) == pytest.approx(ths[0].log_se)
+
+
 def test_few_seeds_a_cell_still_give_a_bounded_exponent():
     # the same table through compare: the L exponent must come out bounded and agree with
     # the pooled GLM free fit of the same trials (0.077 [-0.014, 0.168]) to within its sd

@@ -15,8 +15,12 @@ the analytic gradient; covariance from the inverse expected information
 ``sum_i n_i phi(u)^2 / (Phi(u) Phi(-u)) g_i g_i^T``, ``g_i = du_i/dparams``
 (the package's one probit likelihood, :mod:`theorycheck.threshold.likelihood`).
 Cells where every trial succeeded, or every trial failed, have no threshold and are
-left out. Where the exponents are read from this model, each cell's ``exp(theta_c)`` and
-its Wald interval ``exp(theta_c ± z·se_c)`` are reported beside the cell's own threshold
+left out. Where no cell has a failure above a success (complete or quasi-complete
+separation: each cell's successes and failures split, up to trials at the one point where it
+crosses), the likelihood rises without end as the shared slope grows: the model is not
+identified, however finite the slope the optimiser stopped at (Albert and Anderson 1984).
+Where the exponents are read from this model, each cell's ``exp(theta_c)`` and its Wald
+interval ``exp(theta_c ± z·se_c)`` are reported beside the cell's own threshold
 (:func:`shared_width_thresholds`).
 """
 
@@ -34,7 +38,9 @@ from scipy.stats import norm
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.intervals import critical
+from theorycheck.threshold.glm import overlaps
 from theorycheck.threshold.likelihood import probit_covariance, probit_loglik, probit_score_u, separated
+from theorycheck.threshold.points import pool_points
 from theorycheck.threshold.result import Threshold
 
 MAX_LOG_SLOPE = math.log(1e4)  # probit slope per unit log R; beyond it a cell is a step
@@ -116,9 +122,12 @@ def fit_cells(
                    options={"maxiter": 5000, "ftol": 1e-13, "gtol": 1e-9})
     p = res.x
     u, s = pieces(p)
+    # a cell with no failure above a success (one mixed point at most) lets the slope grow
+    # without loss; only a cell with an overlap bounds the shared slope
+    stepped = [not overlaps(pool_points(data.cells[i].points, increasing=data.increasing)) for i in keep]
     step_cell = bool(trends) and any(separated(u[cell == c], k[cell == c], n[cell == c], zq) for c in range(m))
     loose = [v for j, v in enumerate(trends) if step_cell or abs(p[m + 1 + j]) > MAX_WIDTH_TREND - 1e-3]
-    identified = p[m] < MAX_LOG_SLOPE - 1e-3 and not separated(u, k, n, zq)
+    identified = p[m] < MAX_LOG_SLOPE - 1e-3 and not all(stepped)  # all stepped: complete separation too
     full = probit_covariance(u, n, jac_u(p, u, s)) if identified else None
     if trends and not loose and identified:  # a trend the cells do not determine: CI wider than the bound
         loose = [v for j, v in enumerate(trends)
@@ -131,8 +140,8 @@ def fit_cells(
                                    "shared width", *fit.notes))
     cov = np.full((m, m), np.nan)
     if not identified:
-        notes.append("every transition is a step on its grid (each cell splits successes from failures "
-                     "perfectly: the shared probit slope has no finite maximum): joint per-cell fit not identified")
+        notes.append("every transition is a step on its grid (no cell has a failure above a success: "
+                     "the shared probit slope has no finite maximum): joint per-cell fit not identified")
     else:
         if full is None:
             identified = False
@@ -202,7 +211,7 @@ def log_thresholds(data: Dataset | ThresholdTable, ths: Sequence[Threshold], q: 
     if cellfit.identified and not looser:
         return "joint", cellfit.cells, cellfit.theta, cellfit.cov, list(cellfit.notes)
     why = [f"the cells' shared-width model pins {len(looser)} cell(s) less tightly than their own "
-           "model-free brackets (the shared transition is a step on these grids)"] if looser else []
+           "model-free brackets (their transitions are sharper than the shared width)"] if looser else []
     return per_cell([*cellfit.notes, *why,
                      "exponents from per-cell thresholds and their CIs (cells treated as independent)"])
 
