@@ -164,6 +164,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("three_step_eta1e5_L_line_2896_512.csv", "N", "--law vural2026.headline"),
     ("limit_hard_L_line_2896_512.csv", "N", "--law vural2026.headline"),
     ("three_step_eta1e5_L_line_2896_724.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta3e4_L_line_2896_724.csv", "N", "--law vural2026.headline"),
     ("limit_hard_L_line_2896_724.csv", "N", "--law vural2026.headline"),
     ("limit_beta3_L_line_2896_724.csv", "N", "--law vural2026.headline"),
     ("limit_beta3_L_line_2896_512.csv", "N", "--law vural2026.headline"),

@@ -616,6 +616,23 @@ def test_the_finite_step_line_at_eta_over_gamma_3_at_4096(capsys):
     assert ratios == pytest.approx([3.2, 3.6, 3.6], abs=0.05)
 
 
+def test_the_finite_step_line_at_eta_over_gamma_3_at_2896_724(capsys):
+    # docs/theory.md §7.12 (2026-12-01): eta/gamma' = 3 at (2896, 724), beta = 4, 52 single-seed
+    # runs in three rounds, predicted before them: N* in [3.40e4, 3.52e4] and [4.6e4, 5.1e4] at
+    # L = 64 and 256 (the 10-to-3 ratio of the excess over hard attention 2.6-3.4x, between
+    # (2048, 512)'s and (4096, 1024)'s), L exponent 0.23-0.30. Each cell has a GLM fit of its
+    # own; L = 64 came out 0.5% below its range, L = 256 and the exponent inside theirs; the
+    # ratios are 3.6x and 3.0x
+    cells = _refuted_l_line(capsys, "three_step_eta3e4_L_line_2896_724.csv", 0.255, [0.110, 0.400], 52, thin=True)
+    assert [c["method"] for c in cells] == ["glm", "glm"] and all(c["in_regime"] for c in cells)
+    assert [c["threshold"] for c in cells] == pytest.approx([33841, 48181], abs=1)
+    eta10 = _refuted_l_line(capsys, "three_step_eta1e5_L_line_2896_724.csv", 0.500, [0.446, 0.553], 24)
+    hard = _refuted_l_line(capsys, "limit_hard_L_line_2896_724.csv", -0.013, [-0.029, 0.004], 320)
+    ratios = [(t["shared_width"]["threshold"] - h["threshold"]) / (c["threshold"] - h["threshold"])
+              for c, t, h in zip(cells, eta10, hard)]
+    assert ratios == pytest.approx([3.56, 3.05], abs=0.01)
+
+
 def test_the_finite_step_line_at_eta_over_gamma_1_is_the_limit_at_4096(capsys):
     # docs/theory.md §7.12 (2026-11-29): eta/gamma' = 1 at (4096, 1024), beta = 4, 39 single-seed
     # runs, predicted before them: refuted, every cell in the regime, L exponent 0.05-0.15, the
@@ -753,7 +770,8 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                      "three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv"),
                     ("beta4_4096_eta3e4", "three_step_eta3e4_L_line_4096.csv"),
                     ("beta4_4096_eta1e4", "three_step_eta1e4_L_line_4096.csv"),
-                    ("beta4_4096_eta3e5", "three_step_eta3e5_L_line_4096.csv")]
+                    ("beta4_4096_eta3e5", "three_step_eta3e5_L_line_4096.csv"),
+                    ("beta4_2896_724_eta3e4", "three_step_eta3e4_L_line_2896_724.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
