@@ -431,8 +431,7 @@ def test_cells_split_but_for_one_mixed_point_leave_the_shared_width_unidentified
     # not identified, and the exponents come from the cells' own thresholds.
     from theorycheck.compare.cell_model import fit_cells, log_thresholds
 
-    rows = [(128, N, int(N > 87000), 2) for N in (72000, 82000, 92000, 103000, 115000)]
-    rows = [(L, N, 2 * k, 2) for L, N, k, _ in rows]
+    rows = [(128, N, 2 if N > 87000 else 0, 2) for N in (72000, 82000, 92000, 103000, 115000)]
     rows += [(256, N, k, n) for N, k, n in ((110000, 0, 1), (130000, 0, 1), (150000, 0, 1), (162000, 1, 2),
                                               (175000, 1, 1), (205000, 1, 1), (240000, 1, 1))]
     data = Dataset.from_rows([{"L": L, "N": N, "successes": k, "trials": n} for L, N, k, n in rows], resource="N")
