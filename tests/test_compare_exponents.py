@@ -448,6 +448,26 @@ def test_cells_split_but_for_one_mixed_point_leave_the_shared_width_unidentified
     assert fit_cells(data, cell_thresholds(data)).identified
 
 
+def test_a_law_that_splits_every_cell_but_at_its_crossing_is_not_identified():
+    # The same rows under laws N >= C*L**a. At a = 0.9 the law puts L = 256's threshold at
+    # 1.62e5 (its 1-of-2 point) and L = 128's at 8.7e4, between its failures and successes:
+    # on the law's scale no failure lies above a success, so the likelihood rises without end
+    # with the probit slope (quasi-complete separation). L-BFGS-B had stopped at a width of
+    # 0.008 and printed C = 1102 [1087, 1117]; with the slope at its bound the likelihood is
+    # no lower (log 1/2, the mixed point's), so the fit now says it is not identified. At a = 1
+    # the law cannot put both crossings inside their brackets: a finite maximum, identified.
+    rows = [(128, N, 2 if N > 87000 else 0, 2) for N in (72000, 82000, 92000, 103000, 115000)]
+    rows += [(256, N, k, n) for N, k, n in ((110000, 0, 1), (130000, 0, 1), (150000, 0, 1), (162000, 1, 2),
+                                              (175000, 1, 1), (205000, 1, 1), (240000, 1, 1))]
+    data = Dataset.from_rows([{"L": L, "N": N, "successes": k, "trials": n} for L, N, k, n in rows], resource="N")
+    fit = fit_law(Law.parse("N >= C*L**0.9"), data)
+    assert not fit.identified and fit.llf == pytest.approx(math.log(0.5), abs=1e-6)
+    assert any("no failure lies above a success" in n for n in fit.notes)
+    assert fit.constants["C"].ci == (0.0, math.inf)  # L = 256 has no CI of its own (single runs)
+    fit = fit_law(Law.parse("N >= C*L"), data)
+    assert fit.identified and fit.constants_from == "likelihood" and fit.llf < math.log(0.5) - 1
+
+
 def test_a_cell_sharper_than_the_shared_width_keeps_its_own_bracket():
     # A cell that switches between 1000 (0 of 12) and 1100 (12 of 12) beside a cell whose
     # transition spans 500..8000: the shared width is the wide cell's, and at that width the

@@ -62,6 +62,13 @@ class CellFit:
     notes: tuple[str, ...] = ()
 
 
+def cell_overlaps(data: Dataset) -> list[bool]:
+    """Whether each cell of ``data`` has a failure strictly above a success in its resource
+    (:func:`~theorycheck.threshold.glm.overlaps`): only such a cell bounds a probit
+    likelihood as its slope grows; with none, the maximum may lie at a step."""
+    return [overlaps(pool_points(c.points, increasing=data.increasing)) for c in data.cells]
+
+
 def fit_cells(
     data: Dataset,
     thresholds: Sequence[Threshold],
@@ -124,7 +131,8 @@ def fit_cells(
     u, s = pieces(p)
     # a cell with no failure above a success (one mixed point at most) lets the slope grow
     # without loss; only a cell with an overlap bounds the shared slope
-    stepped = [not overlaps(pool_points(data.cells[i].points, increasing=data.increasing)) for i in keep]
+    overlapping = cell_overlaps(data)
+    stepped = [not overlapping[i] for i in keep]
     step_cell = bool(trends) and any(separated(u[cell == c], k[cell == c], n[cell == c], zq) for c in range(m))
     loose = [v for j, v in enumerate(trends) if step_cell or abs(p[m + 1 + j]) > MAX_WIDTH_TREND - 1e-3]
     identified = p[m] < MAX_LOG_SLOPE - 1e-3 and not all(stepped)  # all stepped: complete separation too

@@ -20,7 +20,9 @@ covariance from the inverse expected information ``(J^T W J)^-1``, with the exac
 ``J = du/dparams`` of :mod:`theorycheck.compare.law_model`, as for every other probit fit.
 
 The joint likelihood may leave the constants unidentified: the transitions are steps on the
-grid, a constant runs to its bound, the information matrix is singular, or the cells'
+grid (the law splits successes from failures, completely or up to the points where it
+crosses: where no cell has a failure above a success, the fit with the slope at its bound is
+tried too, and taken if no worse), a constant runs to its bound, the information matrix is singular, or the cells'
 transitions do not line up on the law's scale (the joint width comes out more than 10x the
 widest cell's -- or, when no cell has a width of its own, 10x the width the cells share in
 :mod:`theorycheck.compare.cell_model` -- because the optimum flattens every transition to
@@ -45,7 +47,7 @@ import numpy as np
 from scipy.optimize import least_squares, minimize, minimize_scalar
 
 from theorycheck.intervals import critical
-from theorycheck.compare.cell_model import MAX_LOG_SLOPE, MAX_WIDTH_TREND, CellFit, fit_cells
+from theorycheck.compare.cell_model import MAX_LOG_SLOPE, MAX_WIDTH_TREND, CellFit, cell_overlaps, fit_cells
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.dispersion import between_cell_dispersion
 from theorycheck.compare.exponents import Exponent
@@ -154,6 +156,23 @@ def _best_start(model: LawModel, ths: Sequence[Threshold]):
     return min(fits, key=lambda f: f[3].fun)  # the first on a tie: the start from C = 1
 
 
+def _at_step(model: LawModel, res, bounds: list[tuple[float, float]], i_s: int):
+    """``res``, or the fit with the probit slope pinned at its bound (a step) when that one's
+    likelihood is at least as high: the supremum then lies at an infinite slope.
+
+    Called only when no cell has a failure above a success (:func:`cell_overlaps`); any such
+    cell bounds the likelihood as the slope grows, whatever the law. Without one the law may
+    still split every cell's successes from its failures, up to the points where it crosses
+    (quasi-complete separation, Albert and Anderson 1984), which :func:`separated` (complete
+    separation) does not see: L-BFGS-B then stops at a finite slope that is no maximum."""
+    start = res.x.copy()
+    start[i_s] = bounds[i_s][1]
+    pinned = bounds[:i_s] + [(bounds[i_s][1], bounds[i_s][1])] + bounds[i_s + 1:]
+    step = minimize(model.negllf, start, jac=model.grad, method="L-BFGS-B", bounds=pinned,
+                    options={"maxiter": 2000, "ftol": 1e-12, "gtol": 1e-8})
+    return step if step.fun <= res.fun + 1e-6 else res
+
+
 def fit_law(
     law: Any,
     data: Dataset,
@@ -180,12 +199,15 @@ def fit_law(
                       width_trends=[v for v in width_trends if v not in stuck])
         return replace(fit, notes=(f"the transition width's trend in {', '.join(stuck)} ran to its bound "
                                    "(not identified by these cells): fitted without it", *fit.notes))
+    if not any(cell_overlaps(data)):  # quasi-complete separation possible: the step may be the supremum
+        res = _at_step(model, res, bounds, i_s)
+        p = res.x
     identified = bool(res.success) or res.fun <= model.negllf(x0)
     fallback = None
     if p[i_s] >= MAX_LOG_SLOPE - 1e-3 or separated(model.u(p), model.k, model.n, model.zq):
         identified = False
-        notes.append("the transitions are steps on this grid (the law splits successes from failures "
-                     "perfectly: the probit slope has no finite maximum): joint likelihood not identified")
+        notes.append("the transitions are steps on this grid (on the law's scale no failure lies above a "
+                     "success: the probit slope has no finite maximum): joint likelihood not identified")
     cell_widths = [1.0 / th.slope for th in ths if th.slope is not None and th.slope > 0]
     yardstick = None
     if identified and not cell_widths:  # brackets only: the cells' shared width is the yardstick
