@@ -468,6 +468,26 @@ def test_a_law_that_splits_every_cell_but_at_its_crossing_is_not_identified():
     assert fit.identified and fit.constants_from == "likelihood" and fit.llf < math.log(0.5) - 1
 
 
+def test_a_width_trend_that_lets_one_cell_become_a_step_is_dropped():
+    # bench/data/three_step_eta1e5_L_line_2896_724.csv: L = 64 has a failure above a success,
+    # L = 256 none. With a width trend in L the likelihood rises without end as the shared slope
+    # grows and the trend keeps L = 64's slope finite (the supremum is at the box's corner):
+    # L-BFGS-B had stopped inside it (log-likelihood -2.92, "identified"), and the fit with the
+    # slope at its bound is no worse. The trend is then not identified: dropped, and the law
+    # refitted without it, where the overlapping cell bounds the slope (a finite maximum).
+    import csv
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "data" / "three_step_eta1e5_L_line_2896_724.csv"
+    rows = [{"V": 2896, "d": 724, "L": float(r["L"]), "N": float(r["N"]), "successes": int(r["successes"]),
+             "trials": int(r["trials"])} for r in csv.DictReader(path.read_text().splitlines())]
+    data = Dataset.from_rows(rows, resource="N", variables=["V", "d", "L"])
+    fit = fit_law(Law.parse("N >= C_add1*L + C_add2*V**2*log(V)/d**2"), data, width_trends=("L",))
+    assert fit.identified and fit.width_trends == {} and fit.n_params == 3
+    assert "lets a cell's transition become a step" in fit.notes[0]
+    assert fit.llf == pytest.approx(fit_law(Law.parse("N >= C_add1*L + C_add2*V**2*log(V)/d**2"), data).llf)
+
+
 def test_a_cell_sharper_than_the_shared_width_keeps_its_own_bracket():
     # A cell that switches between 1000 (0 of 12) and 1100 (12 of 12) beside a cell whose
     # transition spans 500..8000: the shared width is the wide cell's, and at that width the

@@ -160,11 +160,13 @@ def _at_step(model: LawModel, res, bounds: list[tuple[float, float]], i_s: int):
     """``res``, or the fit with the probit slope pinned at its bound (a step) when that one's
     likelihood is at least as high: the supremum then lies at an infinite slope.
 
-    Called only when no cell has a failure above a success (:func:`cell_overlaps`); any such
-    cell bounds the likelihood as the slope grows, whatever the law. Without one the law may
-    still split every cell's successes from its failures, up to the points where it crosses
-    (quasi-complete separation, Albert and Anderson 1984), which :func:`separated` (complete
-    separation) does not see: L-BFGS-B then stops at a finite slope that is no maximum."""
+    A cell with a failure above a success (:func:`cell_overlaps`) bounds the likelihood as its
+    slope grows, whatever the law. Where no cell has one, the law may still split every
+    cell's successes from its failures, up to the points where it crosses (quasi-complete
+    separation, Albert and Anderson 1984), which :func:`separated` (complete separation) does
+    not see: L-BFGS-B then stops at a finite slope that is no maximum. With width trends, a
+    cell without one can reach a step while a trend keeps the others' slopes finite
+    (``fit_law`` then drops the trends). Called in those two cases only."""
     start = res.x.copy()
     start[i_s] = bounds[i_s][1]
     pinned = bounds[:i_s] + [(bounds[i_s][1], bounds[i_s][1])] + bounds[i_s + 1:]
@@ -192,16 +194,19 @@ def fit_law(
     ths = cell_thresholds(data, q=q, level=level) if thresholds is None else thresholds
     x0, bounds, i_s, res = _best_start(model, ths)
     nc = len(model.free) + int(model.with_scale)
+    overlapping = cell_overlaps(data)
+    if not all(overlapping) and (model.width_trends or not any(overlapping)):
+        res = _at_step(model, res, bounds, i_s)  # the supremum may lie at a step
     p = res.x
     stuck = [v for j, v in enumerate(model.width_trends) if abs(p[i_s + 1 + j]) > MAX_WIDTH_TREND - 1e-3]
+    why = "ran to its bound"
+    if any(overlapping) and model.width_trends and p[i_s] >= MAX_LOG_SLOPE - 1e-3:
+        stuck, why = list(model.width_trends), "lets a cell's transition become a step"
     if stuck:  # a nuisance parameter at its bound: no Wald CI holds; fit without it
         fit = fit_law(law, data, q=q, level=level, trends=trends, thresholds=ths, shared=shared,
                       width_trends=[v for v in width_trends if v not in stuck])
-        return replace(fit, notes=(f"the transition width's trend in {', '.join(stuck)} ran to its bound "
+        return replace(fit, notes=(f"the transition width's trend in {', '.join(stuck)} {why} "
                                    "(not identified by these cells): fitted without it", *fit.notes))
-    if not any(cell_overlaps(data)):  # quasi-complete separation possible: the step may be the supremum
-        res = _at_step(model, res, bounds, i_s)
-        p = res.x
     identified = bool(res.success) or res.fun <= model.negllf(x0)
     fallback = None
     if p[i_s] >= MAX_LOG_SLOPE - 1e-3 or separated(model.u(p), model.k, model.n, model.zq):
