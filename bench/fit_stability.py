@@ -74,7 +74,8 @@ is identified on its two cells, whose transitions are steps on their grids (one 
 its verdict, ``L`` exponent and CI agree to 1e-8. Later: ``limit_beta3_L_line_2896_724.csv`` and
 ``limit_beta3_L_line_2896_512.csv`` (``--only beta3_L_line_2896``). Later still:
 ``three_step_eta1e4_L_line.csv`` and ``three_step_eta3e5_L_line.csv``, each the same on 3
-copies.
+copies. 2026-12-01: ``three_step_eta3e5_L_line_2896_724.csv`` (``--only eta3e5_L_line_2896``),
+the same on 3 copies.
 """
 
 from __future__ import annotations
@@ -165,6 +166,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_hard_L_line_2896_512.csv", "N", "--law vural2026.headline"),
     ("three_step_eta1e5_L_line_2896_724.csv", "N", "--law vural2026.headline"),
     ("three_step_eta3e4_L_line_2896_724.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta3e5_L_line_2896_724.csv", "N", "--law vural2026.headline"),
     ("limit_hard_L_line_2896_724.csv", "N", "--law vural2026.headline"),
     ("limit_beta3_L_line_2896_724.csv", "N", "--law vural2026.headline"),
     ("limit_beta3_L_line_2896_512.csv", "N", "--law vural2026.headline"),

@@ -22,6 +22,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   day, 10 runs in two rounds, ~47 min).
 * ``three_step_eta3e4_L_line_2896_724.csv`` (``--line beta4_2896_724_eta3e4``, ``η/γ' = 3`` at
   ``(2896, 724)``, ``L`` 64 and 256: 52 runs in three rounds, ~20 min on 2 cores, 2026-12-01).
+* ``three_step_eta3e5_L_line_2896_724.csv`` (``--line beta4_2896_724_eta3e5``, ``η/γ' = 30`` at
+  ``(2896, 724)``, ``L`` 64 and 256: 37 runs in three rounds, ~57 min on 2 cores, 2026-12-01;
+  4-5 min a run at ``L = 256``).
 * ``three_step_eta1e4_L_line.csv`` (``--line beta4_eta1e4``, ``η = 10⁴``: ``η/γ' = 1``; 52 runs
   in three rounds, ~19 min on 2 cores, 2026-11-28).
 * ``three_step_eta3e5_L_line.csv`` (``--line beta4_eta3e5``, ``η = 3·10⁵``: ``η/γ' = 30``; 44
@@ -210,6 +213,14 @@ BETA4_2896_724_ETA3E4 = (
     (11420, ((64, 32000, 3), (64, 33500, 3), (64, 35000, 3), (256, 47000, 3), (256, 50000, 3), (256, 53000, 3))),
     (11440, ((64, 32500, 4), (64, 33500, 4), (64, 34500, 4), (256, 46000, 3), (256, 48500, 3))),
 )
+# eta/gamma' = 30 at (2896, 724), beta = 4: the 10-to-30 growth of the excess on the diagonal (2026-12-01)
+BETA4_2896_724_ETA3E5 = (
+    (11500, ((64, 58000, 2), (64, 63000, 2), (64, 68000, 2), (64, 74000, 2),
+             (256, 150000, 1), (256, 175000, 1), (256, 200000, 1), (256, 230000, 1))),
+    (11520, ((64, 59500, 3), (64, 61000, 3), (64, 62500, 3), (256, 205000, 2), (256, 212000, 2),
+             (256, 220000, 2))),
+    (11540, ((64, 63000, 2), (64, 64500, 2), (256, 198000, 2), (256, 205000, 2), (256, 210000, 2))),
+)
 
 
 class Line(NamedTuple):
@@ -233,6 +244,7 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta4_4096_eta1e4": Line(4096, 1024, 4, BETA4_4096_ETA1E4, eta=10000),
          "beta4_4096_eta3e5": Line(4096, 1024, 4, BETA4_4096_ETA3E5, eta=300000),
          "beta4_2896_724_eta3e4": Line(2896, 724, 4, BETA4_2896_724_ETA3E4, eta=30000),
+         "beta4_2896_724_eta3e5": Line(2896, 724, 4, BETA4_2896_724_ETA3E5, eta=300000),
          "beta4_eta3e5": Line(2048, 512, 4, BETA4_ETA3E5, eta=300000),
          "beta10_zeta05": Line(2048, 512, 10, BETA10_ZETA05, zeta=0.5),
          "beta10_zeta05_trigger_in": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN, zeta=0.5, trigger_in_value=True),

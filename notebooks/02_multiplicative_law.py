@@ -375,7 +375,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 3.84e4, 4.07e4, 4.82e4 at `L` = 64, 128, 256, `L` 0.16 [0.12, 0.20], the excess 3.2-3.6x below
 # `η/γ' = 10`'s there (2.2-3.0x was predicted from `(2048, 512)`); at `(2896, 724)`
 # (`bench/data/three_step_eta3e4_L_line_2896_724.csv`) 3.38e4 and 4.82e4 at `L` = 64 and 256,
-# `L` 0.25 [0.11, 0.40], the excess 3.6x and 3.0x below `η/γ' = 10`'s. At `η/γ' = 1` (`bench/data/three_step_eta1e4_L_line.csv`) the
+# `L` 0.25 [0.11, 0.40], the excess 3.6x and 3.0x below `η/γ' = 10`'s; at `η/γ' = 30` there
+# (`bench/data/three_step_eta3e5_L_line_2896_724.csv`, both cells outside `N ≪ L·V`) 6.26e4 and
+# 2.04e5, `L` 0.85 [0.82, 0.88], between `(2048, 512)`'s 1.09 and `(4096, 1024)`'s 0.64. At `η/γ' = 1` (`bench/data/three_step_eta1e4_L_line.csv`) the
 # thresholds are the limit's (0.99-1.03x), and at `(4096, 1024)` too (0.99-1.03x, predicted
 # before the runs; `bench/data/three_step_eta1e4_L_line_4096.csv`), and at `η/γ' = 30` there
 # `N*` is bracketed in [6.4e4, 7.1e4], [8.2e4, 9.2e4] and [1.5e5, 1.75e5] at `L` = 64, 128
