@@ -22,7 +22,8 @@ covariance from the inverse expected information ``(J^T W J)^-1``, with the exac
 The joint likelihood may leave the constants unidentified: the transitions are steps on the
 grid (the law splits successes from failures, completely or up to the points where it
 crosses: where no cell has a failure above a success, the fit with the slope at its bound is
-tried too, and taken if no worse), a constant runs to its bound, the information matrix is singular, or the cells'
+tried too, and taken if no worse; where only some cells have one, a width trend that lets the
+others become steps is dropped), a constant runs to its bound, the information matrix is singular, or the cells'
 transitions do not line up on the law's scale (the joint width comes out more than 10x the
 widest cell's -- or, when no cell has a width of its own, 10x the width the cells share in
 :mod:`theorycheck.compare.cell_model` -- because the optimum flattens every transition to
