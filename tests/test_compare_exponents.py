@@ -422,6 +422,14 @@ def test_a_width_trend_the_cells_do_not_determine_is_dropped():
     assert MAX_WIDTH_TREND == 10.0
 
 
+#: (L, N, successes, trials) of the eta/gamma' = 30 line at (4096, 1024), L = 128 and 256
+#: (bench/data/three_step_eta3e5_L_line_4096.csv): single-seed runs, every failure below every
+#: success in each cell, and 1 of 2 at L = 256's N = 1.62e5 (quasi-complete separation)
+ETA30_4096_ROWS = [(128, N, 2 if N > 87000 else 0, 2) for N in (72000, 82000, 92000, 103000, 115000)] + [
+    (256, N, k, n) for N, k, n in ((110000, 0, 1), (130000, 0, 1), (150000, 0, 1), (162000, 1, 2),
+                                   (175000, 1, 1), (205000, 1, 1), (240000, 1, 1))]
+
+
 def test_cells_split_but_for_one_mixed_point_leave_the_shared_width_unidentified():
     # The eta/gamma' = 30 line at (4096, 1024) (bench/data/three_step_eta3e5_L_line_4096.csv,
     # L = 128 and 256): single-seed runs, every failure below every success in each cell, and
@@ -431,9 +439,7 @@ def test_cells_split_but_for_one_mixed_point_leave_the_shared_width_unidentified
     # not identified, and the exponents come from the cells' own thresholds.
     from theorycheck.compare.cell_model import fit_cells, log_thresholds
 
-    rows = [(128, N, 2 if N > 87000 else 0, 2) for N in (72000, 82000, 92000, 103000, 115000)]
-    rows += [(256, N, k, n) for N, k, n in ((110000, 0, 1), (130000, 0, 1), (150000, 0, 1), (162000, 1, 2),
-                                              (175000, 1, 1), (205000, 1, 1), (240000, 1, 1))]
+    rows = ETA30_4096_ROWS
     data = Dataset.from_rows([{"L": L, "N": N, "successes": k, "trials": n} for L, N, k, n in rows], resource="N")
     ths = cell_thresholds(data)
     fit = fit_cells(data, ths)
@@ -456,9 +462,7 @@ def test_a_law_that_splits_every_cell_but_at_its_crossing_is_not_identified():
     # 0.008 and printed C = 1102 [1087, 1117]; with the slope at its bound the likelihood is
     # no lower (log 1/2, the mixed point's), so the fit now says it is not identified. At a = 1
     # the law cannot put both crossings inside their brackets: a finite maximum, identified.
-    rows = [(128, N, 2 if N > 87000 else 0, 2) for N in (72000, 82000, 92000, 103000, 115000)]
-    rows += [(256, N, k, n) for N, k, n in ((110000, 0, 1), (130000, 0, 1), (150000, 0, 1), (162000, 1, 2),
-                                              (175000, 1, 1), (205000, 1, 1), (240000, 1, 1))]
+    rows = ETA30_4096_ROWS
     data = Dataset.from_rows([{"L": L, "N": N, "successes": k, "trials": n} for L, N, k, n in rows], resource="N")
     fit = fit_law(Law.parse("N >= C*L**0.9"), data)
     assert not fit.identified and fit.llf == pytest.approx(math.log(0.5), abs=1e-6)
@@ -475,17 +479,18 @@ def test_a_width_trend_that_lets_one_cell_become_a_step_is_dropped():
     # L-BFGS-B had stopped inside it (log-likelihood -2.92, "identified"), and the fit with the
     # slope at its bound is no worse. The trend is then not identified: dropped, and the law
     # refitted without it, where the overlapping cell bounds the slope (a finite maximum).
-    import csv
     from pathlib import Path
 
+    from theorycheck.cli.fit_input import read_data
+
     path = Path(__file__).resolve().parent.parent / "bench" / "data" / "three_step_eta1e5_L_line_2896_724.csv"
-    rows = [{"V": 2896, "d": 724, "L": float(r["L"]), "N": float(r["N"]), "successes": int(r["successes"]),
-             "trials": int(r["trials"])} for r in csv.DictReader(path.read_text().splitlines())]
+    rows = read_data(str(path), resource="N", params=lambda header, kind, distinct: ["V", "d", "L"]).rows
     data = Dataset.from_rows(rows, resource="N", variables=["V", "d", "L"])
-    fit = fit_law(Law.parse("N >= C_add1*L + C_add2*V**2*log(V)/d**2"), data, width_trends=("L",))
+    additive = Law.parse("N >= C_add1*L + C_add2*V**2*log(V)/d**2")
+    fit = fit_law(additive, data, width_trends=("L",))
     assert fit.identified and fit.width_trends == {} and fit.n_params == 3
     assert "lets a cell's transition become a step" in fit.notes[0]
-    assert fit.llf == pytest.approx(fit_law(Law.parse("N >= C_add1*L + C_add2*V**2*log(V)/d**2"), data).llf)
+    assert fit.llf == pytest.approx(fit_law(additive, data).llf)
 
 
 def test_a_cell_sharper_than_the_shared_width_keeps_its_own_bracket():

@@ -616,6 +616,13 @@ def test_the_finite_step_line_at_eta_over_gamma_3_at_4096(capsys):
     assert ratios == pytest.approx([3.2, 3.6, 3.6], abs=0.05)
 
 
+def _anchors_2896_724(capsys):
+    """The cells of the eta/gamma' = 10 line and of hard attention at (2896, 724), in order of L
+    (docs/theory.md §7.12): what the other eta/gamma' lines there count their excess against."""
+    return (_refuted_l_line(capsys, "three_step_eta1e5_L_line_2896_724.csv", 0.500, [0.446, 0.553], 24),
+            _refuted_l_line(capsys, "limit_hard_L_line_2896_724.csv", -0.013, [-0.029, 0.004], 320))
+
+
 def test_the_finite_step_line_at_eta_over_gamma_3_at_2896_724(capsys):
     # docs/theory.md §7.12 (2026-12-01): eta/gamma' = 3 at (2896, 724), beta = 4, 52 single-seed
     # runs in three rounds, predicted before them: N* in [3.40e4, 3.52e4] and [4.6e4, 5.1e4] at
@@ -626,8 +633,7 @@ def test_the_finite_step_line_at_eta_over_gamma_3_at_2896_724(capsys):
     cells = _refuted_l_line(capsys, "three_step_eta3e4_L_line_2896_724.csv", 0.255, [0.110, 0.400], 52, thin=True)
     assert [c["method"] for c in cells] == ["glm", "glm"] and all(c["in_regime"] for c in cells)
     assert [c["threshold"] for c in cells] == pytest.approx([33841, 48181], abs=1)
-    eta10 = _refuted_l_line(capsys, "three_step_eta1e5_L_line_2896_724.csv", 0.500, [0.446, 0.553], 24)
-    hard = _refuted_l_line(capsys, "limit_hard_L_line_2896_724.csv", -0.013, [-0.029, 0.004], 320)
+    eta10, hard = _anchors_2896_724(capsys)
     ratios = [(t["shared_width"]["threshold"] - h["threshold"]) / (c["threshold"] - h["threshold"])
               for c, t, h in zip(cells, eta10, hard)]
     assert ratios == pytest.approx([3.56, 3.05], abs=0.01)
@@ -649,8 +655,7 @@ def test_the_finite_step_line_at_eta_over_gamma_30_at_2896_724_is_consistent_out
     cells = sorted(out["cells"], key=lambda c: c["params"]["L"])
     assert sum(c["trials"] for c in cells) == 37 and not any(c["in_regime"] for c in cells)
     assert [c["shared_width"]["threshold"] for c in cells] == pytest.approx([62593, 203905], abs=1)
-    eta10 = _refuted_l_line(capsys, "three_step_eta1e5_L_line_2896_724.csv", 0.500, [0.446, 0.553], 24)
-    hard = _refuted_l_line(capsys, "limit_hard_L_line_2896_724.csv", -0.013, [-0.029, 0.004], 320)
+    eta10, hard = _anchors_2896_724(capsys)
     ratios = [(c["shared_width"]["threshold"] - h["threshold"]) / (t["shared_width"]["threshold"] - h["threshold"])
               for c, t, h in zip(cells, eta10, hard)]
     assert ratios == pytest.approx([2.55, 3.10], abs=0.01)

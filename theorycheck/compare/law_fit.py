@@ -23,11 +23,11 @@ The joint likelihood may leave the constants unidentified: the transitions are s
 grid (the law splits successes from failures, completely or up to the points where it
 crosses: where no cell has a failure above a success, the fit with the slope at its bound is
 tried too, and taken if no worse; where only some cells have one, a width trend that lets the
-others become steps is dropped), a constant runs to its bound, the information matrix is singular, or the cells'
-transitions do not line up on the law's scale (the joint width comes out more than 10x the
-widest cell's -- or, when no cell has a width of its own, 10x the width the cells share in
-:mod:`theorycheck.compare.cell_model` -- because the optimum flattens every transition to
-absorb a wrong law). The constants are then fitted to the cells' log thresholds and their
+others become steps is dropped), a constant runs to its bound, the information matrix is
+singular, or the cells' transitions do not line up on the law's scale (the joint width comes
+out more than 10x the widest cell's -- or, when no cell has a width of its own, 10x the width
+the cells share in :mod:`theorycheck.compare.cell_model` -- because the optimum flattens every
+transition to absorb a wrong law). The constants are then fitted to the cells' log thresholds and their
 standard errors instead, as a thresholds table is
 (:func:`theorycheck.compare.table_fit.fit_law_table`), and the fit says so
 (``constants_from == "thresholds"``); their CIs are ``[0, inf]`` (``"none"``) only when that
