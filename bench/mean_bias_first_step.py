@@ -52,7 +52,11 @@ and ``2048,512,362,86000`` and of ``--seeds 8`` at ``2048,1024,64,63000`` and ``
 bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv`` (20 s);
 ``..._lean_seeds_4096.csv`` those of ``--lean --eta 10000 --seed 400`` with ``--seeds 16`` at
 ``4096,1024,64,130000`` and ``--seeds 8`` at ``4096,512,64,130000``, and of ``--eta 30000
---seeds 16`` at ``4096,1024,512,160000`` (~4 min).  The reading is in docs/theory.md §7.12.
+--seeds 16`` at ``4096,1024,512,160000`` (~4 min); ``..._4096.csv`` those of ``--point
+4096,1024,64,100000 --beta 10 --zeta 0.5 --eta 1,300000,1000000 --seeds 2 --seed 11700`` (2026-12-01,
+~10 min on 2 cores); ``..._lean_probe_4096.csv`` those of ``--lean --eta 300000 --probe
+bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (80 s).  The reading is
+in docs/theory.md §7.12.
 """
 
 from __future__ import annotations

@@ -43,6 +43,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv`` (``--line
   beta10_zeta05_trigger_in_eta3e5_L362``: ``η/γ' = 30`` at ``L = 362``, where the step-3 bias
   turns round, ``bench/mean_bias_first_step.py``; 16 runs in two rounds, ~10 min, 2026-11-29).
+* ``three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_eta3e5``: the same ``η/γ' = 30`` at ``(4096, 1024)``, ``L = 64``, where
+  the first step's lean is 2.6x smaller; 29 runs in three rounds, ~31 min on 2 cores, 2026-12-01).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -222,6 +225,14 @@ BETA4_2896_724_ETA3E5 = (
     (11540, ((64, 63000, 2), (64, 64500, 2), (256, 198000, 2), (256, 205000, 2), (256, 210000, 2))),
 )
 
+# the same setting at (4096, 1024), eta/gamma' = 30, L = 64: does the first step's gain follow its lean
+# lambda_U ~ eta*a*(1/d + 1/V) (2.6x smaller here than at (2048, 512)) or eta/gamma' alone? (2026-12-01)
+BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5 = (
+    (11600, ((64, 60000, 2), (64, 80000, 2), (64, 100000, 2), (64, 125000, 2), (64, 160000, 2),
+             (64, 220000, 2))),
+    (11620, ((64, 65000, 3), (64, 70000, 3), (64, 75000, 3))),
+    (11640, ((64, 77500, 3), (64, 80000, 3), (64, 85000, 2))),
+)
 
 class Line(NamedTuple):
     V: int
@@ -255,6 +266,8 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta10_zeta05_trigger_in_eta3e5": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA3E5, eta=300000,
                                                  zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_eta3e5_L362": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA3E5_L362,
+                                                      eta=300000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_eta3e5": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5,
                                                       eta=300000, zeta=0.5, trigger_in_value=True)}
 
 

@@ -401,7 +401,12 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # `ζ²/L` plus the mean token's overlap with the trigger (a random sign), so at 362 the probe's
 # successes are the seeds that lean to `λ_U ≈ 1` (`bench/data/mean_bias_first_step_lean_probe.csv`);
 # the same predictor holds out of sample at `V = 4096` (40 seeds, ratio 0.94-1.16,
-# `bench/data/mean_bias_first_step_lean_seeds_4096.csv`).
+# `bench/data/mean_bias_first_step_lean_seeds_4096.csv`). There `1/d + 1/V` is half as large,
+# so the same `η/γ' = 30` leans only to `λ_U` 1.3-1.75 and **lowers** the threshold at `L = 64`
+# to 7.75e4 [7.56e4, 7.95e4], 0.52x the limit's 1.50e5 there, as predicted from the lean before the
+# runs (`bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`); it takes
+# `η = 10⁶` (`λ_U` ≈ 5) to turn the bias round enough to raise it
+# (`bench/data/mean_bias_first_step_4096.csv`).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

@@ -159,6 +159,29 @@ def test_published_seed_leans_say_what_the_docs_say():
     assert all((r["lean_embedded"] >= 0.7) == (r["successes"] == 1) for r in probe)
 
 
+def test_published_rows_at_4096_say_what_the_docs_say():
+    """§7.12 "Its effect on the threshold at V = 4096" (predicted before the runs): at
+    ``(4096, 1024, 64, 10⁵)``, seeds 11700 and 11701, ``η = 3·10⁵`` turns the step-3 bias round
+    (correlation with ``η = 1``'s below -0.5) and leaves 0.55-0.65x of ``η = 1``'s spread, with
+    accuracy above 0.99 where ``η = 1`` fails (below 0.95); ``η = 10⁶`` turns it further (below
+    -0.8), 1.6-1.9x, accuracy below 0.85. Every row recalls its facts without the bias (≥
+    0.997): the failures are the bias. And the 29 probe runs at ``η = 3·10⁵`` all lean past 1
+    (``λ_U`` 1.3-1.8)."""
+    with open(ROWS.with_name("mean_bias_first_step_4096.csv"), newline="") as f:
+        rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    at = {(r["eta"], r["seed"]): r for r in rows}
+    assert set(at) == {(eta, seed) for eta in (1.0, 3e5, 1e6) for seed in (11700, 11701)}
+    for seed in (11700, 11701):
+        ref, mid, large = at[1.0, seed], at[3e5, seed], at[1e6, seed]
+        assert ref["accuracy"] < 0.95 < 0.99 < mid["accuracy"] and large["accuracy"] < 0.85
+        assert -0.7 < mid["corr_step3_ref"] < -0.5 and large["corr_step3_ref"] < -0.8
+        assert 0.55 <= mid["bias_spread"] / ref["bias_spread"] <= 0.65
+        assert 1.6 <= large["bias_spread"] / ref["bias_spread"] <= 1.9
+    assert min(r["facts_unbiased"] for r in rows) >= 0.997
+    with open(ROWS.with_name("mean_bias_first_step_lean_probe_4096.csv"), newline="") as f:
+        probe = [float(r["lean_embedded"]) for r in csv.DictReader(f)]
+    assert len(probe) == 29 and 1.3 <= min(probe) and max(probe) <= 1.8
+
 def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(monkeypatch, tmp_path, capsys):
     """``--probe``: rows whose trigger is out of the value path (no mean bias), a file without
     one seed a row or without the runs' outcomes, or ``--probe`` without ``--lean``: a one-line usage error, exit 2, before

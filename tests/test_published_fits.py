@@ -770,6 +770,29 @@ def test_the_first_steps_size_probes_at_beta_10_with_zeta_half_and_the_trigger_i
                                                                         if N >= 80000) // 2
 
 
+
+def test_the_first_steps_size_probe_at_4096_lowers_the_threshold(capsys):
+    # docs/theory.md §7.12 (2026-12-01): eta/gamma' = 30 at (4096, 1024), beta = 10, zeta = 1/2,
+    # trigger in, L = 64, 29 single-seed runs in three rounds. At (2048, 512) this first step
+    # raised the mean-bias threshold above 2.4x the limit's (the probe above); here, with the
+    # lean lambda_U 2.6x smaller, it lowers it: N* 7.75e4 [7.56e4, 7.95e4] (the probit fit of
+    # the one cell: it has a failure above a success), 0.52x the limit's at the same L and beta
+    # (1.50e5 [1.47e5, 1.53e5], flat in L: 1.53e5 at 256), CI and all below 0.55x. One cell,
+    # outside N << L*V (0.30): inconclusive, as fit says
+    code, out = _fit(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv",
+                     "--law", "vural2026.headline")
+    assert code == 3 and out["verdict"] == "inconclusive"
+    (cell,) = out["cells"]
+    assert not cell["in_regime"]
+    fitted = cell["shared_width"]
+    assert fitted["threshold"] == pytest.approx(77492, abs=1)
+    assert fitted["ci"] == pytest.approx([75573, 79459], abs=1)
+    _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv", "--law", "vural2026.headline")
+    at = {c["params"]["L"]: c for c in limit["cells"]}
+    assert [at[L]["threshold"] for L in (64, 256)] == pytest.approx([149825, 153475], abs=1)
+    assert fitted["threshold"] / at[64]["threshold"] == pytest.approx(0.52, abs=0.005)
+    assert fitted["ci"][1] < 0.55 * at[64]["ci"][0]
+
 def _trials_by(rows, key, column="trials"):
     """Trials (or another count ``column``) of a rows file summed by ``key(row)`` (rows
     written before 2026-11-28 keep no seeds)."""
@@ -800,7 +823,9 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta4_4096_eta1e4", "three_step_eta1e4_L_line_4096.csv"),
                     ("beta4_4096_eta3e5", "three_step_eta3e5_L_line_4096.csv"),
                     ("beta4_2896_724_eta3e4", "three_step_eta3e4_L_line_2896_724.csv"),
-                    ("beta4_2896_724_eta3e5", "three_step_eta3e5_L_line_2896_724.csv")]
+                    ("beta4_2896_724_eta3e5", "three_step_eta3e5_L_line_2896_724.csv"),
+                    ("beta10_zeta05_trigger_in_4096_eta3e5",
+                     "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
