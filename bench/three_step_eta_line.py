@@ -46,6 +46,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta3e5``: the same ``η/γ' = 30`` at ``(4096, 1024)``, ``L = 64``, where
   the first step's lean is 2.6x smaller; 29 runs in three rounds, ~31 min on 2 cores, 2026-12-01).
+* ``three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_eta1e5``: ``η/γ' = 10`` there; 18 runs in two rounds, ~39 min on 2
+  cores beside the test suite, 2026-12-01).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -233,6 +236,11 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5 = (
     (11620, ((64, 65000, 3), (64, 70000, 3), (64, 75000, 3))),
     (11640, ((64, 77500, 3), (64, 80000, 3), (64, 85000, 2))),
 )
+# and eta/gamma' = 10 there (lambda_U 0.42-0.58): is the threshold's ratio to the limit's a function of lambda_U? (2026-12-01)
+BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5 = (
+    (11660, ((64, 80000, 2), (64, 90000, 2), (64, 100000, 2), (64, 110000, 2), (64, 125000, 2))),
+    (11680, ((64, 70000, 2), (64, 75000, 2), (64, 80000, 2), (64, 85000, 2))),
+)
 
 class Line(NamedTuple):
     V: int
@@ -268,7 +276,9 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta10_zeta05_trigger_in_eta3e5_L362": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA3E5_L362,
                                                       eta=300000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta3e5": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5,
-                                                      eta=300000, zeta=0.5, trigger_in_value=True)}
+                                                      eta=300000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_eta1e5": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5,
+                                                      zeta=0.5, trigger_in_value=True)}
 
 
 def runs(rounds) -> list[tuple[int, int, int]]:

@@ -792,6 +792,15 @@ def test_the_first_steps_size_probe_at_4096_lowers_the_threshold(capsys):
     assert [at[L]["threshold"] for L in (64, 256)] == pytest.approx([149825, 153475], abs=1)
     assert fitted["threshold"] / at[64]["threshold"] == pytest.approx(0.52, abs=0.005)
     assert fitted["ci"][1] < 0.55 * at[64]["ci"][0]
+    # eta/gamma' = 10 there (lambda_U ~0.5), 18 runs in two rounds: 8.33e4 [7.93e4, 8.75e4],
+    # 0.56x the limit's, its CI below the limit's too
+    code, out = _fit(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv",
+                     "--law", "vural2026.headline")
+    (cell,) = out["cells"]
+    assert code == 3 and cell["shared_width"]["threshold"] == pytest.approx(83324, abs=1)
+    assert cell["shared_width"]["ci"] == pytest.approx([79322, 87528], abs=1)
+    assert cell["shared_width"]["threshold"] / at[64]["threshold"] == pytest.approx(0.556, abs=0.005)
+    assert cell["shared_width"]["ci"][1] < at[64]["ci"][0]
 
 def _trials_by(rows, key, column="trials"):
     """Trials (or another count ``column``) of a rows file summed by ``key(row)`` (rows
@@ -825,7 +834,9 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta4_2896_724_eta3e4", "three_step_eta3e4_L_line_2896_724.csv"),
                     ("beta4_2896_724_eta3e5", "three_step_eta3e5_L_line_2896_724.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta3e5",
-                     "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv")]
+                     "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_eta1e5",
+                     "three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
