@@ -37,8 +37,9 @@ def test_at_a_small_first_step_the_third_steps_bias_is_the_limits(monkeypatch):
         assert 0.0 <= r["facts"] <= 1.0 and 0.0 <= r["facts_unbiased"] <= 1.0
 
 
-def _published():
-    with open(ROWS, newline="") as f:
+def _published(name=ROWS.name):
+    """The rows of ``bench/data/<name>`` (a file the script wrote), every column a float."""
+    with open(ROWS.with_name(name), newline="") as f:
         return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
 
 
@@ -88,8 +89,7 @@ def test_published_leans_cross_one_where_the_bias_turns_round():
     """§7.12: at ``L = 64`` ``λ_U`` is below 1 at ``3·10⁴`` (the bias shrunk in place) and
     above 1 at ``10⁵`` (turned round) on both seeds; at ``L = 362`` it is 3-4x smaller at the
     same ``η`` and its ``λ`` on the label frequencies stays below 0.3 at ``10⁵`` everywhere."""
-    with open(ROWS.with_name("mean_bias_first_step_lean.csv"), newline="") as f:
-        rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    rows = _published("mean_bias_first_step_lean.csv")
     at = {(r["L"], r["N"], r["eta"], r["seed"]): r for r in rows}
     for seed in (300, 301):
         assert at[64, 63000, 30000, seed]["lean_embedded"] < 1 < at[64, 63000, 100000, seed]["lean_embedded"]
@@ -119,14 +119,10 @@ def test_published_seed_leans_say_what_the_docs_say():
     spread is ≥ 2x at ``L = 362`` and < 1.5x at ``L = 64``; and in the ``η = 3·10⁵`` probe at
     ``L = 362`` the runs at ``N ≥ 8·10⁴`` succeed exactly where ``λ_U ≥ 0.7`` (4 and 4); and the
     40 seeds at ``V = 4096`` hold what was predicted for them before their runs."""
-    def read(name):
-        with open(ROWS.with_name(name), newline="") as f:
-            return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
-
     def by_point(name):
         """``(V, d, L)`` -> the seeds' ``λ_U``, its predictor and ``a``, as arrays."""
         points = {}
-        for r in read(name):
+        for r in _published(name):
             points.setdefault((r["V"], r["d"], r["L"]), []).append(r)
         return {k: tuple(np.array([r[c] for r in rs]) for c in ("lean_embedded", "lean_embedded_predicted", "overlap"))
                 for k, rs in points.items()}
@@ -154,7 +150,7 @@ def test_published_seed_leans_say_what_the_docs_say():
             assert spread >= 2.5
         elif d == 1024:
             assert spread <= 1.3
-    probe = [r for r in read("mean_bias_first_step_lean_probe.csv") if r["N"] >= 80000]
+    probe = [r for r in _published("mean_bias_first_step_lean_probe.csv") if r["N"] >= 80000]
     assert len(probe) == 8 and sum(r["successes"] for r in probe) == 4
     assert all((r["lean_embedded"] >= 0.7) == (r["successes"] == 1) for r in probe)
 
@@ -167,8 +163,7 @@ def test_published_rows_at_4096_say_what_the_docs_say():
     -0.8), 1.6-1.9x, accuracy below 0.85. Every row recalls its facts without the bias (≥
     0.997): the failures are the bias. And the 29 probe runs at ``η = 3·10⁵`` all lean past 1
     (``λ_U`` 1.3-1.8)."""
-    with open(ROWS.with_name("mean_bias_first_step_4096.csv"), newline="") as f:
-        rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    rows = _published("mean_bias_first_step_4096.csv")
     at = {(r["eta"], r["seed"]): r for r in rows}
     assert set(at) == {(eta, seed) for eta in (1.0, 3e5, 1e6) for seed in (11700, 11701)}
     for seed in (11700, 11701):
@@ -178,8 +173,7 @@ def test_published_rows_at_4096_say_what_the_docs_say():
         assert 0.55 <= mid["bias_spread"] / ref["bias_spread"] <= 0.65
         assert 1.6 <= large["bias_spread"] / ref["bias_spread"] <= 1.9
     assert min(r["facts_unbiased"] for r in rows) >= 0.997
-    with open(ROWS.with_name("mean_bias_first_step_lean_probe_4096.csv"), newline="") as f:
-        probe = [float(r["lean_embedded"]) for r in csv.DictReader(f)]
+    probe = [r["lean_embedded"] for r in _published("mean_bias_first_step_lean_probe_4096.csv")]
     assert len(probe) == 29 and 1.3 <= min(probe) and max(probe) <= 1.8
 
 def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(monkeypatch, tmp_path, capsys):

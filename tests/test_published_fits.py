@@ -779,12 +779,7 @@ def test_the_first_steps_size_probe_at_4096_lowers_the_threshold(capsys):
     # the one cell: it has a failure above a success), 0.52x the limit's at the same L and beta
     # (1.50e5 [1.47e5, 1.53e5], flat in L: 1.53e5 at 256), CI and all below 0.55x. One cell,
     # outside N << L*V (0.30): inconclusive, as fit says
-    code, out = _fit(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv",
-                     "--law", "vural2026.headline")
-    assert code == 3 and out["verdict"] == "inconclusive"
-    (cell,) = out["cells"]
-    assert not cell["in_regime"]
-    fitted = cell["shared_width"]
+    fitted = _one_cell_probe(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv")
     assert fitted["threshold"] == pytest.approx(77492, abs=1)
     assert fitted["ci"] == pytest.approx([75573, 79459], abs=1)
     _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv", "--law", "vural2026.headline")
@@ -794,13 +789,21 @@ def test_the_first_steps_size_probe_at_4096_lowers_the_threshold(capsys):
     assert fitted["ci"][1] < 0.55 * at[64]["ci"][0]
     # eta/gamma' = 10 there (lambda_U ~0.5), 18 runs in two rounds: 8.33e4 [7.93e4, 8.75e4],
     # 0.56x the limit's, its CI below the limit's too
-    code, out = _fit(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv",
-                     "--law", "vural2026.headline")
+    fitted = _one_cell_probe(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv")
+    assert fitted["threshold"] == pytest.approx(83324, abs=1)
+    assert fitted["ci"] == pytest.approx([79322, 87528], abs=1)
+    assert fitted["threshold"] / at[64]["threshold"] == pytest.approx(0.556, abs=0.005)
+    assert fitted["ci"][1] < at[64]["ci"][0]
+
+
+def _one_cell_probe(capsys, rows):
+    """A one-cell probe's fit under the headline law: inconclusive (exit 3: one cell, outside
+    N << L*V), and the cell's threshold and CI from the probit fit (its own bracket is open)."""
+    code, out = _fit(capsys, rows, "--law", "vural2026.headline")
+    assert code == 3 and out["verdict"] == "inconclusive"
     (cell,) = out["cells"]
-    assert code == 3 and cell["shared_width"]["threshold"] == pytest.approx(83324, abs=1)
-    assert cell["shared_width"]["ci"] == pytest.approx([79322, 87528], abs=1)
-    assert cell["shared_width"]["threshold"] / at[64]["threshold"] == pytest.approx(0.556, abs=0.005)
-    assert cell["shared_width"]["ci"][1] < at[64]["ci"][0]
+    assert not cell["in_regime"]
+    return cell["shared_width"]
 
 def _trials_by(rows, key, column="trials"):
     """Trials (or another count ``column``) of a rows file summed by ``key(row)`` (rows
