@@ -32,7 +32,7 @@ from theorycheck.cli.main import main
         (["check", "--set", "threads=0"], "threads must be an integer >= 1, got 0"),
         (["check", "--set", "backend=jax"], "unknown backend 'jax'"),
         (["check", "--set", "algorithm=three-step", "--set", "layout=sparse"], "layout must be one of"),
-        (["check", "--cells", "V=1024,d=256,L=64"], "give two or more cells that differ"),
+        (["check", "--cells", "V=1024,q=3"], "cell 0 names ['q'], not variables of task"),
         # a name given twice used to be last-one-wins: ',' typed for ';' lost a cell silently
         (["check", "--cells", "L=64,L=128"], "the cell 'L=64,L=128' gives L more than once; separate cells with ';'"),
         (["check", "--cells", "L=64,L=128,d=256; L=256"], "gives L more than once"),

@@ -28,11 +28,26 @@ def test_a_check_on_given_cells_measures_exactly_them_and_fits_the_law_to_all():
     assert "--cells 'V=32,L=2; V=32,L=8; V=64,L=2'" in command and "--vary" not in command
 
 
+def test_one_given_cell_is_a_check_of_its_threshold_alone():
+    # a reference threshold beside a probe's (docs/theory.md 7.12 measured one at L = 64 with a
+    # second cell it did not need): the threshold and the constant, no exponent, inconclusive
+    res = check("N >= C*L*V*log(V)", cells=[{"L": 8}], **KW).to_dict()
+    (cell,) = res["cells"]
+    assert cell["params"] == {"L": 8.0, "V": 32.0}
+    lo, hi = cell["threshold"]["ci"]
+    assert lo < cell["threshold"]["estimate"] < hi
+    assert res["verdict"]["verdict"] == "inconclusive"
+    assert res["verdict"]["tested"] == [] and res["verdict"]["constant"]["C"]["estimate"] > 0
+    assert res["design"]["notes"][0].startswith("1 cell given by the caller")
+    assert any(n.startswith("one cell: its threshold") for n in res["design"]["notes"])
+    assert reproduce_command(res).endswith(" --cells L=8")  # only what differs from --base
+
+
 ONE_STEP = {"algorithm": "one-step"}
 
 
 @pytest.mark.parametrize("cells, settings, message", [
-    ([{"L": 2}], ONE_STEP, "at least 2 mappings"),
+    ([], ONE_STEP, "a non-empty list of mappings"),
     ([{"L": 2, "N": 100}, {"L": 4}], ONE_STEP, "cell 0 gives the resource N"),
     ([{"L": 2}, {"q": 1}], ONE_STEP, r"cell 1 names \['q'\], not variables of task 'retrieval'"),
     ([{"L": 2}, {"L": 0}], ONE_STEP, "cell 1: L must be a positive finite number, got 0"),
@@ -52,7 +67,7 @@ def test_cells_and_vary_together_are_refused():
 
 
 def test_cli_cells_errors_are_one_line_with_exit_2(tmp_path):
-    for cells, message in (("L=2", "--cells needs at least 2 cells"), ("L=2; L", "--cells expects KEY=VALUE"),
+    for cells, message in (("L=2; L=2.0", "cell 1 repeats cell 0"), ("L=2; L", "--cells expects KEY=VALUE"),
                            (";", "--cells expects cells separated by ';'")):
         proc = subprocess.run([sys.executable, "-m", "theorycheck.cli.main", "check", "--law", "N >= C*L*V*log(V)",
                                "--cells", cells, "--out", str(tmp_path / "out")],

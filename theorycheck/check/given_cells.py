@@ -4,7 +4,8 @@
 "V=2048,d=512,L=64; V=4096,d=1024,L=16"``) measures the threshold at exactly these
 cells, for a table a paper prints, a wedge that no one-at-a-time line fits in (the
 three-step laws' regime, docs/theory.md §7.8), or a few cells added where a verdict was
-unsure. Everything else is the check's: the budget sets the trials, the CI width and the
+unsure. One cell measures its threshold alone (with the law's constant there; no exponent, so
+the verdict is inconclusive): a reference point, such as a limit's threshold beside a probe's. Everything else is the check's: the budget sets the trials, the CI width and the
 trial-cost ceiling of every search; the comparator fits the law to all cells at once
 (``theorycheck fit`` does the same with thresholds measured elsewhere).
 
@@ -41,10 +42,10 @@ def design_given_cells(law, task: Task, cells: Any, *, settings: Mapping[str, An
     """The design whose cells are ``cells`` (a list of ``{variable: value}``), with the
     arguments of :func:`~theorycheck.check.design.design_sweep`; ValueError (one line,
     naming the cell) on anything the task or the law cannot run."""
-    if isinstance(cells, (str, Mapping)) or not isinstance(cells, Sequence) or len(cells) < 2:
-        raise ValueError(f"cells must be a list of at least 2 mappings {{variable: value}}, got {cells!r}; "
-                         "give two or more cells that differ in a variable of the law (an exponent "
-                         "needs two values)")
+    if isinstance(cells, (str, Mapping)) or not isinstance(cells, Sequence) or not cells:
+        raise ValueError(f"cells must be a non-empty list of mappings {{variable: value}}, got {cells!r}; "
+                         "give one cell for its threshold, two or more that differ in a variable of the "
+                         "law for its exponents")
     check_law_on_task(law, task)
     resource = law.resource
     constants = {c: float((constants or {}).get(c, 1.0)) for c in law.constants}
@@ -76,11 +77,11 @@ def design_given_cells(law, task: Task, cells: Any, *, settings: Mapping[str, An
         starts.append(start)
     names = sorted({k for c in full for k in c})
     varied = {v: sorted({c[v] for c in full}) for v in names if len({c[v] for c in full}) > 1}
-    if not any(v in varied for v in law.variables):
+    if len(full) > 1 and not any(v in varied for v in law.variables):
         raise ValueError(f"the cells do not vary any variable of the law ({', '.join(law.variables)}); "
                          "an exponent needs at least two values of one")
-    notes = [f"{len(full)} cells given by the caller (the {budget.name} budget sets the searches, "
-             "not the cells)"]
+    notes = [f"{len(full)} cell{'s' if len(full) > 1 else ''} given by the caller (the {budget.name} budget "
+             "sets the searches, not the cells)"]
     regime = design_constraints(constraints, resource, names)
     outside = [(i, outside_regime(regime, c)) for i, c in enumerate(full)]
     outside = [(i, fails) for i, fails in outside if fails]
@@ -88,7 +89,10 @@ def design_given_cells(law, task: Task, cells: Any, *, settings: Mapping[str, An
         notes.append("cell(s) outside the law's regime: " + "; ".join(
             f"{i} ({', '.join(fails)} fails)" for i, fails in outside))
     untested = [v for v in law.variables if v not in varied]
-    if untested:
+    if len(full) == 1:
+        notes.append("one cell: its threshold and the law's constant, no exponent tested (the verdict "
+                     "is inconclusive); give two or more cells for exponents")
+    elif untested:
         notes.append(f"{', '.join(untested)} the same in every cell: exponent(s) untested")
     return SweepDesign(resource, task, dict(settings), base, varied, full, starts, budget, notes, given=True,
                        increasing=law.sense == ">=")

@@ -106,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     planned = regime_for(tgt.id, tgt.law, [{"params": dict(c), "threshold": None} for c in design.cells],
                          design.resource, design.base)
     if not args.quiet and not args.json:
-        print(f"checking {tgt.id}: {tgt.law.text}  ({len(design.cells)} cells, budget {design.budget.name}; "
+        n = len(design.cells)
+        print(f"checking {tgt.id}: {tgt.law.text}  ({n} cell{'s' if n != 1 else ''}, budget {design.budget.name}; "
               f"output {out})", file=sys.stderr)
         if planned.get("outside"):
             print(f"warning: the design is {planned['summary']}", file=sys.stderr)

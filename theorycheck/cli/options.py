@@ -34,7 +34,8 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
                    help="base point of the sweep, e.g. --base V=256 --base d=64")
     p.add_argument("--vary", default=None, metavar="VARS", help="comma-separated variables to vary (default: all)")
     p.add_argument("--cells", default=None, metavar="CELLS",
-                   help="measure these cells instead of the designed lines: 'V=2048,d=512,L=64; V=4096,d=1024,L=16'")
+                   help="measure these cells instead of the designed lines: 'V=2048,d=512,L=64; V=4096,d=1024,L=16' "
+                   "(one cell: its threshold alone, no exponent)")
     p.add_argument("--thresholds", default="bernoulli", metavar="METHOD",
                    help="how each cell's threshold is measured: bernoulli (adaptive trials, binomial GLM; "
                    "default) or per-seed (quantile of per-seed critical values, distribution-free CI; "
@@ -112,7 +113,8 @@ def parse_assignments(items: list[str], what: str, numeric: bool = False, *,
 
 
 def parse_cells(text: str | None) -> list[dict[str, Any]] | None:
-    """``"V=2048,d=512; V=4096,d=1024"`` -> ``[{"V": 2048, "d": 512}, {"V": 4096, "d": 1024}]``."""
+    """``"V=2048,d=512; V=4096,d=1024"`` -> ``[{"V": 2048, "d": 512}, {"V": 4096, "d": 1024}]``; one
+    cell (``"V=2048,d=512"``) is a check of that cell's threshold alone."""
     if text is None:
         return None
     groups = [g for g in text.split(";") if g.strip()]
@@ -125,10 +127,6 @@ def parse_cells(text: str | None) -> list[dict[str, Any]] | None:
             items, "--cells", numeric=True,
             repeated=lambda name, g=g: (f"--cells: the cell {g.strip()!r} gives {name} more than once; "
                                         "separate cells with ';', as in 'L=64; L=128'")))
-    if len(cells) < 2:
-        raise ValueError(f"--cells needs at least 2 cells separated by ';', got 1 ({text.strip()!r}); "
-                         "give two or more cells that differ in a variable of the law "
-                         "(an exponent needs two values)")
     return cells
 
 

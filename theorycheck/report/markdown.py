@@ -136,6 +136,7 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
     if t.get("criterion"):
         parts.append(f"- success criterion: {t['criterion']}")
     parts += ["", "## Sweep design", ""]
+    n_cells = design.get("cells", len(result["cells"]))
     parts.append(f"- resource searched: `{design['resource']}` (threshold at success probability {design.get('q', 0.5)})")
     settings = ", ".join(f"{k}={val}" for k, val in design.get("simulation", {}).items())
     parts.append(f"- simulator: task `{design.get('task', '-')}`" + (f", {settings}" if settings else ""))
@@ -144,7 +145,7 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
         seen = sorted({*values, *(float(c["params"][var]) for c in result["cells"] if var in c.get("params", {}))})
         parts.append(f"- varied `{var}`: " + ", ".join(format_number(x) for x in seen))
     parts.append(
-        f"- budget `{design.get('budget', '-')}`: {design.get('cells', len(result['cells']))} cells, "
+        f"- budget `{design.get('budget', '-')}`: {n_cells} cell{'s' if n_cells != 1 else ''}, "
         f"{result.get('run', {}).get('trials', '-')} trials, seed entropy {design.get('entropy', '-')}"
     )
     parts += ["", "## Verdict table", ""]
