@@ -428,3 +428,19 @@ def test_numeric_options_are_named_as_the_command_line_names_them(tmp_path, caps
     assert main(["fit", str(path), "--law", "N >= C*d", *extra]) == 2
     err = capsys.readouterr().err
     assert err.startswith("theorycheck: error:") and fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_one_point_without_a_law_gives_its_threshold(tmp_path, capsys):
+    # a probe's rows: one point, nothing varies, so no exponent; the threshold alone (as N >= C),
+    # labelled by the one-valued column, exit 0 as any fit without a law. The planted threshold
+    # is C*V = 1920; the seeded 95% CI is asserted to hold it (a fixed draw, not a rate)
+    data = planted_dataset(Law.parse("N >= C*V"), grid={"V": [64]}, constants={"C": 30.0}, width=0.15,
+                           trials=6, seed=5)
+    path = _write(tmp_path / "probe.csv", data, columns=("V",))
+    code = main(["fit", path, "--json"])
+    out = json.loads(capsys.readouterr().out)
+    (cell,) = out["cells"]
+    assert code == 0 and out["law"] == "N >= C" and out["verdict"] == "inconclusive"
+    assert cell["params"] == {"V": 64.0}
+    assert cell["ci"][0] < 1920 < cell["ci"][1] and cell["ci"][0] < cell["threshold"] < cell["ci"][1]
+    assert any(n.startswith("no column varies: the point's threshold alone") for n in out["notes"])

@@ -194,6 +194,19 @@ def _check_numbers(args: argparse.Namespace) -> None:
     check_int("--top", args.top, 1)
 
 
+def _one_point(args: argparse.Namespace, fixed: dict[str, Any]) -> int:
+    """Without ``--law``, data where no column varies (one point, e.g. a probe's single-seed
+    runs): no exponent can be fitted, so the point's threshold and CI, fitted as the law
+    ``resource >= C`` (the cell labelled by the one-valued numeric columns, unless ``--params``
+    names them). Exit 0, as a fit without a law."""
+    resource = args.resource or "N"
+    args.params = args.params or ",".join(k for k, v in fixed.items() if isinstance(v, float)) or None
+    args.law, args.note = f"{resource} >= C", (f"no column varies: the point's threshold alone, as {resource} "
+                                               ">= C; --law for a verdict, more points for exponents")
+    run(args)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from theorycheck.compare import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, compare
     from theorycheck.compare.free_fit import fit_exponents
@@ -205,7 +218,9 @@ def run(args: argparse.Namespace) -> int:
     if args.law is None:
         if args.assume or args.constants or args.lower_bound:
             raise ValueError("--assume, --constants and --lower-bound need --law")
-        data, notes, _, settings = load_data(args, None)
+        data, notes, fixed, settings = load_data(args, None)
+        if not data.variables:  # one point (a probe's runs): its threshold, as the law "N >= C"
+            return _one_point(args, fixed)
         notes += q_note
         if args.save_rows:
             save_rows(data, args.save_rows, settings)
@@ -238,6 +253,7 @@ def run(args: argparse.Namespace) -> int:
         min_span=DEFAULT_MIN_SPAN if args.min_span is None else args.min_span,
         lower_bound=lower, lower_bound_constants=lower_constants, diagnostics=not args.no_diagnostics,
     )
+    notes += [args.note] if getattr(args, "note", None) else []
     if notes:
         verdict = dataclasses.replace(verdict, notes=(*verdict.notes, *notes))
     out = verdict.to_dict()
