@@ -5,8 +5,9 @@
 cells, for a table a paper prints, a wedge that no one-at-a-time line fits in (the
 three-step laws' regime, docs/theory.md §7.8), or a few cells added where a verdict was
 unsure. One cell measures its threshold alone (with the law's constant there; no exponent, so
-the verdict is inconclusive): a reference point, such as a limit's threshold beside a probe's. Everything else is the check's: the budget sets the trials, the CI width and the
-trial-cost ceiling of every search; the comparator fits the law to all cells at once
+the verdict is inconclusive): a reference point, such as a limit's threshold beside a probe's.
+Everything else is the check's: the budget sets the trials, the CI width and the trial-cost
+ceiling of every search; the comparator fits the law to all cells at once
 (``theorycheck fit`` does the same with thresholds measured elsewhere).
 
 A cell gives values of task variables (not the resource); what it leaves out comes from

@@ -8,7 +8,8 @@ stored trials become binomial rows. With ``--law`` (a condition such as
 ``"N >= C*L*V**2*log(V)/d**2"``, or a catalogue id; ``--assume "k < n"`` declares where it
 holds) the verdict; every name of the law must be a column or a constant (``C``, ``C0``..,
 ``c1``, ``K1``, ``A``, ``B``, or declared with ``--constants``). Without ``--law``, the free
-power-law fit of the thresholds and candidate laws ranked by BIC (:mod:`theorycheck.compare.free_fit`).
+power-law fit of the thresholds and candidate laws ranked by BIC (:mod:`theorycheck.compare.free_fit`);
+on one point (no column varies), that point's threshold.
 
 Exit codes: 0 consistent, 1 refuted, 3 inconclusive, 2 bad input (0 for a fit without a law).
 """
