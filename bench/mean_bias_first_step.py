@@ -55,8 +55,10 @@ bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv`` (20 s);
 --seeds 16`` at ``4096,1024,512,160000`` (~4 min); ``..._4096.csv`` those of ``--point
 4096,1024,64,100000 --beta 10 --zeta 0.5 --eta 1,300000,1000000 --seeds 2 --seed 11700`` (2026-12-01,
 ~10 min on 2 cores); ``..._lean_probe_4096.csv`` those of ``--lean --eta 300000 --probe
-bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (80 s).  The reading is
-in docs/theory.md §7.12.
+bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (80 s);
+``..._lean_basis_4096.csv`` those of ``--lean --point 4096,1024,64,100000 --eta 100000,300000 --seeds
+4 --seed 600`` and the same at ``4096,1024,256,100000`` with ``--seed 12000`` (seconds): the leans the
+``(4096, 1024)`` probes were predicted from.  The reading is in docs/theory.md §7.12.
 """
 
 from __future__ import annotations

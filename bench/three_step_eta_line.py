@@ -49,6 +49,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta1e5``: ``η/γ' = 10`` there; 18 runs in two rounds, ~39 min on 2
   cores beside the test suite, 2026-12-01).
+* ``three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_eta3e5_L256``: ``η/γ' = 30`` there at ``L = 256``, inside the regime; 22
+  runs in two rounds, ~45 min on 2 cores, 2026-12-01; 4 min a run at ``N = 1.9·10⁵``).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -187,7 +190,8 @@ BETA10_ZETA05_TRIGGER_IN_ETA3E5_L362 = (
     (11010, ((362, 75000, 2), (362, 85000, 2), (362, 95000, 2))),
 )
 
-# eta/gamma' = 3 at (4096, 1024), beta = 4: does the excess's ratio to eta/gamma' = 10 carry over from (2048, 512)? (2026-11-29)
+# eta/gamma' = 3 at (4096, 1024), beta = 4: does the excess's ratio to eta/gamma' = 10 carry over from
+# (2048, 512)? (2026-11-29)
 BETA4_4096_ETA3E4 = (
     (11100, ((64, 36000, 2), (64, 39000, 2), (64, 43000, 2), (128, 38000, 2), (128, 43000, 2), (128, 48000, 2),
              (256, 46000, 2), (256, 53000, 2), (256, 60000, 2))),
@@ -236,10 +240,22 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5 = (
     (11620, ((64, 65000, 3), (64, 70000, 3), (64, 75000, 3))),
     (11640, ((64, 77500, 3), (64, 80000, 3), (64, 85000, 2))),
 )
-# and eta/gamma' = 10 there (lambda_U 0.42-0.58): is the threshold's ratio to the limit's a function of lambda_U? (2026-12-01)
+# and eta/gamma' = 10 there (lambda_U 0.42-0.58): is the threshold's ratio to the limit's a function of
+# lambda_U? (2026-12-01)
 BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5 = (
     (11660, ((64, 80000, 2), (64, 90000, 2), (64, 100000, 2), (64, 110000, 2), (64, 125000, 2))),
     (11680, ((64, 70000, 2), (64, 75000, 2), (64, 80000, 2), (64, 85000, 2))),
+)
+# eta/gamma' = 30 there at L = 256, where the first step leans ~4x less (lambda_U 0.29-0.44): a line in L (2026-12-01)
+BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L256 = (
+    (12100, ((256, 70000, 2), (256, 85000, 2), (256, 100000, 2), (256, 120000, 2), (256, 150000, 2),
+             (256, 190000, 2))),
+    (12120, ((256, 77500, 3), (256, 90000, 3), (256, 95000, 2), (256, 110000, 2))),
+)
+# and eta/gamma' = 10 at L = 256 (lambda_U 0.10-0.22): does the ratio to the limit follow lambda_U across L?
+# (2026-12-02)
+BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L256 = (
+    (12200, ((256, 100000, 2), (256, 115000, 2), (256, 130000, 2), (256, 150000, 2), (256, 175000, 2))),
 )
 
 class Line(NamedTuple):
@@ -277,6 +293,10 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
                                                       eta=300000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta3e5": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5,
                                                       eta=300000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_eta3e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L256,
+                                                           eta=300000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_eta1e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L256,
+                                                           zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5,
                                                       zeta=0.5, trigger_in_value=True)}
 

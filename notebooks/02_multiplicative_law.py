@@ -405,7 +405,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # so the same `η/γ' = 30` leans only to `λ_U` 1.3-1.75 and **lowers** the threshold at `L = 64`
 # to 7.75e4 [7.56e4, 7.95e4], 0.52x the limit's 1.50e5 there, as predicted from the lean before the
 # runs (`bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`; `η/γ' = 10`,
-# `λ_U` ≈ 0.5, gives 0.56x, `..._eta1e5_..._probe_4096.csv`); it takes
+# `λ_U` ≈ 0.5, gives 0.56x, `..._eta1e5_..._probe_4096.csv`; at `L = 256`, inside the regime, the
+# same step leans ~4x less and gives 0.63x, an `L` slope of 0.15 where the limit's is flat,
+# `..._L256_probe_4096.csv`); it takes
 # `η = 10⁶` (`λ_U` ≈ 5) to turn the bias round enough to raise it
 # (`bench/data/mean_bias_first_step_4096.csv`).
 #

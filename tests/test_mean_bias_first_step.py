@@ -176,6 +176,43 @@ def test_published_rows_at_4096_say_what_the_docs_say():
     probe = [r["lean_embedded"] for r in _published("mean_bias_first_step_lean_probe_4096.csv")]
     assert len(probe) == 29 and 1.3 <= min(probe) and max(probe) <= 1.8
 
+
+def test_published_lean_basis_at_4096_says_what_the_docs_say():
+    """§7.12: the leans the two ``(4096, 1024)`` probes were predicted from (``--lean --point
+    4096,1024,L,100000 --eta 100000,300000 --seeds 4``, seeds 600 at ``L = 64`` and 12000 at
+    256): ``λ_U`` 0.42-0.58 at ``η = 10⁵`` and 1.27-1.75 at ``3·10⁵`` at ``L = 64``, 0.29-0.44 at
+    ``3·10⁵`` at 256, ~4x less: the trigger's share of the overlap ``a`` is ``ζ²/L`` (3.5-4.5x
+    allowed for the seeds' ``ē·z_trig``); linear in ``η`` (ratio 3 to 1%)."""
+    rows = _published("mean_bias_first_step_lean_basis_4096.csv")
+    lean = {(r["L"], r["eta"]): [x["lean_embedded"] for x in rows if (x["L"], x["eta"]) == (r["L"], r["eta"])]
+            for r in rows}
+    assert sorted(lean) == [(64, 1e5), (64, 3e5), (256, 1e5), (256, 3e5)]
+    assert all(len(v) == 4 for v in lean.values())
+    assert (round(min(lean[64, 1e5]), 2), round(max(lean[64, 1e5]), 2)) == (0.42, 0.58)
+    assert (round(min(lean[64, 3e5]), 2), round(max(lean[64, 3e5]), 2)) == (1.27, 1.75)
+    assert (round(min(lean[256, 3e5]), 2), round(max(lean[256, 3e5]), 2)) == (0.29, 0.44)
+    for L in (64, 256):
+        assert all(abs(b / a - 3) < 0.03 for a, b in zip(lean[L, 1e5], lean[L, 3e5]))
+    assert 3.5 <= np.mean(lean[64, 3e5]) / np.mean(lean[256, 3e5]) <= 4.5
+
+
+def test_published_probe_leans_at_4096_L256_separate_the_outcomes():
+    """§7.12 "Each run's lean" at ``(4096, 1024)``, ``L = 256``: the 22 probe runs lean 0.29-0.65
+    (2.2x, the seeds' ``ē·z_trig`` against ``ζ²/L``), and within the transition (``N``
+    8.5e4-1e5) the three successes lean more than every one of the six failures: an exact
+    one-sided Mann-Whitney p of 1/84 = 0.012 (complete separation of 3 against 6)."""
+    from scipy.stats import mannwhitneyu
+
+    rows = _published("mean_bias_first_step_lean_probe_L256_4096.csv")
+    lean = [r["lean_embedded"] for r in rows]
+    assert len(rows) == 22 and (round(min(lean), 2), round(max(lean), 2)) == (0.29, 0.65)
+    window = [r for r in rows if 85000 <= r["N"] <= 100000]
+    won = [r["lean_embedded"] for r in window if r["successes"] == 1]
+    lost = [r["lean_embedded"] for r in window if r["successes"] == 0]
+    assert (len(won), len(lost)) == (3, 6) and min(won) > max(lost)
+    assert mannwhitneyu(won, lost, alternative="greater", method="exact").pvalue == pytest.approx(1 / 84)
+
+
 def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(monkeypatch, tmp_path, capsys):
     """``--probe``: rows whose trigger is out of the value path (no mean bias), a file without
     one seed a row or without the runs' outcomes, or ``--probe`` without ``--lean``: a one-line usage error, exit 2, before

@@ -796,6 +796,31 @@ def test_the_first_steps_size_probe_at_4096_lowers_the_threshold(capsys):
     assert fitted["ci"][1] < at[64]["ci"][0]
 
 
+def test_the_first_steps_size_probe_at_4096_saves_less_at_longer_L(capsys):
+    # docs/theory.md 7.12 (2026-12-01): eta/gamma' = 30 there at L = 256, inside the regime, 22
+    # runs in two rounds; the lean is ~4x smaller than at L = 64. The cell's own GLM: 9.64e4
+    # [8.40e4, 1.27e5], 0.63x the limit's at L = 256 (CI below it); with the L = 64 probe the
+    # L slope is 0.15 [0.09, 0.22] (refuted against the law's 1; the L = 64 cell outside)
+    code, out = _fit(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv",
+                     "--law", "vural2026.headline")
+    (cell,) = out["cells"]
+    assert code == 3 and out["verdict"] == "inconclusive" and cell["in_regime"] and cell["method"] == "glm"
+    assert cell["threshold"] == pytest.approx(96431, abs=1)
+    assert cell["ci"] == pytest.approx([83983, 127379], abs=1)
+    _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv", "--law", "vural2026.headline")
+    at256 = next(c for c in limit["cells"] if c["params"]["L"] == 256)
+    assert cell["threshold"] / at256["threshold"] == pytest.approx(0.628, abs=0.005)
+    assert cell["ci"][1] < at256["ci"][0]
+    code, out = _fit(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv",
+                     str(DATA / "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
+                     "--law", "vural2026.headline")
+    slope = out["exponents"]["L"]
+    assert code == 1 and out["verdict"] == "refuted" and slope["status"] == "refuted"
+    assert slope["estimate"] == pytest.approx(0.154, abs=0.001)
+    assert slope["ci"] == pytest.approx([0.091, 0.218], abs=0.001)
+    assert out["outside_regime"].startswith("outside the law's regime in 1 of 2 cells")
+
+
 def _one_cell_probe(capsys, rows):
     """A one-cell probe's fit under the headline law: inconclusive (exit 3: one cell, outside
     N << L*V), and the cell's threshold and CI from the probit fit (its own bracket is open)."""
@@ -804,6 +829,7 @@ def _one_cell_probe(capsys, rows):
     (cell,) = out["cells"]
     assert not cell["in_regime"]
     return cell["shared_width"]
+
 
 def _trials_by(rows, key, column="trials"):
     """Trials (or another count ``column``) of a rows file summed by ``key(row)`` (rows
@@ -839,7 +865,9 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta3e5",
                      "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta1e5",
-                     "three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv")]
+                     "three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_eta3e5_L256",
+                     "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
