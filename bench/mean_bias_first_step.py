@@ -58,7 +58,10 @@ bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv`` (20 s);
 bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (80 s);
 ``..._lean_basis_4096.csv`` those of ``--lean --point 4096,1024,64,100000 --eta 100000,300000 --seeds
 4 --seed 600`` and the same at ``4096,1024,256,100000`` with ``--seed 12000`` (seconds): the leans the
-``(4096, 1024)`` probes were predicted from.  The reading is in docs/theory.md §7.12.
+``(4096, 1024)`` probes were predicted from; ``..._lean_probe_L256_4096.csv`` and
+``..._lean_probe_eta1e5_L256_4096.csv`` those of ``--lean --probe`` on the two ``L = 256`` probes there
+(``three_step_eta3e5_...`` with ``--eta 300000``, ``three_step_eta1e5_...`` with ``--eta 100000``;
+about a minute each).  The reading is in docs/theory.md §7.12.
 """
 
 from __future__ import annotations

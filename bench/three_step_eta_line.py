@@ -52,6 +52,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta3e5_L256``: ``η/γ' = 30`` there at ``L = 256``, inside the regime; 22
   runs in two rounds, ~45 min on 2 cores, 2026-12-01; 4 min a run at ``N = 1.9·10⁵``).
+* ``three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_eta1e5_L256``: ``η/γ' = 10`` there at ``L = 256``; 18 runs in two rounds,
+  ~45 min on 2 cores, 2026-12-02).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -256,6 +259,7 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L256 = (
 # (2026-12-02)
 BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L256 = (
     (12200, ((256, 100000, 2), (256, 115000, 2), (256, 130000, 2), (256, 150000, 2), (256, 175000, 2))),
+    (12220, ((256, 107500, 3), (256, 122500, 3), (256, 140000, 2))),
 )
 
 class Line(NamedTuple):

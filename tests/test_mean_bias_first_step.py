@@ -211,6 +211,16 @@ def test_published_probe_leans_at_4096_L256_separate_the_outcomes():
     lost = [r["lean_embedded"] for r in window if r["successes"] == 0]
     assert (len(won), len(lost)) == (3, 6) and min(won) > max(lost)
     assert mannwhitneyu(won, lost, alternative="greater", method="exact").pvalue == pytest.approx(1 / 84)
+    # eta/gamma' = 10 there (18 runs): a third of the lean, 0.11-0.21; within its transition (N
+    # 1.075e5-1.3e5) the successes' median above the failures' (0.17 against 0.12) but no
+    # complete separation (a failure leans 0.21): the lean's effect is small at 0.1-0.2
+    rows = _published("mean_bias_first_step_lean_probe_eta1e5_L256_4096.csv")
+    lean = [r["lean_embedded"] for r in rows]
+    assert len(rows) == 18 and (round(min(lean), 2), round(max(lean), 2)) == (0.11, 0.21)
+    window = [r for r in rows if 107500 <= r["N"] <= 130000]
+    won = [r["lean_embedded"] for r in window if r["successes"] == 1]
+    lost = [r["lean_embedded"] for r in window if r["successes"] == 0]
+    assert (len(won), len(lost)) == (3, 7) and np.median(won) > np.median(lost) and max(lost) > max(won)
 
 
 def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(monkeypatch, tmp_path, capsys):

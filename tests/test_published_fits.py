@@ -819,6 +819,22 @@ def test_the_first_steps_size_probe_at_4096_saves_less_at_longer_L(capsys):
     assert slope["estimate"] == pytest.approx(0.154, abs=0.001)
     assert slope["ci"] == pytest.approx([0.091, 0.218], abs=0.001)
     assert out["outside_regime"].startswith("outside the law's regime in 1 of 2 cells")
+    # eta/gamma' = 10 at L = 256 (lambda_U 0.10-0.22), 18 runs: 1.24e5 [1.07e5, 1.52e5], 0.81x,
+    # its CI below the limit's estimate but overlapping the limit's CI; slope 0.29 [0.22, 0.35]
+    # beside the L = 64 probe at 10
+    code, out = _fit(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv",
+                     "--law", "vural2026.headline")
+    (cell,) = out["cells"]
+    assert code == 3 and cell["in_regime"] and cell["method"] == "glm"
+    assert cell["threshold"] == pytest.approx(124374, abs=1)
+    assert cell["ci"] == pytest.approx([107321, 152485], abs=1)
+    assert cell["threshold"] / at256["threshold"] == pytest.approx(0.810, abs=0.005)
+    assert at256["ci"][0] < cell["ci"][1] < at256["threshold"]
+    code, out = _fit(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv",
+                     str(DATA / "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
+                     "--law", "vural2026.headline")
+    assert code == 1 and out["exponents"]["L"]["estimate"] == pytest.approx(0.288, abs=0.001)
+    assert out["exponents"]["L"]["ci"] == pytest.approx([0.225, 0.351], abs=0.001)
 
 
 def _one_cell_probe(capsys, rows):
@@ -867,7 +883,9 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta1e5",
                      "three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta3e5_L256",
-                     "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv")]
+                     "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_eta1e5_L256",
+                     "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
