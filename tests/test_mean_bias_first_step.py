@@ -196,6 +196,15 @@ def test_published_lean_basis_at_4096_says_what_the_docs_say():
     assert 3.5 <= np.mean(lean[64, 3e5]) / np.mean(lean[256, 3e5]) <= 4.5
 
 
+def _probe_leans(name, lo, hi):
+    """A probe's published leans (``--lean --probe``): all of them, and those of the runs that
+    succeeded and failed with ``lo <= N <= hi`` (its transition)."""
+    rows = _published(name)
+    window = [r for r in rows if lo <= r["N"] <= hi]
+    return ([r["lean_embedded"] for r in rows], [r["lean_embedded"] for r in window if r["successes"] == 1],
+            [r["lean_embedded"] for r in window if r["successes"] == 0])
+
+
 def test_published_probe_leans_at_4096_L256_separate_the_outcomes():
     """§7.12 "Each run's lean" at ``(4096, 1024)``, ``L = 256``: the 22 probe runs lean 0.29-0.65
     (2.2x, the seeds' ``ē·z_trig`` against ``ζ²/L``), and within the transition (``N``
@@ -203,23 +212,15 @@ def test_published_probe_leans_at_4096_L256_separate_the_outcomes():
     one-sided Mann-Whitney p of 1/84 = 0.012 (complete separation of 3 against 6)."""
     from scipy.stats import mannwhitneyu
 
-    rows = _published("mean_bias_first_step_lean_probe_L256_4096.csv")
-    lean = [r["lean_embedded"] for r in rows]
-    assert len(rows) == 22 and (round(min(lean), 2), round(max(lean), 2)) == (0.29, 0.65)
-    window = [r for r in rows if 85000 <= r["N"] <= 100000]
-    won = [r["lean_embedded"] for r in window if r["successes"] == 1]
-    lost = [r["lean_embedded"] for r in window if r["successes"] == 0]
+    lean, won, lost = _probe_leans("mean_bias_first_step_lean_probe_L256_4096.csv", 85000, 100000)
+    assert len(lean) == 22 and (round(min(lean), 2), round(max(lean), 2)) == (0.29, 0.65)
     assert (len(won), len(lost)) == (3, 6) and min(won) > max(lost)
     assert mannwhitneyu(won, lost, alternative="greater", method="exact").pvalue == pytest.approx(1 / 84)
     # eta/gamma' = 10 there (18 runs): a third of the lean, 0.11-0.21; within its transition (N
     # 1.075e5-1.3e5) the successes' median above the failures' (0.17 against 0.12) but no
     # complete separation (a failure leans 0.21): the lean's effect is small at 0.1-0.2
-    rows = _published("mean_bias_first_step_lean_probe_eta1e5_L256_4096.csv")
-    lean = [r["lean_embedded"] for r in rows]
-    assert len(rows) == 18 and (round(min(lean), 2), round(max(lean), 2)) == (0.11, 0.21)
-    window = [r for r in rows if 107500 <= r["N"] <= 130000]
-    won = [r["lean_embedded"] for r in window if r["successes"] == 1]
-    lost = [r["lean_embedded"] for r in window if r["successes"] == 0]
+    lean, won, lost = _probe_leans("mean_bias_first_step_lean_probe_eta1e5_L256_4096.csv", 107500, 130000)
+    assert len(lean) == 18 and (round(min(lean), 2), round(max(lean), 2)) == (0.11, 0.21)
     assert (len(won), len(lost)) == (3, 7) and np.median(won) > np.median(lost) and max(lost) > max(won)
 
 
