@@ -444,3 +444,9 @@ def test_one_point_without_a_law_gives_its_threshold(tmp_path, capsys):
     assert cell["params"] == {"V": 64.0}
     assert cell["ci"][0] < 1920 < cell["ci"][1] and cell["ci"][0] < cell["threshold"] < cell["ci"][1]
     assert any(n.startswith("no column varies: the point's threshold alone") for n in out["notes"])
+    # a capacity (success falls with the resource): the same point's threshold as N <= C
+    falling = tmp_path / "capacity.csv"
+    falling.write_text("V,N,successes,trials\n64,100,4,4\n64,200,3,4\n64,400,1,4\n64,800,0,4\n")
+    assert main(["fit", str(falling), "--decreasing", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["law"] == "N <= C" and 100 < out["cells"][0]["threshold"] < 800

@@ -202,8 +202,9 @@ def _one_point(args: argparse.Namespace, fixed: dict[str, Any]) -> int:
     names them). Exit 0, as a fit without a law."""
     resource = args.resource or "N"
     args.params = args.params or ",".join(k for k, v in fixed.items() if isinstance(v, float)) or None
-    args.law, args.note = f"{resource} >= C", (f"no column varies: the point's threshold alone, as {resource} "
-                                               ">= C; --law for a verdict, more points for exponents")
+    law = f"{resource} {'<=' if args.decreasing else '>='} C"  # --decreasing: success falls with it
+    args.law, args.note = law, (f"no column varies: the point's threshold alone, as {law}; --law for a verdict, "
+                                "more points for exponents")
     run(args)
     return 0
 
