@@ -195,48 +195,55 @@ def _check_numbers(args: argparse.Namespace) -> None:
     check_int("--top", args.top, 1)
 
 
-def _one_point(args: argparse.Namespace, fixed: dict[str, Any]) -> int:
+def _one_point(args: argparse.Namespace, fixed: dict[str, Any], notes: list[str]) -> int:
     """Without ``--law``, data where no column varies (one point, e.g. a probe's single-seed
     runs): no exponent can be fitted, so the point's threshold and CI, fitted as the law
-    ``resource >= C`` (the cell labelled by the one-valued numeric columns, unless ``--params``
-    names them). Exit 0, as a fit without a law."""
-    resource = args.resource or "N"
-    args.params = args.params or ",".join(k for k, v in fixed.items() if isinstance(v, float)) or None
-    law = f"{resource} {'<=' if args.decreasing else '>='} C"  # --decreasing: success falls with it
-    args.law, args.note = law, (f"no column varies: the point's threshold alone, as {law}; --law for a verdict, "
-                                "more points for exponents")
-    run(args)
+    ``resource >= C`` (``<=`` with ``--decreasing``; the cell labelled by the one-valued numeric
+    columns, unless ``--params`` names them). Exit 0, as a fit without a law."""
+    law = f"{args.resource or 'N'} {'<=' if args.decreasing else '>='} C"
+    params = args.params or ",".join(k for k, v in fixed.items() if isinstance(v, float)) or None
+    _verdict(argparse.Namespace(**{**vars(args), "law": law, "params": params}),
+             [*notes, f"no column varies: the point's threshold alone, as {law}; --law for a verdict, "
+                      "more points for exponents"])
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
-    from theorycheck.compare import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, compare
     from theorycheck.compare.free_fit import fit_exponents
     from theorycheck.jsonable import dumps
-    from theorycheck.report.terminal import exit_code, render_verdict
 
     _check_numbers(args)
     q_note = from_run(args)
-    if args.law is None:
-        if args.assume or args.constants or args.lower_bound:
-            raise ValueError("--assume, --constants and --lower-bound need --law")
-        data, notes, fixed, settings = load_data(args, None)
-        if not data.variables:  # one point (a probe's runs): its threshold, as the law "N >= C"
-            return _one_point(args, fixed)
-        notes += q_note
-        if args.save_rows:
-            save_rows(data, args.save_rows, settings)
-        if args.resource is None:
-            notes.append("resource named N by default (candidate laws use that name); pass --resource to rename")
-        fit = fit_exponents(data, log_powers=args.log_powers, step=args.step, level=args.level, q=args.q,
-                            top=args.top)
-        if notes:
-            fit = dataclasses.replace(fit, notes=(*fit.notes, *notes))
-        _emit(dumps(fit.to_dict(), sort_keys=False) if args.json else render_free(fit))
-        return 0
+    if args.law is not None:
+        return _verdict(args, q_note)
+    if args.assume or args.constants or args.lower_bound:
+        raise ValueError("--assume, --constants and --lower-bound need --law")
+    data, notes, fixed, settings = load_data(args, None)
+    if not data.variables:  # one point (a probe's runs): its threshold, as the law "N >= C"
+        return _one_point(args, fixed, q_note)
+    notes += q_note
+    if args.save_rows:
+        save_rows(data, args.save_rows, settings)
+    if args.resource is None:
+        notes.append("resource named N by default (candidate laws use that name); pass --resource to rename")
+    fit = fit_exponents(data, log_powers=args.log_powers, step=args.step, level=args.level, q=args.q,
+                        top=args.top)
+    if notes:
+        fit = dataclasses.replace(fit, notes=(*fit.notes, *notes))
+    _emit(dumps(fit.to_dict(), sort_keys=False) if args.json else render_free(fit))
+    return 0
+
+
+def _verdict(args: argparse.Namespace, extra_notes: list[str]) -> int:
+    """``fit --law``: the verdict of the data against ``args.law``, ``extra_notes`` added to its
+    notes; the exit code of the verdict."""
+    from theorycheck.compare import DEFAULT_MIN_SPAN, DEFAULT_TOLERANCE, compare
+    from theorycheck.jsonable import dumps
+    from theorycheck.report.terminal import exit_code, render_verdict
+
     law = load_law(args.law, resource=args.resource, constants=names_option(args.constants), assume=args.assume)
     data, notes, fixed, settings = load_data(args, law)
-    notes += q_note
+    notes += extra_notes
     if args.save_rows:
         save_rows(data, args.save_rows, settings)
     lower, lower_constants = None, None
@@ -255,7 +262,6 @@ def run(args: argparse.Namespace) -> int:
         min_span=DEFAULT_MIN_SPAN if args.min_span is None else args.min_span,
         lower_bound=lower, lower_bound_constants=lower_constants, diagnostics=not args.no_diagnostics,
     )
-    notes += [args.note] if getattr(args, "note", None) else []
     if notes:
         verdict = dataclasses.replace(verdict, notes=(*verdict.notes, *notes))
     out = verdict.to_dict()
