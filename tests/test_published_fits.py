@@ -801,50 +801,51 @@ def test_the_first_steps_size_probe_at_4096_saves_less_at_longer_L(capsys):
     # runs in two rounds; the lean is ~4x smaller than at L = 64. The cell's own GLM: 9.64e4
     # [8.40e4, 1.27e5], 0.63x the limit's at L = 256 (CI below it); with the L = 64 probe the
     # L slope is 0.15 [0.09, 0.22] (refuted against the law's 1; the L = 64 cell outside)
-    code, out = _fit(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv",
-                     "--law", "vural2026.headline")
-    (cell,) = out["cells"]
-    assert code == 3 and out["verdict"] == "inconclusive" and cell["in_regime"] and cell["method"] == "glm"
+    cell = _one_cell_probe(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv", in_regime=True)
     assert cell["threshold"] == pytest.approx(96431, abs=1)
     assert cell["ci"] == pytest.approx([83983, 127379], abs=1)
     _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv", "--law", "vural2026.headline")
     at256 = next(c for c in limit["cells"] if c["params"]["L"] == 256)
     assert cell["threshold"] / at256["threshold"] == pytest.approx(0.628, abs=0.005)
     assert cell["ci"][1] < at256["ci"][0]
-    code, out = _fit(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv",
-                     str(DATA / "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
-                     "--law", "vural2026.headline")
-    slope = out["exponents"]["L"]
-    assert code == 1 and out["verdict"] == "refuted" and slope["status"] == "refuted"
+    slope = _L_slope(capsys, "eta3e5")
     assert slope["estimate"] == pytest.approx(0.154, abs=0.001)
     assert slope["ci"] == pytest.approx([0.091, 0.218], abs=0.001)
-    assert out["outside_regime"].startswith("outside the law's regime in 1 of 2 cells")
     # eta/gamma' = 10 at L = 256 (lambda_U 0.10-0.22), 18 runs: 1.24e5 [1.07e5, 1.52e5], 0.81x,
     # its CI below the limit's estimate but overlapping the limit's CI; slope 0.29 [0.22, 0.35]
     # beside the L = 64 probe at 10
-    code, out = _fit(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv",
-                     "--law", "vural2026.headline")
-    (cell,) = out["cells"]
-    assert code == 3 and cell["in_regime"] and cell["method"] == "glm"
+    cell = _one_cell_probe(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv", in_regime=True)
     assert cell["threshold"] == pytest.approx(124374, abs=1)
     assert cell["ci"] == pytest.approx([107321, 152485], abs=1)
     assert cell["threshold"] / at256["threshold"] == pytest.approx(0.810, abs=0.005)
     assert at256["ci"][0] < cell["ci"][1] < at256["threshold"]
-    code, out = _fit(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv",
-                     str(DATA / "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
-                     "--law", "vural2026.headline")
-    assert code == 1 and out["exponents"]["L"]["estimate"] == pytest.approx(0.288, abs=0.001)
-    assert out["exponents"]["L"]["ci"] == pytest.approx([0.225, 0.351], abs=0.001)
+    slope = _L_slope(capsys, "eta1e5")
+    assert slope["estimate"] == pytest.approx(0.288, abs=0.001)
+    assert slope["ci"] == pytest.approx([0.225, 0.351], abs=0.001)
 
 
-def _one_cell_probe(capsys, rows):
-    """A one-cell probe's fit under the headline law: inconclusive (exit 3: one cell, outside
-    N << L*V), and the cell's threshold and CI from the probit fit (its own bracket is open)."""
+def _one_cell_probe(capsys, rows, in_regime=False):
+    """A one-cell probe's fit under the headline law: inconclusive (exit 3: one cell), the cell
+    in the regime or not as said. Outside (``L = 64``, where its own bracket is open) the cell's
+    threshold and CI from the probit fit with a shared width; inside (``L = 256``) its own GLM."""
     code, out = _fit(capsys, rows, "--law", "vural2026.headline")
     assert code == 3 and out["verdict"] == "inconclusive"
     (cell,) = out["cells"]
-    assert not cell["in_regime"]
-    return cell["shared_width"]
+    assert cell["in_regime"] == in_regime
+    if not in_regime:
+        return cell["shared_width"]
+    assert cell["method"] == "glm"
+    return {"threshold": cell["threshold"], "ci": cell["ci"]}
+
+
+def _L_slope(capsys, eta):
+    """The headline law's fit to a probe at ``L = 64`` and its twin at 256 (``eta`` as in the
+    rows' names): refuted (exit 1), the ``L = 64`` cell outside the regime; the ``L`` exponent."""
+    names = [f"three_step_{eta}_beta10_zeta05_trigger_in_L{L}_probe_4096.csv" for L in (64, 256)]
+    code, out = _fit(capsys, names[0], str(DATA / names[1]), "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted" and out["exponents"]["L"]["status"] == "refuted"
+    assert out["outside_regime"].startswith("outside the law's regime in 1 of 2 cells")
+    return out["exponents"]["L"]
 
 
 def _trials_by(rows, key, column="trials"):
