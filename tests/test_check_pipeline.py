@@ -122,7 +122,7 @@ def test_a_ceiling_set_by_the_cost_cap_is_not_read_as_a_wall():
         assert top <= search_ceiling(design, cell, start) < MAX_OVERSHOOT * start
     assert "trial-cost cap" in d["verdict"]["reason"] and "--max-cost" in d["verdict"]["reason"]
     assert "cannot buy success" not in d["verdict"]["reason"]
-    assert any(n.startswith(f"{len(d['cells'])} censored cell(s) stopped at the tiny budget's trial-cost cap")
+    assert any(n.startswith(f"{len(d['cells'])} censored cells stopped at the tiny budget's trial-cost cap")
                for n in d["verdict"]["notes"]), d["verdict"]["notes"]
     # without a cost cap the ceiling is the overshoot, 4096x the start: a wall, and said so
     d = check(LAW, budget=dataclasses.replace(TINY, max_cost=float("inf")), **kw).to_dict()

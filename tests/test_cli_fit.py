@@ -247,7 +247,7 @@ def _table_csv(path, law_text, seed, se=0.04):
 def test_planted_thresholds_table_through_the_cli(tmp_path, capsys):
     path = _table_csv(tmp_path / "table.csv", "N >= C*V**2/d", seed=8)
     assert main(["fit", path, "--law", "N >= C*V**2/d"]) == 0
-    assert "data: thresholds table: 12 cell(s)" in capsys.readouterr().out
+    assert "data: thresholds table: 12 cells" in capsys.readouterr().out
     assert main(["fit", path, "--law", "N >= C*V**2/d**2", "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["exponents"]["d"]["status"] == "refuted" and out["data"].startswith("thresholds table")
@@ -284,7 +284,7 @@ def test_fit_reads_a_checks_thresholds_csv_with_an_open_ci(tmp_path, capsys, leg
         path.write_text(text.replace("0.0,inf,", "0.0,,"))
     assert main(["fit", str(path), "--law", "N >= C*V", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert "1 threshold(s) with an open CI, kept without weight" in out["data"]
+    assert "1 threshold with an open CI, kept without weight" in out["data"]
     assert out["exponents"]["V"]["estimate"] == pytest.approx(1.0, abs=1e-9)
 
 

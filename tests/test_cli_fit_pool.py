@@ -141,7 +141,7 @@ def test_simulate_rows_are_binomial_rows_that_fit_reads(tmp_path, capsys):
     assert [line.split(",")[-2:] for line in lines[1:]] == [["2", f"{N}-{N + 1}"] for N in (400, 1600, 800, 3200)]
     assert main(["fit", str(rows), "--law", "N >= C*V*log(V)", "--json"]) in (0, 1, 3)
     out = json.loads(capsys.readouterr().out)
-    assert out["data"].startswith("binomial rows: 2 cell(s), 8 trials")
+    assert out["data"].startswith("binomial rows: 2 cells, 8 trials")
 
 
 def test_simulate_rows_refuses_a_file_of_other_columns_before_any_trial(tmp_path, capsys):
@@ -207,7 +207,7 @@ def test_seeds_are_never_read_into_a_source_that_lacks_them(tmp_path, capsys):
     old.write_text(",".join(header.split(",")[:-1]) + "\n" + ",".join(row.split(",")[:-1]) + "\n")
     assert main(["fit", str(new), str(old), "--law", "N >= C*V*log(V)", "--json"]) != 2
     out = json.loads(capsys.readouterr().out)
-    assert out["data"].startswith("binomial rows: 1 cell(s), 4 trials")
+    assert out["data"].startswith("binomial rows: 1 cell, 4 trials")
     assert not any("seeds" in note for note in out["notes"]), out["notes"]
 
 

@@ -69,7 +69,7 @@ def test_censored_cells_are_kept_but_carry_no_information():
             {"V": 100, "threshold": 50.0, "ci_low": 45.0, "ci_high": 55.0}]
     table = ThresholdTable.from_rows(rows, resource="N", variables=["V"])
     assert [c.log_threshold is None for c in table.cells] == [True, False]
-    assert "2 cell(s), 1 with a threshold" in table.describe()
+    assert "2 cells, 1 with a threshold" in table.describe()
 
 
 @pytest.mark.parametrize(("low", "high"), [(0.0, math.inf), (4.0, math.inf), (0.0, 7.0), (0.0, None)])
@@ -81,7 +81,7 @@ def test_a_threshold_with_an_open_ci_is_kept_without_weight(low, high):
         {"V": v, "threshold": 0.5 * v, "ci_low": 0.45 * v, "ci_high": 0.55 * v} for v in (100, 1000, 10000)]
     table = ThresholdTable.from_rows(rows, resource="N", variables=["V"])
     assert table.cells[0].log_threshold == pytest.approx(math.log(5.0)) and table.cells[0].log_se == math.inf
-    assert "1 threshold(s) with an open CI, kept without weight" in table.describe()
+    assert "1 threshold with an open CI, kept without weight" in table.describe()
     assert table.thresholds()[0].ci == (0.0, math.inf)
     without = ThresholdTable.from_rows(rows[1:], resource="N", variables=["V"])
     law = Law.parse("N >= C*V")

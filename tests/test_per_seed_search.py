@@ -129,7 +129,7 @@ def test_check_with_per_seed_thresholds_on_a_nested_task():
         assert lo <= 1000 * k <= hi, cell
         assert abs(math.log(cell["threshold"]["estimate"] / (1000 * k))) < 0.25, cell
     # the verdict is fitted to the quantiles, and its cells show them (not the fit's approximation)
-    assert data["verdict"]["notes"][0].startswith("thresholds table: 3 cell(s)")
+    assert data["verdict"]["notes"][0].startswith("thresholds table: 3 cells")
     assert [c["method"] for c in data["verdict"]["cells"]] == ["quantile"] * 3
     assert [c["ci"] for c in data["verdict"]["cells"]] == [c["threshold"]["ci"] for c in data["cells"]]
     from theorycheck.report.markdown import reproduce_command

@@ -77,3 +77,9 @@ def test_constants_fitted_to_the_cells_thresholds_are_labelled_in_both_reports()
     assert f"C = 3 [2.5, inf] ({label})" in render_verdict(fallback)
     assert label not in render_verdict({**VERDICT, "fit": {"constants_from": "likelihood"}})
     assert any(name == f"constant C (95% CI, {label})" for name, _ in _quantity_rows(fallback))
+
+
+def test_counts_in_messages_agree_with_their_number():
+    from theorycheck.wording import counted
+    assert [counted(n, "cell") for n in (0, 1, 2)] == ["0 cells", "1 cell", "2 cells"]
+    assert counted(1, "censored cell") == "1 censored cell" and counted(3, "matrix", "matrices") == "3 matrices"

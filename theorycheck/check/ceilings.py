@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+from theorycheck.wording import counted
 
 __all__ = ["MAX_OVERSHOOT", "MAX_COST_FACTOR", "search_ceiling", "cost_capped", "stopped_at_ceiling",
            "cost_capped_note", "no_crossing_reason"]
@@ -70,7 +71,7 @@ def cost_capped_note(design: Any, censored: Sequence[tuple[Mapping[str, float], 
         return None
     where = "; ".join(", ".join(f"{k}={v:g}" for k, v in cell.items()) + f": {design.resource} <= {top:g}"
                       for cell, top in capped)
-    return (f"{len(capped)} censored cell(s) stopped at the {design.budget.name} budget's trial-cost cap, not "
+    return (f"{counted(len(capped), 'censored cell')} stopped at the {design.budget.name} budget's trial-cost cap, not "
             f"for want of success ({where}): their thresholds may lie just above; --max-cost (e.g. inf) "
             "or a larger budget lifts the cap")
 

@@ -41,6 +41,7 @@ import numpy as np
 
 from theorycheck.check.budget import BUDGETS, Budget
 from theorycheck.registry import Task
+from theorycheck.wording import counted
 
 __all__ = ["SweepDesign", "design_sweep", "check_law_on_task", "predicted", "design_constraints",
            "outside_regime"]
@@ -281,7 +282,7 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
                              f"{', '.join(law.assumption_texts)}; choose a base point inside them")
         outside = [c for c in cells if not bool(law.satisfies(c))]
         if outside:
-            notes.append(f"{len(outside)} cell(s) left out: outside the law's assumption(s) "
+            notes.append(f"{counted(len(outside), 'cell')} left out: outside the law's assumption(s) "
                          f"{', '.join(law.assumption_texts)}")
             cells = [c for c in cells if c not in outside]
     starts = [_round(law.resource, predicted(law, c, constants)) for c in cells]

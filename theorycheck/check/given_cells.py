@@ -33,6 +33,7 @@ from theorycheck.check.design import (
 )
 from theorycheck.registry import Task
 from theorycheck.validate import check_positive
+from theorycheck.wording import counted
 
 __all__ = ["design_given_cells"]
 
@@ -81,7 +82,7 @@ def design_given_cells(law, task: Task, cells: Any, *, settings: Mapping[str, An
     if len(full) > 1 and not any(v in varied for v in law.variables):
         raise ValueError(f"the cells do not vary any variable of the law ({', '.join(law.variables)}); "
                          "an exponent needs at least two values of one")
-    notes = [f"{len(full)} cell{'s' if len(full) > 1 else ''} given by the caller (the {budget.name} budget "
+    notes = [f"{counted(len(full), 'cell')} given by the caller (the {budget.name} budget "
              "sets the searches, not the cells)"]
     regime = design_constraints(constraints, resource, names)
     outside = [(i, outside_regime(regime, c)) for i, c in enumerate(full)]

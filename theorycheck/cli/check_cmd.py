@@ -11,6 +11,7 @@ from pathlib import Path
 
 from theorycheck.cli.options import (add_run_options, check_parallel, default_out, parse_assignments, parse_cells,
                                      prepare_out, run_budget)
+from theorycheck.wording import counted
 
 DEFAULT_TARGET = "vural2026.headline"
 
@@ -107,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
                          design.resource, design.base)
     if not args.quiet and not args.json:
         n = len(design.cells)
-        print(f"checking {tgt.id}: {tgt.law.text}  ({n} cell{'s' if n != 1 else ''}, budget {design.budget.name}; "
+        print(f"checking {tgt.id}: {tgt.law.text}  ({counted(n, 'cell')}, budget {design.budget.name}; "
               f"output {out})", file=sys.stderr)
         if planned.get("outside"):
             print(f"warning: the design is {planned['summary']}", file=sys.stderr)

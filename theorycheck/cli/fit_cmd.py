@@ -93,13 +93,6 @@ def _mark_regime(out: dict[str, Any], args: argparse.Namespace, law: Any, fixed:
         mark_verdict(out, regime)
 
 
-def data_line(data: Any) -> str:
-    """Which kind of data a result rests on (for the report)."""
-    if hasattr(data, "describe"):
-        return data.describe()
-    return f"binomial rows: {len(data.cells)} cell(s), {data.trials} trials"
-
-
 def _fmt(x: float | None) -> str:
     from theorycheck.report.terminal import format_number
 
@@ -265,7 +258,7 @@ def _verdict(args: argparse.Namespace, extra_notes: list[str]) -> int:
     if notes:
         verdict = dataclasses.replace(verdict, notes=(*verdict.notes, *notes))
     out = verdict.to_dict()
-    out["data"] = data_line(data)
+    out["data"] = data.describe()
     out["assume"] = list(getattr(law, "assumption_texts", ()))
     _mark_regime(out, args, law, fixed)
     _emit(dumps(out, sort_keys=False) if args.json else render_verdict(out, details="--json"))

@@ -42,6 +42,7 @@ from theorycheck.threshold.glm import overlaps
 from theorycheck.threshold.likelihood import probit_covariance, probit_loglik, probit_score_u, separated
 from theorycheck.threshold.points import pool_points
 from theorycheck.threshold.result import Threshold
+from theorycheck.wording import counted
 
 MAX_LOG_SLOPE = math.log(1e4)  # probit slope per unit log R; beyond it a cell is a step
 MAX_WIDTH_TREND = 10.0  # |d log width / d log x|; at it, the width's trend is not identified
@@ -81,7 +82,7 @@ def fit_cells(
     keep = [i for i, th in enumerate(thresholds) if th.estimate is not None]
     notes = []
     if len(keep) < len(thresholds):
-        notes.append(f"{len(thresholds) - len(keep)} cell(s) with no crossing in their resource range left out")
+        notes.append(f"{counted(len(thresholds) - len(keep), 'cell')} with no crossing in their resource range left out")
     if not keep:
         raise ValueError("no cell has a crossing inside its resource range: extend the resource grid")
     cols = data.columns()
@@ -218,7 +219,7 @@ def log_thresholds(data: Dataset | ThresholdTable, ths: Sequence[Threshold], q: 
     looser = _looser_than_brackets(cellfit, ths) if cellfit.identified else []
     if cellfit.identified and not looser:
         return "joint", cellfit.cells, cellfit.theta, cellfit.cov, list(cellfit.notes)
-    why = [f"the cells' shared-width model pins {len(looser)} cell(s) less tightly than their own "
+    why = [f"the cells' shared-width model pins {counted(len(looser), 'cell')} less tightly than their own "
            "model-free brackets (their transitions are sharper than the shared width)"] if looser else []
     return per_cell([*cellfit.notes, *why,
                      "exponents from per-cell thresholds and their CIs (cells treated as independent)"])

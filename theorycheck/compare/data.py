@@ -18,6 +18,7 @@ import numpy as np
 from theorycheck.threshold.points import check_point, merge_close
 from theorycheck.threshold.result import Point, Threshold
 from theorycheck.validate import check_positive
+from theorycheck.wording import counted
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -214,6 +215,10 @@ class Dataset(CellViews):
     @property
     def trials(self) -> int:
         return sum(c.trials for c in self.cells)
+
+    def describe(self) -> str:
+        """One line for reports: which kind of data this is (as ``ThresholdTable.describe``)."""
+        return f"binomial rows: {counted(len(self.cells), 'cell')}, {counted(self.trials, 'trial')}"
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -26,6 +26,8 @@ import math
 
 import numpy as np
 
+from theorycheck.wording import counted
+
 __all__ = ["CONTRADICTION_Z", "trend_z", "check_direction"]
 
 #: |z| beyond which the data decisively contradict the declared direction (module docstring).
@@ -66,4 +68,4 @@ def check_direction(data: object, law_text: str | None = None) -> None:
         fix = ("drop --decreasing (Dataset(increasing=True))" if seen == "rises"
                else "pass --decreasing (Dataset(increasing=False))")
     raise ValueError(f"{source}, but in the data it {seen} (trend test z = {z:+.1f} across "
-                     f"{len(data.cells)} cell(s)); {fix}")
+                     f"{counted(len(data.cells), 'cell')}); {fix}")

@@ -33,6 +33,7 @@ from theorycheck.threshold.glm import binomial_glm, fit_probit, overlaps
 from theorycheck.threshold.likelihood import binomial_constant
 from theorycheck.threshold.points import pool_points
 from theorycheck.threshold.result import Threshold
+from theorycheck.wording import counted
 
 
 @dataclass(frozen=True)
@@ -177,10 +178,10 @@ def fit_power_law_wls(
                                for v in values if len({values[v][i] for i in keep}) > 1})
     notes = confounded_notes(moved)
     if len(keep) < len(thresholds):
-        notes.append(f"{len(thresholds) - len(keep)} cell(s) without a bounded threshold CI skipped")
+        notes.append(f"{counted(len(thresholds) - len(keep), 'cell')} without a bounded threshold CI skipped")
     if len(keep) < len(names) + 2:
         raise ValueError(
-            f"only {len(keep)} cell(s) with bounded thresholds for {len(names)} exponent(s): "
+            f"only {counted(len(keep), 'cell')} with bounded thresholds for {counted(len(names), 'exponent')}: "
             "need at least two more cells than exponents"
         )
     y = np.log([thresholds[i].estimate for i in keep])

@@ -47,6 +47,7 @@ from theorycheck.compare.exponents import Exponent
 from theorycheck.compare.law_fit import cell_thresholds
 from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.symbols import symbol
+from theorycheck.wording import counted
 
 __all__ = ["Candidate", "FreeFit", "fit_exponents", "MAX_CANDIDATES"]
 
@@ -172,11 +173,11 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
         check_direction(data)
     keep, y, se = _cells(data, q, level)
     notes = [] if len(keep) == len(data.cells) else [
-        f"{len(data.cells) - len(keep)} cell(s) without a bounded threshold left out"]
+        f"{counted(len(data.cells) - len(keep), 'cell')} without a bounded threshold left out"]
     names, moved = confounded({v: np.log(data.cell_values(v)[keep]) for v in names})
     notes += confounded_notes(moved, extra=", and the candidate laws leave it out")
     if len(keep) < len(names) * (2 if log_powers else 1) + 2:
-        raise ValueError(f"only {len(keep)} cell(s) with a bounded threshold for {len(names)} variable(s): "
+        raise ValueError(f"only {counted(len(keep), 'cell')} with a bounded threshold for {counted(len(names), 'variable')}: "
                          "need at least two more cells than fitted exponents; measure more cells, fit "
                          "fewer variables (variables=, fit --params), or check a law (compare, fit --law)")
     logx = {v: np.log(data.cell_values(v)[keep]) for v in names}
@@ -223,6 +224,5 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
         notes.append(f"free exponents fit decisively better than every candidate on the {grid_step} grid "
                      f"(ΔBIC = {best - free_bic:.1f}); try a finer step, or forms the candidates cannot "
                      "take (they are products of single-variable powers and logs; e.g. log(n/k)) with --law")
-    kind = data.describe() if isinstance(data, ThresholdTable) else \
-        f"binomial rows: {len(data.cells)} cell(s), {data.trials} trials"
+    kind = data.describe()
     return FreeFit(data.resource, sense, kind, exps, logs, intercept, free_bic, len(keep), ranked, tuple(notes))

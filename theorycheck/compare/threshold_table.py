@@ -44,6 +44,7 @@ from theorycheck.intervals import critical, t_inflation
 from theorycheck.compare.data import CellViews, _check_name
 from theorycheck.validate import check_positive as _positive_value
 from theorycheck.threshold.result import Threshold
+from theorycheck.wording import counted
 
 __all__ = ["TableCell", "ThresholdTable", "KINDS"]
 
@@ -145,11 +146,11 @@ class ThresholdTable(CellViews):
         """One line for reports: which kind of data this is."""
         found = sum(c.log_threshold is not None for c in self.cells)
         what = KINDS[self.kind] + (f" at {100 * self.ci_level:g}%" if self.kind == "ci" else "")
-        text = (f"thresholds table: {len(self.cells)} cell(s), {found} with a threshold; "
+        text = (f"thresholds table: {counted(len(self.cells), 'cell')}, {found} with a threshold; "
                 f"uncertainty from {what}")
         open_ci = sum(c.log_threshold is not None and c.log_se == math.inf for c in self.cells)
         if open_ci:
-            text += f"; {open_ci} threshold(s) with an open CI, kept without weight"
+            text += f"; {counted(open_ci, 'threshold')} with an open CI, kept without weight"
         if self.scatter is not None:
             text += f" (sd {self.scatter[0]:.3g} in log {self.resource}* on {self.scatter[1]} df)"
         if self.ignored:
@@ -248,7 +249,7 @@ def _scatter_errors(cells: list[TableCell], names: Sequence[str], ci_level: floa
     fit = sm.OLS(y, X).fit() if len(found) else None
     df = int(round(fit.df_resid)) if fit is not None else 0
     if df < 1:
-        raise ValueError(f"{len(found)} threshold(s) without errors and {len(varied)} varied variable(s): "
+        raise ValueError(f"{counted(len(found), 'threshold')} without errors and {counted(len(varied), 'varied variable')}: "
                          f"their scatter stands in for the errors and needs at least {X.shape[1] + 1} cells "
                          "with a threshold; or give ci_low,ci_high or se")
     sd = math.sqrt(fit.scale)

@@ -53,6 +53,7 @@ from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import Exponent
 from theorycheck.compare.identifiable import Relation, confounded, confounded_notes
 from theorycheck.compare.law_model import constant_elasticities, log_threshold_at
+from theorycheck.wording import counted
 
 
 #: Narrowest window (max/min of a variable) over which a local slope is tested.
@@ -145,7 +146,7 @@ def design_trends(
               if len(set(data.cell_values(v)[list(cells)])) > 1}
     tested, moved = confounded(varied)
     if len(cells) < len(tested) + 1:
-        raise ValueError(f"{len(cells)} cell(s) cannot determine {len(tested)} exponent(s): add cells")
+        raise ValueError(f"{counted(len(cells), 'cell')} cannot determine {counted(len(tested), 'exponent')}: add cells")
     logs = {v: varied[v] for v in tested}
     x = np.column_stack([np.ones(len(cells))] + [logs[v] for v in tested])
     logf = _law_log(law, data, cells, constants)

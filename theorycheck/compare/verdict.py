@@ -69,6 +69,7 @@ from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.compare.polylog import freeze_polylog
 from theorycheck.compare.trends import design_trends, inestimable_trends
 from theorycheck.threshold.glm import check_q_level
+from theorycheck.wording import counted
 
 _UP_TO = ("constants", "polylog")
 #: The reason of a :class:`~theorycheck.compare.checks.NoCrossing` answer.
@@ -163,7 +164,7 @@ def compare(
     else:
         const = fit.fitted_constants
         dt = inestimable_trends(shape, const, data, varied, level)
-        notes.append(f"only {len(cells)} cell(s) with a bounded threshold: exponents not estimable")
+        notes.append(f"only {counted(len(cells), 'cell')} with a bounded threshold: exponents not estimable")
     notes += list(dt.notes)
     elasticity = shape.elasticities({v: data.cell_values(v) for v in shape.variables}, const) \
         if shape.variables else {}
@@ -219,7 +220,7 @@ def compare(
                                             free)
     thin = [c for c in checks.values() if c.thin]
     if thin:
-        notes.append("thin: " + ", ".join(f"{c.variable} rests on {c.cells} value(s) with a threshold"
+        notes.append("thin: " + ", ".join(f"{c.variable} rests on {counted(c.cells, 'value')} with a threshold"
                                           for c in thin) + " (fewer than 3: nothing tests the power law)")
     if lower_bound is not None:
         observed = {v: (c.estimate, c.ci) for v, c in checks.items() if c.estimate is not None}

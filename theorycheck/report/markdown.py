@@ -11,6 +11,7 @@ from typing import Any
 
 from theorycheck.report.terminal import (censored_text, constants_source, format_number, interval_text,
                                          window_cell)
+from theorycheck.wording import counted
 
 __all__ = ["report_markdown", "reproduce_command"]
 
@@ -145,7 +146,7 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
         seen = sorted({*values, *(float(c["params"][var]) for c in result["cells"] if var in c.get("params", {}))})
         parts.append(f"- varied `{var}`: " + ", ".join(format_number(x) for x in seen))
     parts.append(
-        f"- budget `{design.get('budget', '-')}`: {n_cells} cell{'s' if n_cells != 1 else ''}, "
+        f"- budget `{design.get('budget', '-')}`: {counted(n_cells, 'cell')}, "
         f"{result.get('run', {}).get('trials', '-')} trials, seed entropy {design.get('entropy', '-')}"
     )
     parts += ["", "## Verdict table", ""]
