@@ -55,6 +55,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta1e5_L256``: ``η/γ' = 10`` there at ``L = 256``; 18 runs in two rounds,
   ~45 min on 2 cores, 2026-12-02).
+* ``three_step_eta3e5_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_eta3e5_L128``: ``η/γ' = 30`` there at a third ``L``, 128; 30 runs in three
+  rounds, ~37 min on 2 cores, 2026-12-02).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -262,6 +265,20 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L256 = (
     (12220, ((256, 107500, 3), (256, 122500, 3), (256, 140000, 2))),
 )
 
+# eta/gamma' = 30 there at L = 128 (lambda_U 0.72-0.89): a third L between the L = 64 and 256 probes (2026-12-02)
+BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L128 = (
+    (12310, ((128, 70000, 2), (128, 80000, 2), (128, 90000, 2), (128, 100000, 2), (128, 120000, 2),
+             (128, 150000, 2))),
+    (12330, ((128, 75000, 3), (128, 80000, 2), (128, 85000, 3), (128, 95000, 2))),
+    (12340, ((128, 65000, 3), (128, 70000, 3), (128, 72500, 2))),
+)
+
+# and eta/gamma' = 10 at L = 128 (lambda_U ~0.27): both first steps at three L (2026-12-02)
+BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128 = (
+    (12400, ((128, 85000, 2), (128, 95000, 2), (128, 105000, 2), (128, 115000, 2), (128, 130000, 2),
+             (128, 150000, 2))),
+)
+
 class Line(NamedTuple):
     V: int
     d: int
@@ -299,6 +316,10 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
                                                       eta=300000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta3e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L256,
                                                            eta=300000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_eta3e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L128,
+                                                           eta=300000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_eta1e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128,
+                                                           zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L256,
                                                            zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5,

@@ -222,6 +222,13 @@ def test_published_probe_leans_at_4096_L256_separate_the_outcomes():
     lean, won, lost = _probe_leans("mean_bias_first_step_lean_probe_eta1e5_L256_4096.csv", 107500, 130000)
     assert len(lean) == 18 and (round(min(lean), 2), round(max(lean), 2)) == (0.11, 0.21)
     assert (len(won), len(lost)) == (3, 7) and np.median(won) > np.median(lost) and max(lost) > max(won)
+    # eta/gamma' = 30 at L = 128 (30 runs, 2026-12-02): 0.66-1.01; within its transition (N
+    # 7.5e4-8.5e4) the six successes lean more than the four failures but for one pair (0.834 <
+    # 0.842): U = 23 of 24, exact one-sided p = 2/210 (predicted not to separate: missed)
+    lean, won, lost = _probe_leans("mean_bias_first_step_lean_probe_L128_4096.csv", 75000, 85000)
+    assert len(lean) == 30 and (round(min(lean), 2), round(max(lean), 2)) == (0.66, 1.01)
+    assert (len(won), len(lost)) == (6, 4) and sum(w > f for w in won for f in lost) == 23
+    assert mannwhitneyu(won, lost, alternative="greater", method="exact").pvalue == pytest.approx(2 / 210)
 
 
 def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(monkeypatch, tmp_path, capsys):

@@ -824,6 +824,30 @@ def test_the_first_steps_size_probe_at_4096_saves_less_at_longer_L(capsys):
     assert slope["ci"] == pytest.approx([0.225, 0.351], abs=0.001)
 
 
+def test_the_first_steps_size_probe_at_4096_a_third_L(capsys):
+    # docs/theory.md 7.12 (2026-12-02): eta/gamma' = 30 there at L = 128 (lean 0.66-1.01), inside
+    # the regime, 30 runs in three rounds: the cell's own GLM 7.90e4 [7.40e4, 8.64e4], 0.52x the
+    # limit's at L = 128 (1.51e5 [1.49e5, 1.54e5], one cell of 180 trials), CI and all below 0.6x;
+    # the limit is flat over L = 64..256 (slope 0.017 [-0.003, 0.038]); the probe's three-cell L
+    # slope 0.158 [0.087, 0.228] (refuted against 1), flat from 64 to 128, ~0.29 from 128 to 256
+    cell = _one_cell_probe(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L128_probe_4096.csv", in_regime=True)
+    assert cell["threshold"] == pytest.approx(78998, abs=1)
+    assert cell["ci"] == pytest.approx([73992, 86432], abs=1)
+    code, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096_L128.csv", "--law", "vural2026.headline")
+    (at128,) = limit["cells"]
+    assert code == 3 and at128["threshold"] == pytest.approx(151209, abs=1)
+    assert at128["ci"] == pytest.approx([148517, 153755], abs=1)
+    assert cell["threshold"] / at128["threshold"] == pytest.approx(0.522, abs=0.005)
+    assert cell["ci"][1] < 0.6 * at128["ci"][0]
+    code, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv",
+                       str(DATA / "limit_beta10_zeta05_trigger_in_4096_L128.csv"), "--law", "vural2026.headline")
+    assert code == 1 and limit["exponents"]["L"]["ci"] == pytest.approx([-0.003, 0.038], abs=0.001)
+    slope = _L_slope(capsys, "eta3e5", (64, 128, 256))
+    assert slope["estimate"] == pytest.approx(0.158, abs=0.001)
+    assert slope["ci"] == pytest.approx([0.087, 0.228], abs=0.001)
+    assert slope["window"] == "overall, 64..128, 128..256"
+
+
 def _one_cell_probe(capsys, rows, in_regime=False):
     """A one-cell probe's fit under the headline law: inconclusive (exit 3: one cell), the cell
     in the regime or not as said. Outside (``L = 64``, where its own bracket is open) the cell's
@@ -838,13 +862,13 @@ def _one_cell_probe(capsys, rows, in_regime=False):
     return {"threshold": cell["threshold"], "ci": cell["ci"]}
 
 
-def _L_slope(capsys, eta):
-    """The headline law's fit to a probe at ``L = 64`` and its twin at 256 (``eta`` as in the
-    rows' names): refuted (exit 1), the ``L = 64`` cell outside the regime; the ``L`` exponent."""
-    names = [f"three_step_{eta}_beta10_zeta05_trigger_in_L{L}_probe_4096.csv" for L in (64, 256)]
-    code, out = _fit(capsys, names[0], str(DATA / names[1]), "--law", "vural2026.headline")
+def _L_slope(capsys, eta, Ls=(64, 256)):
+    """The headline law's fit to the probes at ``Ls`` (``eta`` as in the rows' names): refuted
+    (exit 1), the ``L = 64`` cell outside the regime; the ``L`` exponent."""
+    names = [f"three_step_{eta}_beta10_zeta05_trigger_in_L{L}_probe_4096.csv" for L in Ls]
+    code, out = _fit(capsys, names[0], *(str(DATA / n) for n in names[1:]), "--law", "vural2026.headline")
     assert code == 1 and out["verdict"] == "refuted" and out["exponents"]["L"]["status"] == "refuted"
-    assert out["outside_regime"].startswith("outside the law's regime in 1 of 2 cells")
+    assert out["outside_regime"].startswith(f"outside the law's regime in 1 of {len(Ls)} cells")
     return out["exponents"]["L"]
 
 
@@ -886,7 +910,9 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta3e5_L256",
                      "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta1e5_L256",
-                     "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv")]
+                     "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_eta3e5_L128",
+                     "three_step_eta3e5_beta10_zeta05_trigger_in_L128_probe_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
