@@ -61,7 +61,8 @@ bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (80 s
 ``(4096, 1024)`` probes were predicted from; ``..._lean_probe_L256_4096.csv`` and
 ``..._lean_probe_eta1e5_L256_4096.csv`` those of ``--lean --probe`` on the two ``L = 256`` probes there
 (``three_step_eta3e5_...`` with ``--eta 300000``, ``three_step_eta1e5_...`` with ``--eta 100000``;
-about a minute each), and ``..._lean_probe_L128_4096.csv`` on the ``L = 128`` probe (``--eta 300000``).  The reading is in docs/theory.md §7.12.
+about a minute each), and ``..._lean_probe_L128_4096.csv`` and ``..._lean_probe_eta1e5_L128_4096.csv``
+on the two ``L = 128`` probes (``--eta 300000`` and ``100000``).  The reading is in docs/theory.md §7.12.
 """
 
 from __future__ import annotations

@@ -58,6 +58,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta3e5_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta3e5_L128``: ``η/γ' = 30`` there at a third ``L``, 128; 30 runs in three
   rounds, ~37 min on 2 cores, 2026-12-02).
+* ``three_step_eta1e5_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_eta1e5_L128``: ``η/γ' = 10`` there at ``L = 128``; 22 runs in two rounds,
+  ~37 min on 2 cores, 2026-12-02).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -277,6 +280,7 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L128 = (
 BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128 = (
     (12400, ((128, 85000, 2), (128, 95000, 2), (128, 105000, 2), (128, 115000, 2), (128, 130000, 2),
              (128, 150000, 2))),
+    (12420, ((128, 90000, 2), (128, 100000, 3), (128, 110000, 3), (128, 122500, 2))),
 )
 
 class Line(NamedTuple):

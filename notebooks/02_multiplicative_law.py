@@ -409,7 +409,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # same step leans ~4x less and gives 0.63x, an `L` slope of 0.15 where the limit's is flat,
 # `..._L256_probe_4096.csv`, and `η/γ' = 10` there 0.81x, a slope of 0.29; at `L = 128`,
 # lean 0.82, 0.52x again, `..._L128_probe_4096.csv`: the gain is flat in `L` to 128 and
-# shrinks beyond); it takes
+# shrinks beyond; `η/γ' = 10` there 0.74x at lean 0.27: over the six probes the ratio follows
+# the mean lean); it takes
 # `η = 10⁶` (`λ_U` ≈ 5) to turn the bias round enough to raise it
 # (`bench/data/mean_bias_first_step_4096.csv`).
 #

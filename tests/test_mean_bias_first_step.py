@@ -229,6 +229,12 @@ def test_published_probe_leans_at_4096_L256_separate_the_outcomes():
     assert len(lean) == 30 and (round(min(lean), 2), round(max(lean), 2)) == (0.66, 1.01)
     assert (len(won), len(lost)) == (6, 4) and sum(w > f for w in won for f in lost) == 23
     assert mannwhitneyu(won, lost, alternative="greater", method="exact").pvalue == pytest.approx(2 / 210)
+    # eta/gamma' = 10 at L = 128 (22 runs): a third of that, 0.20-0.35; within its transition (N
+    # 1.05e5-1.15e5) the successes' median above the failures' (0.27 against 0.26), 9 of 12 pairs
+    lean, won, lost = _probe_leans("mean_bias_first_step_lean_probe_eta1e5_L128_4096.csv", 105000, 115000)
+    assert len(lean) == 22 and (round(min(lean), 2), round(max(lean), 2)) == (0.20, 0.35)
+    assert (len(won), len(lost)) == (3, 4) and np.median(won) > np.median(lost)
+    assert sum(w > f for w in won for f in lost) == 9
 
 
 def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(monkeypatch, tmp_path, capsys):

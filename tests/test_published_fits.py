@@ -824,7 +824,7 @@ def test_the_first_steps_size_probe_at_4096_saves_less_at_longer_L(capsys):
     assert slope["ci"] == pytest.approx([0.225, 0.351], abs=0.001)
 
 
-def test_the_first_steps_size_probe_at_4096_a_third_L(capsys):
+def test_the_first_steps_size_probes_at_4096_a_third_L(capsys):
     # docs/theory.md 7.12 (2026-12-02): eta/gamma' = 30 there at L = 128 (lean 0.66-1.01), inside
     # the regime, 30 runs in three rounds: the cell's own GLM 7.90e4 [7.40e4, 8.64e4], 0.52x the
     # limit's at L = 128 (1.51e5 [1.49e5, 1.54e5], one cell of 180 trials), CI and all below 0.6x;
@@ -846,6 +846,17 @@ def test_the_first_steps_size_probe_at_4096_a_third_L(capsys):
     assert slope["estimate"] == pytest.approx(0.158, abs=0.001)
     assert slope["ci"] == pytest.approx([0.087, 0.228], abs=0.001)
     assert slope["window"] == "overall, 64..128, 128..256"
+    # eta/gamma' = 10 at L = 128 (lean 0.20-0.35), 22 runs in two rounds: 1.12e5 [1.02e5, 1.31e5],
+    # 0.74x the limit's there (CI below it); the three-cell slope 0.288 [0.221, 0.354], steeper from
+    # 64 to 128 than from 128 to 256 (0.42 against 0.16: the other way round from eta/gamma' = 30)
+    cell = _one_cell_probe(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L128_probe_4096.csv", in_regime=True)
+    assert cell["threshold"] == pytest.approx(111832, abs=1)
+    assert cell["ci"] == pytest.approx([102106, 130665], abs=1)
+    assert cell["threshold"] / at128["threshold"] == pytest.approx(0.740, abs=0.005)
+    assert cell["ci"][1] < at128["ci"][0]
+    slope = _L_slope(capsys, "eta1e5", (64, 128, 256))
+    assert slope["estimate"] == pytest.approx(0.288, abs=0.001)
+    assert slope["ci"] == pytest.approx([0.221, 0.354], abs=0.001)
 
 
 def _one_cell_probe(capsys, rows, in_regime=False):
@@ -912,7 +923,9 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta1e5_L256",
                      "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta3e5_L128",
-                     "three_step_eta3e5_beta10_zeta05_trigger_in_L128_probe_4096.csv")]
+                     "three_step_eta3e5_beta10_zeta05_trigger_in_L128_probe_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_eta1e5_L128",
+                     "three_step_eta1e5_beta10_zeta05_trigger_in_L128_probe_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
