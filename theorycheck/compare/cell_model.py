@@ -82,7 +82,8 @@ def fit_cells(
     keep = [i for i, th in enumerate(thresholds) if th.estimate is not None]
     notes = []
     if len(keep) < len(thresholds):
-        notes.append(f"{counted(len(thresholds) - len(keep), 'cell')} with no crossing in their resource range left out")
+        notes.append(f"{counted(len(thresholds) - len(keep), 'cell')} with no crossing in their resource range "
+                     "left out")
     if not keep:
         raise ValueError("no cell has a crossing inside its resource range: extend the resource grid")
     cols = data.columns()

@@ -177,7 +177,8 @@ def fit_exponents(data: Dataset | ThresholdTable, *, variables: Sequence[str] | 
     names, moved = confounded({v: np.log(data.cell_values(v)[keep]) for v in names})
     notes += confounded_notes(moved, extra=", and the candidate laws leave it out")
     if len(keep) < len(names) * (2 if log_powers else 1) + 2:
-        raise ValueError(f"only {counted(len(keep), 'cell')} with a bounded threshold for {counted(len(names), 'variable')}: "
+        raise ValueError(f"only {counted(len(keep), 'cell')} with a bounded threshold for "
+                         f"{counted(len(names), 'variable')}: "
                          "need at least two more cells than fitted exponents; measure more cells, fit "
                          "fewer variables (variables=, fit --params), or check a law (compare, fit --law)")
     logx = {v: np.log(data.cell_values(v)[keep]) for v in names}

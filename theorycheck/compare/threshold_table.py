@@ -249,7 +249,8 @@ def _scatter_errors(cells: list[TableCell], names: Sequence[str], ci_level: floa
     fit = sm.OLS(y, X).fit() if len(found) else None
     df = int(round(fit.df_resid)) if fit is not None else 0
     if df < 1:
-        raise ValueError(f"{counted(len(found), 'threshold')} without errors and {counted(len(varied), 'varied variable')}: "
+        raise ValueError(f"{counted(len(found), 'threshold')} without errors and "
+                         f"{counted(len(varied), 'varied variable')}: "
                          f"their scatter stands in for the errors and needs at least {X.shape[1] + 1} cells "
                          "with a threshold; or give ci_low,ci_high or se")
     sd = math.sqrt(fit.scale)

@@ -146,7 +146,8 @@ def design_trends(
               if len(set(data.cell_values(v)[list(cells)])) > 1}
     tested, moved = confounded(varied)
     if len(cells) < len(tested) + 1:
-        raise ValueError(f"{counted(len(cells), 'cell')} cannot determine {counted(len(tested), 'exponent')}: add cells")
+        raise ValueError(f"{counted(len(cells), 'cell')} cannot determine {counted(len(tested), 'exponent')}: "
+                         "add cells")
     logs = {v: varied[v] for v in tested}
     x = np.column_stack([np.ones(len(cells))] + [logs[v] for v in tested])
     logf = _law_log(law, data, cells, constants)
