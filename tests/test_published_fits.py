@@ -862,7 +862,7 @@ def test_the_first_steps_size_probes_at_4096_a_third_L(capsys):
 def _one_cell_probe(capsys, rows, in_regime=False):
     """A one-cell probe's fit under the headline law: inconclusive (exit 3: one cell), the cell
     in the regime or not as said. Outside (``L = 64``, where its own bracket is open) the cell's
-    threshold and CI from the probit fit with a shared width; inside (``L = 256``) its own GLM."""
+    threshold and CI from the probit fit with a shared width; inside (``L`` 128 and 256) its own GLM."""
     code, out = _fit(capsys, rows, "--law", "vural2026.headline")
     assert code == 3 and out["verdict"] == "inconclusive"
     (cell,) = out["cells"]
