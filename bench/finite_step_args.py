@@ -10,6 +10,7 @@ import argparse
 import csv
 
 from points import parse_points
+from theorycheck.sweep.lock import appending
 
 __all__ = ["add_step_arguments", "parse_etas", "points_and_etas", "append_rows"]
 
@@ -48,7 +49,7 @@ def append_rows(path: str | None, rows: list[dict]) -> None:
     """Append ``rows`` to the CSV file ``path`` (a header first if it is empty); nothing if
     ``path`` is None."""
     if path:
-        with open(path, "a", newline="") as fh:
+        with appending(path) as fh:  # one header, if another run appends to it at the same time
             writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
             if fh.tell() == 0:
                 writer.writeheader()

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from theorycheck.sweep.lock import LOCK_NAME, OutLock, hold_out_lock, lock_out
+from theorycheck.sweep.lock import LOCK_NAME, OutLock, appending, hold_out_lock, lock_out
 
 pytestmark = pytest.mark.skipif(not OutLock(".").enforced, reason="no fcntl: the lock is not enforced here")
 
@@ -123,3 +123,26 @@ def test_two_cli_runs_on_one_out_the_second_exits_2(tmp_path):
         first.kill()
         first.wait(timeout=30)
         first.stderr.close()
+
+
+def test_two_runs_appending_to_a_new_rows_file_write_one_header(tmp_path):
+    # two `simulate --rows` runs on one new file that finish together (the bench line
+    # scripts' two workers did, 2026-12-02) used to both find it empty and both write the
+    # header. Here one holds the append lock on the empty file, as a run about to write its
+    # header does: the other run's append must wait (a second of it: without the lock it
+    # writes in milliseconds), then add its row under the first one's header and no other.
+    import threading
+
+    from theorycheck.cli.rows_file import append_row
+
+    path = tmp_path / "rows.csv"
+    settings = {"V": 64, "N": 100}
+    with appending(path) as handle:
+        other = threading.Thread(target=append_row, args=(str(path), settings, 1, [7]))
+        other.start()
+        other.join(timeout=1.0)
+        assert other.is_alive() and path.stat().st_size == 0
+        handle.write("V,N,successes,trials,seeds\n64,100,0,1,6\n")
+    other.join(timeout=10)
+    assert not other.is_alive()
+    assert path.read_text().splitlines() == ["V,N,successes,trials,seeds", "64,100,0,1,6", "64,100,1,1,7"]

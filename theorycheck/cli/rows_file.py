@@ -97,15 +97,19 @@ def check_rows_file(path: str, columns: list[str]) -> None:
 
 def append_row(path: str, settings: Mapping[str, Any], successes: int, seeds: Sequence[int]) -> None:
     """Append ``settings..., successes, trials, seeds`` to ``path`` (its header first if it is
-    new); ``trials`` is the number of ``seeds``."""
+    new); ``trials`` is the number of ``seeds``. Runs appending to one file side by side take
+    turns (:func:`theorycheck.sweep.lock.appending`), so a new file gets one header."""
     from theorycheck.cli.fit_input import cell_text
+
+    from theorycheck.sweep.lock import appending
 
     columns = row_columns(settings)
     check_rows_file(path, columns)
-    new = _header(path) is None
-    with open(path, "a", newline="", encoding="utf-8") as handle:
+    with appending(path) as handle:  # runs appending to one file take turns: one header
+        if handle.tell():
+            check_rows_file(path, columns)  # another run may have made it since the check above
         w = csv.writer(handle)
-        if new:
+        if not handle.tell():
             w.writerow(columns)
         w.writerow([cell_text(v) for v in settings.values() if v is not None]
                    + [successes, len(seeds), seeds_text(seeds)])

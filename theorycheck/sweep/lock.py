@@ -18,6 +18,9 @@ The descriptor is opened close-on-exec (Python's default), so programs the run s
 not inherit it. Where ``fcntl`` does not exist (Windows) the lock is not enforced;
 :attr:`OutLock.enforced` says so. ``flock`` on network file systems is only as good as
 the server's lock support (Linux NFS maps it to POSIX byte-range locks).
+
+The same ``flock`` also serialises appends to one file (:func:`appending`): there the
+second writer waits its turn, since a hold lasts one row.
 """
 
 from __future__ import annotations
@@ -28,13 +31,14 @@ import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["LOCK_NAME", "OutLock", "hold_out_lock", "lock_out", "release_all"]
+__all__ = ["LOCK_NAME", "OutLock", "appending", "hold_out_lock", "lock_out", "release_all"]
 
 #: Name of the lock file inside an output directory.
 LOCK_NAME = ".theorycheck.lock"
@@ -145,3 +149,20 @@ def hold_out_lock(directory: str | os.PathLike[str]) -> Iterator[OutLock]:
     """``with hold_out_lock(out): ...`` -- the lock for the duration of a block."""
     with OutLock(directory) as lock:
         yield lock
+
+
+@contextlib.contextmanager
+def appending(path: str | os.PathLike[str]) -> Iterator[TextIO]:
+    """``with appending(path) as handle: ...`` -- ``path`` opened for appending text under an
+    exclusive ``flock`` that is held, waiting for it if need be, until the block ends.
+
+    Runs that append to one file side by side (two ``simulate --rows`` on one rows file, the
+    bench line scripts' workers) then take turns: inside the block ``handle.tell() == 0``
+    says the file is new, so exactly one of them writes its header (without the lock two
+    runs that finished together could both find it empty and both write one). A hold lasts
+    one append, so waiting is the right answer here, where :class:`OutLock` refuses."""
+    with open(path, "a", newline="", encoding="utf-8") as handle:
+        if fcntl is not None:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        handle.seek(0, os.SEEK_END)
+        yield handle  # closing the file releases the lock
