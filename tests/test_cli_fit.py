@@ -98,6 +98,8 @@ def test_catalogue_id_as_law(tmp_path, capsys):
         ("d,N,successes,trials\n1,2,1,2\n", "N >= C*d +", "cannot parse law"),
         ("d,N,successes,trials\n1,2,1,2\n", "nonexistent.bound", "unknown bound"),
         ("d,N,successes,trials\n1,2,1.5,2\n", "N >= C*d", "not a whole number"),
+        ("d,N,successes,trials\n1,2,1,2\nd,N,successes,trials\n2,4,1,2\n", "N >= C*d",
+         "line 3 repeats the header"),
     ],
 )
 def test_bad_input_exit_2(tmp_path, capsys, content, law, fragment):

@@ -109,6 +109,10 @@ def _read_csv(path: str) -> tuple[list[str], list[dict]]:
                          "directory (or its trials.sqlite)") from None
     except (UnicodeDecodeError, csv.Error) as exc:
         raise ValueError(f"{path!r} is not a readable CSV file: {exc}") from None
+    for line, rec in enumerate(raw, start=2):
+        if header and [(rec.get(h) or "").strip() for h in header] == header:
+            raise ValueError(f"{path!r}, line {line} repeats the header (two runs that appended to a new rows "
+                             "file at once could both write it before 2026-12-02); delete that line")
     return header, raw
 
 
