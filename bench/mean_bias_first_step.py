@@ -61,8 +61,11 @@ bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (80 s
 ``(4096, 1024)`` probes were predicted from; ``..._lean_probe_L256_4096.csv`` and
 ``..._lean_probe_eta1e5_L256_4096.csv`` those of ``--lean --probe`` on the two ``L = 256`` probes there
 (``three_step_eta3e5_...`` with ``--eta 300000``, ``three_step_eta1e5_...`` with ``--eta 100000``;
-about a minute each), and ``..._lean_probe_L128_4096.csv`` and ``..._lean_probe_eta1e5_L128_4096.csv``
-on the two ``L = 128`` probes (``--eta 300000`` and ``100000``).  The reading is in docs/theory.md §7.12.
+about a minute each), ``..._lean_probe_L128_4096.csv`` and ``..._lean_probe_eta1e5_L128_4096.csv``
+on the two ``L = 128`` probes (``--eta 300000`` and ``100000``), and ``..._lean_probe_eta5e5_L256_4096.csv``
+on the ``η/γ' = 50`` probe at ``L = 256`` (``--eta 500000``, 98 s), whose basis leans were ``--lean --point
+4096,1024,256,90000 --eta 500000 --seeds 4 --seed 12500`` (printed, not kept).  The reading is in
+docs/theory.md §7.12.
 """
 
 from __future__ import annotations

@@ -61,6 +61,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta1e5_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta1e5_L128``: ``η/γ' = 10`` there at ``L = 128``; 22 runs in two rounds,
   ~37 min on 2 cores, 2026-12-02).
+* ``three_step_eta5e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_eta5e5_L256``: ``η/γ' = 50`` there at ``L = 256``, leaning as 30 does at
+  ``L = 128``; 34 runs in three rounds, ~60 min on 2 cores, 2026-12-02).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -282,6 +285,15 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128 = (
              (128, 150000, 2))),
     (12420, ((128, 90000, 2), (128, 100000, 3), (128, 110000, 3), (128, 122500, 2))),
 )
+# eta/gamma' = 50 there at L = 256 (lambda_U 0.53-0.91): L = 128's lean at L = 256; does the ratio follow it?
+# (2026-12-02)
+BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256 = (
+    (12510, ((256, 65000, 2), (256, 75000, 2), (256, 85000, 2), (256, 95000, 2), (256, 110000, 2),
+             (256, 130000, 2))),
+    (12530, ((256, 90000, 1), (256, 97500, 3), (256, 102500, 3), (256, 107500, 3), (256, 120000, 2))),
+    (12550, ((256, 87500, 3), (256, 92500, 3), (256, 95000, 2), (256, 100000, 2))),
+)
+
 
 class Line(NamedTuple):
     V: int
@@ -322,6 +334,8 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
                                                            eta=300000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta3e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L128,
                                                            eta=300000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_eta5e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256,
+                                                           eta=500000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128,
                                                            zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L256,

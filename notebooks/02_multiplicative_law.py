@@ -410,7 +410,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # `..._L256_probe_4096.csv`, and `η/γ' = 10` there 0.81x, a slope of 0.29; at `L = 128`,
 # lean 0.82, 0.52x again, `..._L128_probe_4096.csv`: the gain is flat in `L` to 128 and
 # shrinks beyond; `η/γ' = 10` there 0.74x at lean 0.27: over the six probes the ratio follows
-# the mean lean); it takes
+# the mean lean; `η/γ' = 50` at `L = 256`, leaning as 30 at 128, gives 0.595x [0.51, 0.64],
+# a CI that holds both 0.52x and 0.63x, `..._eta5e5_..._L256_probe_4096.csv`: lean or `L`
+# there is not decided); it takes
 # `η = 10⁶` (`λ_U` ≈ 5) to turn the bias round enough to raise it
 # (`bench/data/mean_bias_first_step_4096.csv`).
 #

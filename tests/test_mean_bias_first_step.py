@@ -235,6 +235,13 @@ def test_published_probe_leans_at_4096_L256_separate_the_outcomes():
     assert len(lean) == 22 and (round(min(lean), 2), round(max(lean), 2)) == (0.20, 0.35)
     assert (len(won), len(lost)) == (3, 4) and np.median(won) > np.median(lost)
     assert sum(w > f for w in won for f in lost) == 9
+    # eta/gamma' = 50 at L = 256 (34 runs, 2026-12-02): 0.47-0.96 (predicted 0.45-1.2); within its
+    # transition (N 8.75e4-1.025e5, both outcomes at every N there) the twelve successes lean more
+    # (median 0.80 against 0.57), 76 of 84 pairs: exact one-sided p = 66/C(19, 7) = 66/50388
+    lean, won, lost = _probe_leans("mean_bias_first_step_lean_probe_eta5e5_L256_4096.csv", 87500, 102500)
+    assert len(lean) == 34 and (round(min(lean), 2), round(max(lean), 2)) == (0.47, 0.96)
+    assert (len(won), len(lost)) == (12, 7) and sum(w > f for w in won for f in lost) == 76
+    assert mannwhitneyu(won, lost, alternative="greater", method="exact").pvalue == pytest.approx(66 / 50388)
 
 
 def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(monkeypatch, tmp_path, capsys):

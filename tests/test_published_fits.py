@@ -859,6 +859,24 @@ def test_the_first_steps_size_probes_at_4096_a_third_L(capsys):
     assert slope["ci"] == pytest.approx([0.221, 0.354], abs=0.001)
 
 
+def test_a_larger_first_step_at_4096_L256_does_not_tell_the_lean_from_L(capsys):
+    # docs/theory.md 7.12 (2026-12-02): eta/gamma' = 50 at L = 256 leans as 30 does at L = 128
+    # (mean 0.75 against 0.82), 34 runs in three rounds: the cell's own GLM 9.13e4 [7.89e4,
+    # 9.79e4], 0.595x the limit's at L = 256; its CI holds both L = 128's 0.52x (the lean's
+    # reading) and eta/gamma' = 30's estimate at L = 256 (0.63x: L's reading), so this probe
+    # decides neither; it lies below the limit's CI and below 10's estimate there
+    cell = _one_cell_probe(capsys, "three_step_eta5e5_beta10_zeta05_trigger_in_L256_probe_4096.csv", in_regime=True)
+    assert cell["threshold"] == pytest.approx(91307, abs=1)
+    assert cell["ci"] == pytest.approx([78881, 97883], abs=1)
+    _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv", "--law", "vural2026.headline")
+    at256 = next(c for c in limit["cells"] if c["params"]["L"] == 256)
+    assert cell["threshold"] / at256["threshold"] == pytest.approx(0.595, abs=0.005)
+    thirty = _one_cell_probe(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv", in_regime=True)
+    assert cell["ci"][0] < 0.52 * at256["threshold"] and thirty["threshold"] < cell["ci"][1] < at256["ci"][0]
+    ten = _one_cell_probe(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv", in_regime=True)
+    assert cell["ci"][1] < ten["threshold"]
+
+
 def _one_cell_probe(capsys, rows, in_regime=False):
     """A one-cell probe's fit under the headline law: inconclusive (exit 3: one cell), the cell
     in the regime or not as said. Outside (``L = 64``, where its own bracket is open) the cell's
@@ -925,7 +943,9 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta3e5_L128",
                      "three_step_eta3e5_beta10_zeta05_trigger_in_L128_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta1e5_L128",
-                     "three_step_eta1e5_beta10_zeta05_trigger_in_L128_probe_4096.csv")]
+                     "three_step_eta1e5_beta10_zeta05_trigger_in_L128_probe_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_eta5e5_L256",
+                     "three_step_eta5e5_beta10_zeta05_trigger_in_L256_probe_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
