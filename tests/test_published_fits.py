@@ -877,6 +877,31 @@ def test_a_larger_first_step_at_4096_L256_does_not_tell_the_lean_from_L(capsys):
     assert cell["ci"][1] < ten["threshold"]
 
 
+def test_pooled_runs_at_4096_say_a_runs_own_lean_not_its_L_sets_its_outcome(monkeypatch, capsys):
+    # docs/theory.md 7.12 (2026-12-02, exploratory: chosen after the data): bench/lean_outcome_fit.py
+    # regresses each (4096, 1024) probe run's outcome on log(N / the limit's N* at its L) and its
+    # own log lean. Over the 126 runs at L 128 and 256 the L term adds LR 1.86 (p 0.17): at the
+    # same lean N* at 256 is 1.04x [0.99, 1.09] 128's; N* ~ lean^-0.266 [-0.310, -0.222]. With
+    # the L = 64 probe (outside the regime, leans 1.4-1.75 only) L matters (p 0.011): its runs
+    # need ~1.13x the N the lean gives, as if the gain stopped growing there
+    script = _bench_script(monkeypatch, "lean_outcome_fit")
+    _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv",
+                    str(DATA / "limit_beta10_zeta05_trigger_in_4096_L128.csv"), "--law", "vural2026.headline")
+    assert {c["params"]["L"]: round(c["threshold"]) for c in limit["cells"]} == script.LIMIT
+    assert script.main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("126 runs at L 128, 256")
+    assert "LR 1.86 on 1 df, p = 0.172" in out and "x1.038 [0.986, 1.093]" in out
+    assert "e = -0.266 [-0.310, -0.222]" in out
+    assert script.main(["--L", "64,128,256"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("155 runs") and "LR 9.02 on 2 df, p = 0.011" in out
+    assert "N* at L = 128 over L = 64's at the same lean: x0.885 [0.822, 0.953]" in out
+    with pytest.raises(SystemExit) as stop:
+        script.main(["--L", "32"])
+    assert stop.value.code == 2 and "the probes are at L [64, 128, 256], got '32'" in capsys.readouterr().err
+
+
 def _one_cell_probe(capsys, rows, in_regime=False):
     """A one-cell probe's fit under the headline law: inconclusive (exit 3: one cell), the cell
     in the regime or not as said. Outside (``L = 64``, where its own bracket is open) the cell's
