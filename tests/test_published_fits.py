@@ -801,12 +801,8 @@ def test_the_first_steps_size_probe_at_4096_saves_less_at_longer_L(capsys):
     # runs in two rounds; the lean is ~4x smaller than at L = 64. The cell's own GLM: 9.64e4
     # [8.40e4, 1.27e5], 0.63x the limit's at L = 256 (CI below it); with the L = 64 probe the
     # L slope is 0.15 [0.09, 0.22] (refuted against the law's 1; the L = 64 cell outside)
-    cell = _one_cell_probe(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv", in_regime=True)
-    assert cell["threshold"] == pytest.approx(96431, abs=1)
-    assert cell["ci"] == pytest.approx([83983, 127379], abs=1)
-    _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv", "--law", "vural2026.headline")
-    at256 = next(c for c in limit["cells"] if c["params"]["L"] == 256)
-    assert cell["threshold"] / at256["threshold"] == pytest.approx(0.628, abs=0.005)
+    at256 = _limit_at_256(capsys)
+    cell = _probe_against(capsys, "eta3e5", at256, 96431, [83983, 127379], 0.628)
     assert cell["ci"][1] < at256["ci"][0]
     slope = _L_slope(capsys, "eta3e5")
     assert slope["estimate"] == pytest.approx(0.154, abs=0.001)
@@ -865,12 +861,8 @@ def test_a_larger_first_step_at_4096_L256_does_not_tell_the_lean_from_L(capsys):
     # 9.79e4], 0.595x the limit's at L = 256; its CI holds both L = 128's 0.52x (the lean's
     # reading) and eta/gamma' = 30's estimate at L = 256 (0.63x: L's reading), so this probe
     # decides neither; it lies below the limit's CI and below 10's estimate there
-    cell = _one_cell_probe(capsys, "three_step_eta5e5_beta10_zeta05_trigger_in_L256_probe_4096.csv", in_regime=True)
-    assert cell["threshold"] == pytest.approx(91307, abs=1)
-    assert cell["ci"] == pytest.approx([78881, 97883], abs=1)
-    _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv", "--law", "vural2026.headline")
-    at256 = next(c for c in limit["cells"] if c["params"]["L"] == 256)
-    assert cell["threshold"] / at256["threshold"] == pytest.approx(0.595, abs=0.005)
+    at256 = _limit_at_256(capsys)
+    cell = _probe_against(capsys, "eta5e5", at256, 91307, [78881, 97883], 0.595)
     thirty = _one_cell_probe(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv", in_regime=True)
     assert cell["ci"][0] < 0.52 * at256["threshold"] and thirty["threshold"] < cell["ci"][1] < at256["ci"][0]
     ten = _one_cell_probe(capsys, "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv", in_regime=True)
@@ -900,6 +892,23 @@ def test_pooled_runs_at_4096_say_a_runs_own_lean_not_its_L_sets_its_outcome(monk
     with pytest.raises(SystemExit) as stop:
         script.main(["--L", "32"])
     assert stop.value.code == 2 and "the probes are at L [64, 128, 256], got '32'" in capsys.readouterr().err
+
+
+def _limit_at_256(capsys):
+    """The limit's mean-bias cell at ``(4096, 1024)``, ``L = 256`` (its headline-law fit, §7.12)."""
+    _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv", "--law", "vural2026.headline")
+    return next(c for c in limit["cells"] if c["params"]["L"] == 256)
+
+
+def _probe_against(capsys, eta, limit, threshold, ci, ratio):
+    """The in-regime probe ``three_step_<eta>_..._L<L>_probe_4096.csv`` at the ``limit`` cell's
+    ``L``: its threshold and CI (to 1) and its ratio to the limit's threshold (to 0.005)."""
+    rows = f"three_step_{eta}_beta10_zeta05_trigger_in_L{int(limit['params']['L'])}_probe_4096.csv"
+    cell = _one_cell_probe(capsys, rows, in_regime=True)
+    assert cell["threshold"] == pytest.approx(threshold, abs=1)
+    assert cell["ci"] == pytest.approx(ci, abs=1)
+    assert cell["threshold"] / limit["threshold"] == pytest.approx(ratio, abs=0.005)
+    return cell
 
 
 def _one_cell_probe(capsys, rows, in_regime=False):
