@@ -64,7 +64,10 @@ bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (80 s
 about a minute each), ``..._lean_probe_L128_4096.csv`` and ``..._lean_probe_eta1e5_L128_4096.csv``
 on the two ``L = 128`` probes (``--eta 300000`` and ``100000``), and ``..._lean_probe_eta5e5_L256_4096.csv``
 on the ``η/γ' = 50`` probe at ``L = 256`` (``--eta 500000``, 98 s), whose basis leans were ``--lean --point
-4096,1024,256,90000 --eta 500000 --seeds 4 --seed 12500`` (printed, not kept).  The reading is in
+4096,1024,256,90000 --eta 500000 --seeds 4 --seed 12500`` (printed, not kept);
+``..._lean_test_eta5e5_L256_4096.csv`` those of ``--lean --probe`` on the twelve-seed lean test there
+(``three_step_eta5e5_..._L256_lean_test_4096.csv``, ``--eta 500000``), whose leans were computed before its
+runs with ``--lean --point 4096,1024,256,87500 --eta 500000 --seeds 12 --seed 12600``.  The reading is in
 docs/theory.md §7.12.
 """
 

@@ -64,6 +64,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta5e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta5e5_L256``: ``η/γ' = 50`` there at ``L = 256``, leaning as 30 does at
   ``L = 128``; 34 runs in three rounds, ~60 min on 2 cores, 2026-12-02).
+* ``three_step_eta5e5_beta10_zeta05_trigger_in_L256_lean_test_4096.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_eta5e5_L256_lean_test``: twelve fresh seeds there at ``N = 87500``, their
+  leans computed before the runs, to test ``bench/lean_outcome_fit.py`` out of sample; 2026-12-02).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -293,6 +296,11 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256 = (
     (12530, ((256, 90000, 1), (256, 97500, 3), (256, 102500, 3), (256, 107500, 3), (256, 120000, 2))),
     (12550, ((256, 87500, 3), (256, 92500, 3), (256, 95000, 2), (256, 100000, 2))),
 )
+# twelve fresh seeds at one N there, their leans computed before the runs: does a run's own lean predict its
+# outcome as bench/lean_outcome_fit.py's exploratory fit says? (2026-12-02)
+BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256_LEAN_TEST = (
+    (12600, ((256, 87500, 12),)),
+)
 
 
 class Line(NamedTuple):
@@ -336,6 +344,9 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
                                                            eta=300000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta5e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256,
                                                            eta=500000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_eta5e5_L256_lean_test": Line(
+             4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256_LEAN_TEST, eta=500000, zeta=0.5,
+             trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128,
                                                            zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L256,

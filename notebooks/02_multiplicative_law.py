@@ -413,7 +413,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # the mean lean; `η/γ' = 50` at `L = 256`, leaning as 30 at 128, gives 0.595x [0.51, 0.64],
 # a CI that holds both 0.52x and 0.63x, `..._eta5e5_..._L256_probe_4096.csv`; pooled over
 # the runs at 128 and 256, each run's own lean sets its outcome, not its `L`, with
-# `N* ∝ λ_U^-0.27`: `python bench/lean_outcome_fit.py`, an exploratory fit); it takes
+# `N* ∝ λ_U^-0.27`: `python bench/lean_outcome_fit.py`, an exploratory fit, which did not
+# order 12 fresh seeds' outcomes at one `N`, `..._L256_lean_test_4096.csv`); it takes
 # `η = 10⁶` (`λ_U` ≈ 5) to turn the bias round enough to raise it
 # (`bench/data/mean_bias_first_step_4096.csv`).
 #

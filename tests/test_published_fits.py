@@ -979,7 +979,9 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta1e5_L128",
                      "three_step_eta1e5_beta10_zeta05_trigger_in_L128_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta5e5_L256",
-                     "three_step_eta5e5_beta10_zeta05_trigger_in_L256_probe_4096.csv")]
+                     "three_step_eta5e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_eta5e5_L256_lean_test",
+                     "three_step_eta5e5_beta10_zeta05_trigger_in_L256_lean_test_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
