@@ -95,7 +95,8 @@ def main(argv=None) -> int:
     if not Ls or not set(Ls) <= set(LIMIT):
         parser.error(f"--L: the probes are at L {sorted(LIMIT)}, got {args.L!r}")
     data = runs(Ls)
-    plain, by_L = fit(data, False), fit(data, True)
+    plain = fit(data, False)
+    by_L = fit(data, True) if len(Ls) > 1 else plain  # one L: no a_L terms, the same model
     print(f"{len(data['N'])} runs at L {', '.join(map(str, Ls))} (V, d = 4096, 1024)")
     names = ["a", "b: log(N/N_lim)", "c: log lean"] + [f"a_L{L}" for L in Ls[1:]]
     for label, result in (("lean only", plain), ("lean and L", by_L))[:1 + (len(Ls) > 1)]:

@@ -100,7 +100,6 @@ def append_row(path: str, settings: Mapping[str, Any], successes: int, seeds: Se
     new); ``trials`` is the number of ``seeds``. Runs appending to one file side by side take
     turns (:func:`theorycheck.sweep.lock.appending`), so a new file gets one header."""
     from theorycheck.cli.fit_input import cell_text
-
     from theorycheck.sweep.lock import appending
 
     columns = row_columns(settings)
