@@ -67,8 +67,13 @@ on the ``η/γ' = 50`` probe at ``L = 256`` (``--eta 500000``, 98 s), whose basi
 4096,1024,256,90000 --eta 500000 --seeds 4 --seed 12500`` (printed, not kept);
 ``..._lean_test_eta5e5_L256_4096.csv`` those of ``--lean --probe`` on the twelve-seed lean test there
 (``three_step_eta5e5_..._L256_lean_test_4096.csv``, ``--eta 500000``), whose leans were computed before its
-runs with ``--lean --point 4096,1024,256,87500 --eta 500000 --seeds 12 --seed 12600``.  The reading is in
-docs/theory.md §7.12.
+runs with ``--lean --point 4096,1024,256,87500 --eta 500000 --seeds 12 --seed 12600``;
+``..._L128_4096.csv`` those of ``--point 4096,1024,128,120000 --beta 10 --zeta 0.5 --eta 1,300000,1000000
+--seeds 2 --seed 12800 --workers 2`` (2026-12-02, ~10 min on 2 cores) and
+``..._lean_probe_eta1e6_L128_4096.csv`` those of ``--lean --probe`` on the ``η/γ' = 100`` probe at ``L = 128``
+(``three_step_eta1e6_..._L128_probe_4096.csv``, ``--eta 1000000``, 58 s), whose basis leans were
+``--lean --point 4096,1024,128,75000 --eta 1000000 --seeds 4 --seed 12700`` (printed, not kept).  The
+reading is in docs/theory.md §7.12.
 """
 
 from __future__ import annotations

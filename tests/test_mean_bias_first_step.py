@@ -264,6 +264,33 @@ def test_out_of_sample_the_runs_own_lean_did_not_order_the_outcomes():
     assert sum(lean[w] > lean[f] for w in won for f in set(lean) - won) == 18
 
 
+def test_past_a_lean_of_one_at_4096_L128_the_bias_is_turned_back_to_the_limits_size():
+    """§7.12 (2026-12-02, predicted before the runs): at ``(4096, 1024, 128, 1.2·10⁵)``, seeds 12800
+    and 12801, ``η = 3·10⁵`` (``λ_U`` 0.6-0.7) recalls ≥ 0.99 where ``η = 1`` (the limit) has 0.93-0.985,
+    its step-3 bias not turned (positive correlation with ``η = 1``'s) and about half ``η = 1``'s
+    spread (0.52-0.53; the prediction's 0.1-0.5 missed); ``η = 10⁶`` (``λ_U`` 2.0-2.5) is back below 0.99,
+    its step-3 bias turned (below -0.5) and the total 0.85-1.4x ``η = 1``'s; every row recalls its facts
+    without the bias (≥ 0.998): the failures are the bias. And the ``η/γ' = 100`` probe's 24 runs lean
+    2.19-3.31; within its transition (``N`` 1.45e5-1.8e5) 4 successes against 6 failures, 4 of 24 pairs
+    in the lean's direction (predicted no ordering that way: one-sided p > 0.05)."""
+    from scipy.stats import mannwhitneyu
+
+    rows = _published("mean_bias_first_step_L128_4096.csv")
+    at = {(r["eta"], r["seed"]): r for r in rows}
+    assert set(at) == {(eta, seed) for eta in (1.0, 3e5, 1e6) for seed in (12800, 12801)}
+    for seed in (12800, 12801):
+        ref, mid, large = at[1.0, seed], at[3e5, seed], at[1e6, seed]
+        assert 0.93 <= ref["accuracy"] <= 0.985 and mid["accuracy"] >= 0.99 and 0.93 <= large["accuracy"] < 0.99
+        assert mid["corr_step3_ref"] > 0 and large["corr_step3_ref"] < -0.5
+        assert 0.5 <= mid["bias_spread"] / ref["bias_spread"] <= 0.55
+        assert 0.85 <= large["bias_spread"] / ref["bias_spread"] <= 1.4
+    assert min(r["facts_unbiased"] for r in rows) >= 0.998
+    lean, won, lost = _probe_leans("mean_bias_first_step_lean_probe_eta1e6_L128_4096.csv", 145000, 180000)
+    assert len(lean) == 24 and (round(min(lean), 2), round(max(lean), 2)) == (2.19, 3.31)
+    assert (len(won), len(lost)) == (4, 6) and sum(w > f for w in won for f in lost) == 4
+    assert mannwhitneyu(won, lost, alternative="greater", method="exact").pvalue > 0.05
+
+
 def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(monkeypatch, tmp_path, capsys):
     """``--probe``: rows whose trigger is out of the value path (no mean bias), a file without
     one seed a row or without the runs' outcomes, or ``--probe`` without ``--lean``: a one-line usage error, exit 2, before

@@ -869,6 +869,30 @@ def test_a_larger_first_step_at_4096_L256_does_not_tell_the_lean_from_L(capsys):
     assert cell["ci"][1] < ten["threshold"]
 
 
+def test_a_first_step_that_leans_far_past_one_at_4096_L128_gives_the_gain_back(capsys):
+    # docs/theory.md 7.12 (2026-12-02): eta/gamma' = 100 at L = 128 leans 2.2-3.3, past 1, where
+    # the step-3 bias turns round. The exploratory lean fit gave 0.40x the limit's there and a
+    # gain flat above a lean of ~0.8 gave 0.52x; 24 runs in three rounds: none of 10 below
+    # 1.45e5 succeeds; the cell's own GLM 1.69e5 [1.48e5, 2.22e5], 1.12x the limit's at L = 128,
+    # a CI that holds the limit's threshold and lies above eta/gamma' = 30's CI at the same L and
+    # above 0.81x (the highest of the seven earlier (4096, 1024) probes). Outside N << L*V (0.32),
+    # as the limit's own cell at L = 128 (0.29)
+    _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv",
+                    str(DATA / "limit_beta10_zeta05_trigger_in_4096_L128.csv"), "--law", "vural2026.headline")
+    at128 = next(c for c in limit["cells"] if c["params"]["L"] == 128)
+    code, out = _fit(capsys, "three_step_eta1e6_beta10_zeta05_trigger_in_L128_probe_4096.csv",
+                     "--law", "vural2026.headline")
+    assert code == 3 and out["verdict"] == "inconclusive"
+    (cell,) = out["cells"]
+    assert not cell["in_regime"] and cell["method"] == "glm" and cell["trials"] == 24
+    assert cell["threshold"] == pytest.approx(169174, abs=1)
+    assert cell["ci"] == pytest.approx([147533, 222394], abs=1)
+    assert cell["threshold"] / at128["threshold"] == pytest.approx(1.119, abs=0.005)
+    assert cell["ci"][0] < at128["threshold"] < cell["ci"][1] and cell["ci"][0] > 0.81 * at128["threshold"]
+    thirty = _one_cell_probe(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L128_probe_4096.csv", in_regime=True)
+    assert thirty["ci"][1] < cell["ci"][0]
+
+
 def test_pooled_runs_at_4096_say_a_runs_own_lean_not_its_L_sets_its_outcome(monkeypatch, capsys):
     # docs/theory.md 7.12 (2026-12-02, exploratory: chosen after the data): bench/lean_outcome_fit.py
     # regresses each (4096, 1024) probe run's outcome on log(N / the limit's N* at its L) and its
@@ -972,6 +996,8 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                      "three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta3e5_L256",
                      "three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_eta1e6_L128",
+                     "three_step_eta1e6_beta10_zeta05_trigger_in_L128_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta1e5_L256",
                      "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta3e5_L128",
