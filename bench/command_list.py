@@ -15,7 +15,6 @@ one rows file would each list the pending commands when they start and run some 
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import shlex
 import subprocess
@@ -23,6 +22,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from theorycheck.cli.fit_input import read_csv
 from theorycheck.cli.rows_file import SEEDS, parse_seeds
 from theorycheck.sweep.lock import OutLock
 
@@ -44,11 +44,10 @@ def _flag(command: list[str], name: str, default: str | None = None) -> str | No
 
 def recorded(rows: str) -> set[tuple]:
     """``(V, d, L, N, seed)`` of every trial in the rows file ``rows`` that names its seeds
-    (empty if there is no such file)."""
+    (empty if there is no such file; a ``ValueError`` naming the line if it repeats its header)."""
     if not os.path.exists(rows):
         return set()
-    with open(rows, newline="") as f:
-        records = list(csv.DictReader(f))
+    _, records = read_csv(rows)  # refuses a header repeated inside, naming the line
     return {(*(int(float(r[k.lstrip("-")])) for k in _POINT), seed)
             for i, r in enumerate(records, start=2) if (r.get(SEEDS) or "").strip()
             for seed in parse_seeds(r[SEEDS], f"{rows}, line {i}")}

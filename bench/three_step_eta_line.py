@@ -67,6 +67,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta5e5_beta10_zeta05_trigger_in_L256_lean_test_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta5e5_L256_lean_test``: twelve fresh seeds there at ``N = 87500``, their
   leans computed before the runs, to test ``bench/lean_outcome_fit.py`` out of sample; 2026-12-02).
+* ``three_step_eta5e5_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_eta5e5_L128``: ``η/γ' = 50`` there at ``L = 128``, leaning ~1.3; one round of 12
+  runs, ~18 min on 2 cores beside the CI, 2026-12-02; a bracket only).
 * ``three_step_eta1e6_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta1e6_L128``: ``η/γ' = 100`` there at ``L = 128``, leaning past 1; 24 runs
   in three rounds, round 1's six runs below ``N = 85000`` dropped unrun when all above failed; ~45 min on 2
@@ -305,6 +308,12 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256 = (
 BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256_LEAN_TEST = (
     (12600, ((256, 87500, 12),)),
 )
+# eta/gamma' = 50 there at L = 128 (lambda_U 1.1-1.5): between 30's 0.52x at lean 0.82 and 100's 1.12x at
+# 2.7, is the ratio still near its lowest? (2026-12-02)
+BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L128 = (
+    (12810, ((128, 65000, 2), (128, 72500, 2), (128, 80000, 2), (128, 90000, 2), (128, 100000, 2),
+             (128, 115000, 2))),
+)
 # eta/gamma' = 100 there at L = 128 (lambda_U 2.2-2.9): above a lean of ~0.8, does the gain stop growing
 # (L = 64's 0.52x at lean 1.5 the lean's), or keep growing as the exploratory lean fit reads it? (2026-12-02)
 BETA10_ZETA05_TRIGGER_IN_4096_ETA1E6_L128 = (
@@ -358,6 +367,8 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta10_zeta05_trigger_in_4096_eta5e5_L256_lean_test": Line(
              4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256_LEAN_TEST, eta=500000, zeta=0.5,
              trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_eta5e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L128,
+                                                           eta=500000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e6_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E6_L128,
                                                            eta=1000000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128,

@@ -64,3 +64,21 @@ def test_a_second_run_on_one_rows_file_stops_before_running_anything(monkeypatch
     assert "\n" not in err and "rows file" in err and "another --rows file" in err, err
     assert not marker.exists()
     assert cl.print_or_run([command], args) == 0 and marker.exists()  # released: it runs
+
+
+def test_a_rows_file_that_repeats_its_header_stops_the_run_in_one_line(monkeypatch, tmp_path, capsys):
+    """Before 2026-12-02 two runs appending to a new rows file at once could both write its
+    header; resuming on such a file returns 2 with one line naming the line to delete, and
+    runs nothing (it used to stop on "'seeds' is not a seed")."""
+    cl = _command_list(monkeypatch)
+    rows = tmp_path / "rows.csv"
+    header = "V,d,L,N,beta,successes,trials,seeds\n"
+    rows.write_text(header + header + "2048,512,64,30000,4.0,1,1,10500\n")
+    marker = tmp_path / "ran"
+    command = [sys.executable, "-c", f"open({str(marker)!r}, 'w')", "--V", "8", "--d", "8", "--L", "4",
+               "--N", "16", "--seed", "1"]
+    args = argparse.Namespace(run=True, workers=1, rows=str(rows))
+    assert cl.print_or_run([command], args) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "line 2 repeats the header" in err and "delete that line" in err, err
+    assert not marker.exists()

@@ -1,6 +1,7 @@
 """Exponent fits (joint GLM, WLS), the collapse LR test, law fits and helpers."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -472,25 +473,52 @@ def test_a_law_that_splits_every_cell_but_at_its_crossing_is_not_identified():
     assert fit.identified and fit.constants_from == "likelihood" and fit.llf < math.log(0.5) - 1
 
 
-def test_a_width_trend_that_lets_one_cell_become_a_step_is_dropped():
-    # bench/data/three_step_eta1e5_L_line_2896_724.csv: L = 64 has a failure above a success,
-    # L = 256 none. With a width trend in L the likelihood rises without end as the shared slope
-    # grows and the trend keeps L = 64's slope finite (the supremum is at the box's corner):
-    # L-BFGS-B had stopped inside it (log-likelihood -2.92, "identified"), and the fit with the
-    # slope at its bound is no worse. The trend is then not identified: dropped, and the law
-    # refitted without it, where the overlapping cell bounds the slope (a finite maximum).
-    from pathlib import Path
+_WIDTH_TREND_ROWS = Path(__file__).resolve().parent.parent / "bench" / "data" / "three_step_eta1e5_L_line_2896_724.csv"
+_ADDITIVE = "N >= C_add1*L + C_add2*V**2*log(V)/d**2"
 
+
+def _width_trend_fit(width_trends=("L",)):
+    """The additive law's fit to ``_WIDTH_TREND_ROWS`` (one cell each at ``L`` 64 and 256)."""
     from theorycheck.cli.fit_input import read_data
 
-    path = Path(__file__).resolve().parent.parent / "bench" / "data" / "three_step_eta1e5_L_line_2896_724.csv"
-    rows = read_data(str(path), resource="N", params=lambda header, kind, distinct: ["V", "d", "L"]).rows
+    rows = read_data(str(_WIDTH_TREND_ROWS), resource="N", params=lambda header, kind, distinct: ["V", "d", "L"]).rows
     data = Dataset.from_rows(rows, resource="N", variables=["V", "d", "L"])
-    additive = Law.parse("N >= C_add1*L + C_add2*V**2*log(V)/d**2")
-    fit = fit_law(additive, data, width_trends=("L",))
+    return fit_law(Law.parse(_ADDITIVE), data, width_trends=width_trends)
+
+
+def test_a_width_trend_that_lets_one_cell_become_a_step_is_dropped():
+    # bench/data/three_step_eta1e5_L_line_2896_724.csv: L = 256 has a failure above a success
+    # (1 of 2 at 8.2e4, 8.6e4 and 9e4), L = 64 none (0 of 2 to 4.3e4, 2 of 2 from 4.4e4). With a
+    # width trend in L the likelihood rises without end as the shared slope grows and the trend
+    # keeps L = 256's slope finite (the supremum is at the box's corner): L-BFGS-B had stopped
+    # inside it (log-likelihood -2.92, "identified"), and the fit with the slope at its bound is
+    # no worse. The trend is then not identified: dropped, and the law refitted without it,
+    # where the overlapping cell bounds the slope (a finite maximum).
+    fit = _width_trend_fit()
     assert fit.identified and fit.width_trends == {} and fit.n_params == 3
     assert "lets a cell's transition become a step" in fit.notes[0]
-    assert fit.llf == pytest.approx(fit_law(additive, data).llf)
+    assert fit.llf == pytest.approx(_width_trend_fit(()).llf)
+
+
+@pytest.mark.parametrize("kernels", ["Haswell", "Sandybridge"])
+def test_the_step_is_found_whatever_the_blas_kernels(kernels):
+    # The fit above with the slope pinned at its bound used to start with L = 256 a step too
+    # (a failure above a success: a likelihood of ~0), and whether L-BFGS-B left that start
+    # depended on OpenBLAS's kernels: with Haswell's (and Zen's) it stopped there (9641.6), the
+    # trend was kept with a CI of +-2e4, and this test failed on a fresh machine (2026-12-02);
+    # with Sandybridge's (and SkylakeX's) it reached 2.92. The pinned fit now also starts with
+    # the trend moved so that L = 256 keeps its slope. Each kernel in a fresh process (OpenBLAS
+    # reads OPENBLAS_CORETYPE when it loads; a build without those kernels ignores it)
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json, tests.test_compare_exponents as t; f = t._width_trend_fit(); "
+            "print(json.dumps([f.identified, sorted(f.width_trends), f.n_params]))")
+    env = {**os.environ, "OPENBLAS_CORETYPE": kernels}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.strip().splitlines()[-1] == "[true, [], 3]", out.stderr
 
 
 def test_a_cell_sharper_than_the_shared_width_keeps_its_own_bracket():

@@ -98,7 +98,9 @@ def _kind(path: str, header: list[str], resource: str) -> tuple[str, str]:
         f"thresholds table (threshold or {resource}, with ci_low,ci_high or se or seed); its columns are {header}")
 
 
-def _read_csv(path: str) -> tuple[list[str], list[dict]]:
+def read_csv(path: str) -> tuple[list[str], list[dict]]:
+    """The header and the rows (as dicts, keys stripped) of the CSV file ``path``; a
+    ``ValueError`` with a one-line message if it cannot be read or repeats its header inside."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as handle:
             reader = csv.DictReader(handle)
@@ -200,7 +202,7 @@ def read_data(paths: str | Sequence[str], *, resource: str,
         if real in seen:  # the same trials twice would count twice
             raise ValueError(f"DATA names {real!r} twice ({seen[real]!r} and {path!r}); give each source once")
         seen[real] = path
-        header, raw = _read_store(store) if store else _read_csv(path)
+        header, raw = _read_store(store) if store else read_csv(path)
         if not header:
             raise ValueError(f"{path!r} is empty: expected a header such as d,L,V,{resource},successes,trials")
         if not raw:

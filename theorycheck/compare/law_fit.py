@@ -157,22 +157,32 @@ def _best_start(model: LawModel, ths: Sequence[Threshold]):
     return min(fits, key=lambda f: f[3].fun)  # the first on a tie: the start from C = 1
 
 
-def _at_step(model: LawModel, res, bounds: list[tuple[float, float]], i_s: int):
+def _at_step(model: LawModel, res, bounds: list[tuple[float, float]], i_s: int, overlapping: Sequence[bool]):
     """``res``, or the fit with the probit slope pinned at its bound (a step) when that one's
     likelihood is at least as high: the supremum then lies at an infinite slope.
 
-    A cell with a failure above a success (:func:`cell_overlaps`) bounds the likelihood as its
-    slope grows, whatever the law. Where no cell has one, the law may still split every
-    cell's successes from its failures, up to the points where it crosses (quasi-complete
-    separation, Albert and Anderson 1984), which :func:`separated` (complete separation) does
-    not see: L-BFGS-B then stops at a finite slope that is no maximum. With width trends, a
-    cell without one can reach a step while a trend keeps the others' slopes finite
-    (``fit_law`` then drops the trends). Called in those two cases only."""
+    A cell with a failure above a success (``overlapping``, :func:`cell_overlaps`) bounds the
+    likelihood as its slope grows, whatever the law. Where no cell has one, the law may still
+    split every cell's successes from its failures, up to the points where it crosses
+    (quasi-complete separation, Albert and Anderson 1984), which :func:`separated` (complete
+    separation) does not see: L-BFGS-B then stops at a finite slope that is no maximum. With
+    width trends, a cell without one can reach a step while a trend keeps the others' slopes
+    finite (``fit_law`` then drops the trends). Called in those two cases only.
+
+    It starts from ``res`` with the slope at its bound and, with width trends, also with the trends
+    moved so the overlapping cells keep their slopes (least squares): from the first start alone
+    whether L-BFGS-B gets anywhere depended on the BLAS kernels (tests/test_compare_exponents.py)."""
     start = res.x.copy()
     start[i_s] = bounds[i_s][1]
+    starts = [start]
+    keep = np.flatnonzero(overlapping)
+    if model.width_trends and len(keep):
+        shift = np.linalg.lstsq(model.wx[:, keep].T, np.full(len(keep), res.x[i_s] - start[i_s]), rcond=None)[0]
+        lo, hi = np.array(bounds[i_s + 1:]).T
+        starts.append(np.concatenate([start[:i_s + 1], np.clip(res.x[i_s + 1:] + shift, lo, hi)]))
     pinned = bounds[:i_s] + [(bounds[i_s][1], bounds[i_s][1])] + bounds[i_s + 1:]
-    step = minimize(model.negllf, start, jac=model.grad, method="L-BFGS-B", bounds=pinned,
-                    options={"maxiter": 2000, "ftol": 1e-12, "gtol": 1e-8})
+    step = min((minimize(model.negllf, x, jac=model.grad, method="L-BFGS-B", bounds=pinned,
+                         options={"maxiter": 2000, "ftol": 1e-12, "gtol": 1e-8}) for x in starts), key=lambda f: f.fun)
     return step if step.fun <= res.fun + 1e-6 else res
 
 
@@ -197,7 +207,7 @@ def fit_law(
     nc = len(model.free) + int(model.with_scale)
     overlapping = cell_overlaps(data)
     if not all(overlapping) and (model.width_trends or not any(overlapping)):
-        res = _at_step(model, res, bounds, i_s)  # the supremum may lie at a step
+        res = _at_step(model, res, bounds, i_s, overlapping)  # the supremum may lie at a step
     p = res.x
     stuck = [v for j, v in enumerate(model.width_trends) if abs(p[i_s + 1 + j]) > MAX_WIDTH_TREND - 1e-3]
     why = "ran to its bound"
