@@ -68,8 +68,8 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   beta10_zeta05_trigger_in_4096_eta5e5_L256_lean_test``: twelve fresh seeds there at ``N = 87500``, their
   leans computed before the runs, to test ``bench/lean_outcome_fit.py`` out of sample; 2026-12-02).
 * ``three_step_eta5e5_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta5e5_L128``: ``η/γ' = 50`` there at ``L = 128``, leaning ~1.3; one round of 12
-  runs, ~18 min on 2 cores beside the CI, 2026-12-02; a bracket only).
+  beta10_zeta05_trigger_in_4096_eta5e5_L128``: ``η/γ' = 50`` there at ``L = 128``, leaning ~1.3; 21 runs in two
+  rounds, ~30 min on 2 cores, 2026-12-02).
 * ``three_step_eta1e6_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta1e6_L128``: ``η/γ' = 100`` there at ``L = 128``, leaning past 1; 24 runs
   in three rounds, round 1's six runs below ``N = 85000`` dropped unrun when all above failed; ~45 min on 2
@@ -313,6 +313,7 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256_LEAN_TEST = (
 BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L128 = (
     (12810, ((128, 65000, 2), (128, 72500, 2), (128, 80000, 2), (128, 90000, 2), (128, 100000, 2),
              (128, 115000, 2))),
+    (12830, ((128, 85000, 3), (128, 90000, 3), (128, 95000, 3))),
 )
 # eta/gamma' = 100 there at L = 128 (lambda_U 2.2-2.9): above a lean of ~0.8, does the gain stop growing
 # (L = 64's 0.52x at lean 1.5 the lean's), or keep growing as the exploratory lean fit reads it? (2026-12-02)

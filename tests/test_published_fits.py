@@ -891,13 +891,17 @@ def test_a_first_step_that_leans_far_past_one_at_4096_L128_gives_the_gain_back(c
     assert cell["ci"][0] < at128["threshold"] < cell["ci"][1] and cell["ci"][0] > 0.81 * at128["threshold"]
     thirty = _one_cell_probe(capsys, "three_step_eta3e5_beta10_zeta05_trigger_in_L128_probe_4096.csv", in_regime=True)
     assert thirty["ci"][1] < cell["ci"][0]
-    # eta/gamma' = 50 there (lean ~1.3, one round of 12 runs): no success below 9e4, every run from
-    # 1e5 succeeds: a bracket, (8e4, 1e5], 0.53-0.66x the limit's, below the 100 probe's CI
+    # eta/gamma' = 50 there (lean ~1.3, 21 runs in two rounds): the cell's own GLM gives only its
+    # bracket; the shared-width probit 8.91e4 [8.55e4, 9.28e4], 0.589x the limit's: above 30's
+    # estimate there (0.52x), below the 100 probe's CI
     code, out = _fit(capsys, "three_step_eta5e5_beta10_zeta05_trigger_in_L128_probe_4096.csv", "--law",
                      "vural2026.headline")
     (fifty,) = out["cells"]
-    assert code == 3 and fifty["method"] == "bracket" and fifty["trials"] == 12
-    assert fifty["threshold"] == pytest.approx(90000) and 100000 < cell["ci"][0]
+    assert code == 3 and fifty["in_regime"] and fifty["method"] == "bracket" and fifty["trials"] == 21
+    shared = fifty["shared_width"]
+    assert shared["threshold"] == pytest.approx(89114, abs=1) and shared["ci"] == pytest.approx([85542, 92835], abs=1)
+    assert shared["threshold"] / at128["threshold"] == pytest.approx(0.589, abs=0.005)
+    assert thirty["threshold"] < shared["ci"][0] and shared["ci"][1] < cell["ci"][0]
 
 
 def test_pooled_runs_at_4096_say_a_runs_own_lean_not_its_L_sets_its_outcome(monkeypatch, capsys):
