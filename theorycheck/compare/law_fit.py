@@ -112,6 +112,13 @@ def _bounds(model: LawModel, x0: np.ndarray) -> tuple[list[tuple[float, float]],
     return bounds, nc + len(model.trends)
 
 
+def _lbfgsb(model: LawModel, start: np.ndarray, bounds: list[tuple[float, float]]):
+    """Minimise ``model``'s negative log-likelihood from ``start`` within ``bounds`` (L-BFGS-B,
+    exact gradient, tight tolerances): the one optimiser run of every law fit."""
+    return minimize(model.negllf, start, jac=model.grad, method="L-BFGS-B", bounds=bounds,
+                    options={"maxiter": 2000, "ftol": 1e-12, "gtol": 1e-8})
+
+
 def _maximise(model: LawModel, x0: np.ndarray, bounds: list[tuple[float, float]], i_s: int):
     """The best of three L-BFGS-B runs (exact gradient): from ``x0``; from the optimum with the
     slope held at the cells' median and no width trends; from the optimum with no width trends.
@@ -123,14 +130,10 @@ def _maximise(model: LawModel, x0: np.ndarray, bounds: list[tuple[float, float]]
     and a nested fit started from the simpler fit's optimum is never worse than it. Measured on
     ``bench/data/mlp_storage_uncentred_trigger_out_quick.csv``: negative log-likelihood 196.0
     against 265.7 from ``x0`` alone (and 296.7 with a forward-difference gradient)."""
-    def run(start, b):
-        return minimize(model.negllf, start, jac=model.grad, method="L-BFGS-B", bounds=b,
-                        options={"maxiter": 2000, "ftol": 1e-12, "gtol": 1e-8})
-
     pinned = [(v, v) for v in x0[i_s:]]  # the cells' median slope, no width trends
-    fits = [run(x0, bounds), run(run(x0, bounds[:i_s] + pinned).x, bounds)]
+    fits = [_lbfgsb(model, x0, bounds), _lbfgsb(model, _lbfgsb(model, x0, bounds[:i_s] + pinned).x, bounds)]
     if model.width_trends:
-        fits.append(run(run(x0, bounds[:i_s + 1] + pinned[1:]).x, bounds))
+        fits.append(_lbfgsb(model, _lbfgsb(model, x0, bounds[:i_s + 1] + pinned[1:]).x, bounds))
     return min(fits, key=lambda f: f.fun)
 
 
@@ -181,8 +184,7 @@ def _at_step(model: LawModel, res, bounds: list[tuple[float, float]], i_s: int, 
         lo, hi = np.array(bounds[i_s + 1:]).T
         starts.append(np.concatenate([start[:i_s + 1], np.clip(res.x[i_s + 1:] + shift, lo, hi)]))
     pinned = bounds[:i_s] + [(bounds[i_s][1], bounds[i_s][1])] + bounds[i_s + 1:]
-    step = min((minimize(model.negllf, x, jac=model.grad, method="L-BFGS-B", bounds=pinned,
-                         options={"maxiter": 2000, "ftol": 1e-12, "gtol": 1e-8}) for x in starts), key=lambda f: f.fun)
+    step = min((_lbfgsb(model, x, pinned) for x in starts), key=lambda f: f.fun)
     return step if step.fun <= res.fun + 1e-6 else res
 
 
