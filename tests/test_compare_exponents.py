@@ -199,7 +199,7 @@ def test_fit_law_drops_a_width_trend_that_runs_to_its_bound(monkeypatch):
     # constant's CI can span orders of magnitude (seen on _sparse_misfit(1): the trend ran
     # to -10 and C's CI spanned 1.2e6..9e8). That data's likelihood has several local optima
     # in the trend, and which one L-BFGS-B reached depended on the CPU's rounding (-10 on
-    # one machine, -2.6 on another; the starts of law_fit._maximise now reach the bound on
+    # one machine, -2.6 on another; the starts of law_maximise.maximise now reach the bound on
     # every machine, tests/test_law_fit_optimum.py), so the bound is reached here by construction: cells
     # whose transition width grows 4x per doubling of m (a trend of magnitude 2, exact
     # expected counts, 40 trials a point) against a bound lowered to 1. The trend is dropped
@@ -209,7 +209,7 @@ def test_fit_law_drops_a_width_trend_that_runs_to_its_bound(monkeypatch):
     # cell's N*m and is a factor < 75 wide (2.9e7..1.26e8 measured, a factor 4.3).
     from scipy.stats import norm
 
-    from theorycheck.compare import law_fit
+    from theorycheck.compare import law_fit, law_maximise
 
     law = Law.parse("N*m >= C", resource="N")
     z = np.linspace(-2, 2, 9)
@@ -218,7 +218,8 @@ def test_fit_law_drops_a_width_trend_that_runs_to_its_bound(monkeypatch):
     data = Dataset.from_rows(rows, resource="N")
     free = fit_law(law, data, width_trends=("m",))
     assert 1.5 < abs(free.width_trends["m"].estimate) < 3  # identified at its own bound of 10
-    monkeypatch.setattr(law_fit, "MAX_WIDTH_TREND", 1.0)
+    monkeypatch.setattr(law_fit, "MAX_WIDTH_TREND", 1.0)  # the check for a trend at its bound
+    monkeypatch.setattr(law_maximise, "MAX_WIDTH_TREND", 1.0)  # the box the optimiser keeps to
     fit = fit_law(law, data, width_trends=("m",))
     assert "m" not in fit.width_trends and "ran to its bound" in fit.notes[0]
     assert any("Student t on 2 df" in n for n in fit.notes)

@@ -1,5 +1,5 @@
 """The law fit's optimiser: exact gradient, several starts, the same optimum on every machine
-(theorycheck/compare/law_model.py, law_fit._maximise)."""
+(theorycheck/compare/law_model.py, law_maximise.maximise)."""
 
 import numpy as np
 from statsmodels.tools.numdiff import approx_fprime
@@ -62,7 +62,7 @@ def test_the_starts_reach_the_optimum_that_one_start_misses():
     # with the width trend at -2.6; the best optimum, 17.098, has the trend at its bound
     # (a profile of the trend put the global there). The starts must find it, and the fit
     # with the trend must be no worse than the nested fit without it (22.55).
-    from theorycheck.compare import law_fit
+    from theorycheck.compare import law_fit, law_maximise
 
     law = Law.parse("N*m >= C", resource="N")
     data = planted_dataset(lambda v: 3e6 * np.ravel(v["m"]) ** -0.6, grid={"m": [1024, 2048, 4096]}, width=0.17,
@@ -71,8 +71,8 @@ def test_the_starts_reach_the_optimum_that_one_start_misses():
     for trends in ((), ("m",)):
         model = LawModel(law, data, 0.5, (), trends)
         identifiable(model)
-        x0 = law_fit._start(model, law_fit.cell_thresholds(data))
-        best[trends] = law_fit._maximise(model, x0, *law_fit._bounds(model, x0))
+        x0 = law_maximise.start_point(model, law_fit.cell_thresholds(data))
+        best[trends] = law_maximise.maximise(model, x0, *law_maximise.box(model, x0))
     assert best[("m",)].fun < 17.1 and abs(best[("m",)].x[-1]) > 9.99
     assert best[("m",)].fun <= best[()].fun + 1e-9
     # and fit_law drops the trend at its bound, as test_compare_exponents' constructed case does
@@ -135,7 +135,7 @@ def test_a_sum_law_finds_its_small_terms_from_the_balanced_start():
     # cells (C1 = 1e-3, C2 = 1e8, C3 = 1e5). From C = 1 the 1/d term is ~1e-10 of the first and
     # has no gradient: the one-start fit ended with C2 ~ 0.005 (log-likelihood -111.4 against
     # -79.2), and on bench/data/mean_bias_in_regime.csv it ended at -377.5 or -477.7 by ulps of
-    # the data. From the balanced point (law_fit._best_start) C2 comes back: 0.85-1.03e8 on
+    # the data. From the balanced point (law_maximise.best_start) C2 comes back: 0.85-1.03e8 on
     # seeds 0-3, so a factor 1.5 is a sampling tolerance that the stuck fit misses by 10 decades.
     law = Law.parse("N >= C1*V**2*log(V) + C2/d + C3", resource="N")
     data = planted_dataset(law, grid={"V": [2048, 2896, 4096], "d": [512, 724, 1024]},

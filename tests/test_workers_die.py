@@ -1,7 +1,7 @@
 """Pool workers die with the process that made the pool, whatever kills it.
 
 SIGKILL cannot be caught, so nothing in the main process can clean up: the workers must
-notice by themselves (theorycheck.sweep.executors._die_with_parent).
+notice by themselves (theorycheck.sweep.parent_watch.die_with_parent).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from theorycheck.sweep.executors import _alive, _start_time
+from theorycheck.sweep.parent_watch import alive, start_time
 
 psutil = pytest.importorskip("psutil")  # installed with dask.distributed (the test extra)
 
@@ -114,12 +114,12 @@ def test_an_interrupt_does_not_wait_for_the_running_trials(tmp_path):
 
 def test_alive_tells_a_live_process_from_a_dead_or_zombie_one():
     me = os.getpid()
-    assert _alive(me, _start_time(me))
+    assert alive(me, start_time(me))
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     while psutil.Process(child.pid).status() != psutil.STATUS_ZOMBIE:  # exited, not yet reaped
         time.sleep(0.01)
-    assert not _alive(child.pid, _start_time(child.pid) or "0")  # a zombie is dead
+    assert not alive(child.pid, start_time(child.pid) or "0")  # a zombie is dead
     child.wait()
-    assert not _alive(child.pid, None)  # reaped: gone
-    if _start_time(me) is not None:  # Linux: a pid reused by another process is not the parent
-        assert not _alive(me, "not-the-start-time")
+    assert not alive(child.pid, None)  # reaped: gone
+    if start_time(me) is not None:  # Linux: a pid reused by another process is not the parent
+        assert not alive(me, "not-the-start-time")

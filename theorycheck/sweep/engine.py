@@ -77,27 +77,10 @@ from theorycheck.sweep.result import SweepResult
 from theorycheck.sweep.store import MemoryStore, TrialStore
 from theorycheck.sweep.batching import TARGET_SECONDS, BatchPlanner
 from theorycheck.sweep.trial import execute_batch, execute_trial
+from theorycheck.sweep.trial_error import TrialError, trial_failed, workers_died
 from theorycheck.sweep.version import defined_outside_package, trial_code_version
 
 __all__ = ["SweepResult", "TrialError", "run_sweep"]
-
-
-class TrialError(RuntimeError):
-    """A trial function raised (the message names the cell, parameters and seed), or the
-    executor's workers died. ``external``: the trial is code defined outside theorycheck (a
-    user's task), so the CLI does not call it a bug of theorycheck's."""
-
-    def __init__(self, message: str, *, external: bool = False) -> None:
-        super().__init__(message)
-        self.external = external
-
-
-_BROKEN_HINT = (
-    "the executor's worker processes died: a crash or out-of-memory in a trial, or the "
-    "workers could not import the trial function (define it at the top level of an "
-    "importable module, not in an interactive session or stdin, and guard scripts with "
-    "if __name__ == '__main__':); finished trials are kept in the store"
-)
 
 
 def run_sweep(
@@ -238,24 +221,20 @@ class _SweepRun:
             try:
                 future = self.executor.submit(execute_batch, self.trial, items)
             except BrokenExecutor as exc:
-                raise TrialError(f"{_BROKEN_HINT} ({exc})", external=self.external) from exc
+                raise workers_died(exc, external=self.external) from exc
             self.pending[future] = tasks
             self.running += len(tasks)
             self.futures += 1
             future.add_done_callback(self.finished.put)
 
     def _trial_error(self, task: PendingTrial, error: BaseException) -> TrialError:
-        return TrialError(
-            f"trial failed in cell {task.cell.key!r} with params {task.params!r}, "
-            f"seed SeedSequence({task.seed.entropy}, spawn_key={task.seed.spawn_key}): "
-            f"{type(error).__name__}: {error}", external=self.external,
-        )
+        return trial_failed(task.cell.key, task.params, task.seed, error, external=self.external)
 
     def _finish_batch(self, tasks: list[PendingTrial], future: Future[Any]) -> None:
         error = future.exception()
         if isinstance(error, BrokenExecutor):
-            raise TrialError(f"running cell {tasks[0].cell.key!r} with params {tasks[0].params!r}, "
-                             f"{_BROKEN_HINT} ({error})", external=self.external) from error
+            raise workers_died(error, cell=tasks[0].cell.key, params=tasks[0].params,
+                               external=self.external) from error
         if error is not None:  # the batch itself failed (e.g. could not be pickled)
             raise self._trial_error(tasks[0], error) from error
         done, failure, cpu = future.result()

@@ -43,19 +43,9 @@ accepts and says nothing (a silent listener, an HTTP server) hung it for ever. A
 unreachable address, or one that does not speak dask, is a one-line ``ValueError``
 after at most ``connect_timeout`` seconds, before any work.
 
-Workers die with their parent. A pool worker runs :func:`_die_with_parent` as its
-initializer: a daemon thread that checks every :data:`PARENT_POLL_SECONDS` whether the
-process that made the pool is still alive (same pid, same start time, not a zombie)
-and ends the worker with ``os._exit`` when it is not. Polling, not Linux's
-``PR_SET_PDEATHSIG``: with ``forkserver`` a worker's parent is the fork server, not the
-main process, so a parent-death signal would not fire when the main process dies
-(measured: after SIGKILL of the main process the fork server and both workers were
-still running; with the watchdog every one of them was gone within 5 s -- the fork
-server and the resource tracker exit once no worker holds their pipes). dask workers
-already exit with their nanny (``distributed.process``). POSIX only: on Windows the
-watchdog is not started (``os.kill(pid, 0)`` there sends a console event). A run that ends
-by an exception (Ctrl-C, SIGTERM, a failed trial) terminates the pool's workers before it
-shuts the pool down, rather than waiting for the trials they are running.
+Workers die with their parent (:mod:`theorycheck.sweep.parent_watch`). A run that ends by an
+exception (Ctrl-C, SIGTERM, a failed trial) terminates the pool's workers before it shuts
+the pool down, rather than waiting for the trials they are running.
 """
 
 from __future__ import annotations
@@ -67,66 +57,16 @@ import multiprocessing
 import os
 import signal
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
+from theorycheck.sweep.parent_watch import PARENT_POLL_SECONDS, die_with_parent, start_time
 from theorycheck.validate import check_int
-
-#: How often a pool worker checks that the process that made the pool is alive (seconds):
-#: an orphaned worker computes at most this long (plus the check) after its parent died.
-PARENT_POLL_SECONDS = 0.5
-
 
 def _start_method() -> str:
     methods = multiprocessing.get_all_start_methods()
     return "forkserver" if "forkserver" in methods else "spawn"
-
-
-def _start_time(pid: int) -> str | None:
-    """The start time of process ``pid`` (Linux: field 22 of /proc/PID/stat), to tell a
-    reused pid from the original; ``None`` where /proc is not available."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
-
-
-def _alive(pid: int, start_time: str | None) -> bool:
-    """Whether process ``pid`` still runs: it exists, is not a zombie and (where /proc
-    tells) started when it did when the pool was made."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # exists, owned by another user: pid reused
-        return False
-    if start_time is None:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            fields = fh.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return False
-    return fields[0] != "Z" and fields[19] == start_time
-
-
-def _die_with_parent(parent_pid: int, start_time: str | None, interval: float) -> None:
-    """Pool-worker initializer: a daemon thread ends this process once ``parent_pid`` is gone.
-
-    Not on Windows, where ``os.kill(pid, 0)`` would not probe but signal the parent."""
-    if os.name == "nt":  # pragma: no cover
-        return
-
-    def watch() -> None:
-        while True:
-            time.sleep(interval)
-            if not _alive(parent_pid, start_time):
-                os._exit(1)
-
-    threading.Thread(target=watch, name="theorycheck-parent-watch", daemon=True).start()
 
 
 def _probe_scheduler(distributed: Any, address: str, timeout: float) -> None:
@@ -293,8 +233,8 @@ def make_executor(
     else:
         context = multiprocessing.get_context(_start_method())
         pool = ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_die_with_parent,
-            initargs=(os.getpid(), _start_time(os.getpid()), PARENT_POLL_SECONDS),
+            max_workers=workers, mp_context=context, initializer=die_with_parent,
+            initargs=(os.getpid(), start_time(os.getpid()), PARENT_POLL_SECONDS),
         )
         try:
             yield pool
