@@ -323,6 +323,12 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA1E6_L128 = (
     (12750, ((128, 140000, 2), (128, 155000, 2), (128, 170000, 2), (128, 220000, 2))),
 )
 
+# eta/gamma' = 160 there at L = 256 (lambda_U 1.8-3.3, L = 128's eta/gamma' = 100 lean): does L = 256 past a
+# lean of 1 give the gain back as L = 128 did? (2026-12-02)
+BETA10_ZETA05_TRIGGER_IN_4096_ETA16E5_L256 = (
+    (12910, ((256, 130000, 2), (256, 160000, 2), (256, 190000, 2), (256, 220000, 2), (256, 260000, 2))),
+)
+
 
 class Line(NamedTuple):
     V: int
@@ -372,6 +378,8 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
                                                            eta=500000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e6_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E6_L128,
                                                            eta=1000000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_eta16e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA16E5_L256,
+                                                            eta=1600000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128,
                                                            zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L256,

@@ -212,6 +212,12 @@ def test_full_training_zeta_half_trigger_out(capsys):
     assert out["exponents"]["L"]["ci"] == pytest.approx([-0.064, 0.089], abs=0.0005)
     assert [c["shared_width"]["threshold"] for c in out["cells"]] == pytest.approx([9848, 9662, 10022], abs=1)
     assert all(c["in_regime"] for c in out["cells"])
+    # each cell's observed/predicted ratio is that of the threshold the report prints first, the
+    # shared-width one (it was the cell's own bracket midpoint: the two disagreed); so is the spread
+    ratios = [c["shared_width"]["threshold"] / c["predicted"] for c in out["cells"]]
+    assert [c["ratio"] for c in out["cells"]] == pytest.approx(ratios, rel=1e-12)
+    assert [c["ratio"] for c in out["cells"]] != pytest.approx([c["threshold"] / c["predicted"] for c in out["cells"]])
+    assert (out["ratio_spread"]["min"], out["ratio_spread"]["max"]) == pytest.approx((min(ratios), max(ratios)))
 
 
 def test_full_training_v_diagonal(capsys):

@@ -71,7 +71,12 @@ class CellResult:
 
     @property
     def ratio(self) -> float | None:
-        return None if self.threshold.estimate is None else self.threshold.estimate / self.predicted
+        """Observed over predicted threshold. The observed one is the threshold the reports show
+        first: the shared-width one where the exponents were read from it, else the cell's own
+        (until 2026-12-02 always the cell's own, so a shared-width cell's printed ``N*`` and its
+        ratio disagreed)."""
+        observed = self.shared_width["threshold"] if self.shared_width else self.threshold.estimate
+        return None if observed is None else observed / self.predicted
 
     def to_dict(self) -> dict[str, Any]:
         th = self.threshold.to_dict()
