@@ -74,6 +74,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   beta10_zeta05_trigger_in_4096_eta1e6_L128``: ``η/γ' = 100`` there at ``L = 128``, leaning past 1; 24 runs
   in three rounds, round 1's six runs below ``N = 85000`` dropped unrun when all above failed; ~45 min on 2
   cores, 2026-12-02).
+* ``three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_eta16e5_L256``: ``η/γ' = 160`` there at ``L = 256``, leaning as 100 does at
+  ``L = 128``; 28 runs in three rounds, ~90 min on 2 cores beside other jobs, 2026-12-02).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -327,6 +330,8 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA1E6_L128 = (
 # lean of 1 give the gain back as L = 128 did? (2026-12-02)
 BETA10_ZETA05_TRIGGER_IN_4096_ETA16E5_L256 = (
     (12910, ((256, 130000, 2), (256, 160000, 2), (256, 190000, 2), (256, 220000, 2), (256, 260000, 2))),
+    (12930, ((256, 165000, 2), (256, 170000, 2), (256, 175000, 2), (256, 180000, 2), (256, 185000, 2))),
+    (12950, ((256, 190000, 2), (256, 195000, 2), (256, 200000, 2), (256, 210000, 2))),
 )
 
 

@@ -291,6 +291,19 @@ def test_past_a_lean_of_one_at_4096_L128_the_bias_is_turned_back_to_the_limits_s
     assert mannwhitneyu(won, lost, alternative="greater", method="exact").pvalue > 0.05
 
 
+def test_past_a_lean_of_one_at_4096_L256_the_runs_that_lean_less_succeed():
+    """§7.12, the ``η/γ' = 160`` probe at ``L = 256``: its 28 runs lean 1.45-3.20 (predicted
+    1.6-3.6: missed at the bottom); within its transition (``N`` 1.9e5-2e5) the three successes lean
+    less than the five failures in 13 of 15 pairs, an exact one-sided Mann-Whitney p of 4/56 = 0.071
+    (predicted, the way past 1 reads at ``L = 128``: p < 0.2)."""
+    from scipy.stats import mannwhitneyu
+
+    lean, won, lost = _probe_leans("mean_bias_first_step_lean_probe_eta16e5_L256_4096.csv", 190000, 200000)
+    assert len(lean) == 28 and (round(min(lean), 2), round(max(lean), 2)) == (1.45, 3.20)
+    assert (len(won), len(lost)) == (3, 5) and sum(w < f for w in won for f in lost) == 13
+    assert mannwhitneyu(won, lost, alternative="less", method="exact").pvalue == pytest.approx(4 / 56)
+
+
 def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(monkeypatch, tmp_path, capsys):
     """``--probe``: rows whose trigger is out of the value path (no mean bias), a file without
     one seed a row or without the runs' outcomes, or ``--probe`` without ``--lean``: a one-line usage error, exit 2, before

@@ -952,6 +952,23 @@ def _probe_against(capsys, eta, limit, threshold, ci, ratio):
     return cell
 
 
+def test_at_L256_a_first_step_that_leans_far_past_one_gives_the_gain_back_too(capsys):
+    # docs/theory.md 7.12 (2026-12-02): eta/gamma' = 160 at L = 256 leans 1.45-3.2, as 100 does at
+    # L = 128. 28 runs in three rounds, every run below 1.9e5 fails: the cell's own GLM 1.97e5
+    # [1.88e5, 2.32e5], inside the regime, 1.29x the limit's at L = 256 (predicted 1.04-1.50x: the
+    # turn past a lean of 1 happens at L = 256 too). Its CI lies above the limit's threshold, above
+    # eta/gamma' = 50's CI at the same L (lean ~0.75) and above L = 128's 1.12x, and holds the
+    # 1.28x of a ratio 1.14x higher per doubling of L past 1 (as 128 against 64)
+    _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv", "--law", "vural2026.headline")
+    at256 = next(c for c in limit["cells"] if c["params"]["L"] == 256)["threshold"]
+    cell = _one_cell_probe(capsys, "three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv", in_regime=True)
+    assert cell["threshold"] == pytest.approx(197383, abs=1) and cell["ci"] == pytest.approx([188241, 231822], abs=1)
+    lo, hi = (x / at256 for x in cell["ci"])
+    assert cell["threshold"] / at256 == pytest.approx(1.286, abs=0.005) and 1.12 < lo < 1.28 < hi
+    fifty = _one_cell_probe(capsys, "three_step_eta5e5_beta10_zeta05_trigger_in_L256_probe_4096.csv", in_regime=True)
+    assert fifty["ci"][1] < at256 < cell["ci"][0]
+
+
 def _one_cell_probe(capsys, rows, in_regime=False):
     """A one-cell probe's fit under the headline law: inconclusive (exit 3: one cell), the cell
     in the regime or not as said. Outside (``L = 64``, where its own bracket is open) the cell's
@@ -1026,7 +1043,9 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta5e5_L256",
                      "three_step_eta5e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta5e5_L256_lean_test",
-                     "three_step_eta5e5_beta10_zeta05_trigger_in_L256_lean_test_4096.csv")]
+                     "three_step_eta5e5_beta10_zeta05_trigger_in_L256_lean_test_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_eta16e5_L256",
+                     "three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
