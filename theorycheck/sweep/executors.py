@@ -64,6 +64,7 @@ from typing import Any
 from theorycheck.sweep.parent_watch import PARENT_POLL_SECONDS, die_with_parent, start_time
 from theorycheck.validate import check_int
 
+
 def _start_method() -> str:
     methods = multiprocessing.get_all_start_methods()
     return "forkserver" if "forkserver" in methods else "spawn"
