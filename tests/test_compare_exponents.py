@@ -209,7 +209,7 @@ def test_fit_law_drops_a_width_trend_that_runs_to_its_bound(monkeypatch):
     # cell's N*m and is a factor < 75 wide (2.9e7..1.26e8 measured, a factor 4.3).
     from scipy.stats import norm
 
-    from theorycheck.compare import law_fit, law_maximise
+    from theorycheck.compare import law_maximise
 
     law = Law.parse("N*m >= C", resource="N")
     z = np.linspace(-2, 2, 9)
@@ -218,8 +218,7 @@ def test_fit_law_drops_a_width_trend_that_runs_to_its_bound(monkeypatch):
     data = Dataset.from_rows(rows, resource="N")
     free = fit_law(law, data, width_trends=("m",))
     assert 1.5 < abs(free.width_trends["m"].estimate) < 3  # identified at its own bound of 10
-    monkeypatch.setattr(law_fit, "MAX_WIDTH_TREND", 1.0)  # the check for a trend at its bound
-    monkeypatch.setattr(law_maximise, "MAX_WIDTH_TREND", 1.0)  # the box the optimiser keeps to
+    monkeypatch.setattr(law_maximise, "MAX_WIDTH_TREND", 1.0)  # the box, which the at-bound check reads too
     fit = fit_law(law, data, width_trends=("m",))
     assert "m" not in fit.width_trends and "ran to its bound" in fit.notes[0]
     assert any("Student t on 2 df" in n for n in fit.notes)

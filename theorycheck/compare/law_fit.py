@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from theorycheck.intervals import critical
-from theorycheck.compare.cell_model import MAX_LOG_SLOPE, MAX_WIDTH_TREND, CellFit, cell_overlaps, fit_cells
+from theorycheck.compare.cell_model import CellFit, cell_overlaps, fit_cells
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.dispersion import between_cell_dispersion
 from theorycheck.compare.exponents import Exponent
@@ -95,9 +95,10 @@ def fit_law(
     if not all(overlapping) and (model.width_trends or not any(overlapping)):
         res = at_step(model, res, bounds, i_s, overlapping)  # the supremum may lie at a step
     p = res.x
-    stuck = [v for j, v in enumerate(model.width_trends) if abs(p[i_s + 1 + j]) > MAX_WIDTH_TREND - 1e-3]
+    step_slope = bounds[i_s][1]  # the box of law_maximise: a slope there is a step, a trend there is stuck
+    stuck = [v for j, v in enumerate(model.width_trends) if abs(p[i_s + 1 + j]) > bounds[i_s + 1 + j][1] - 1e-3]
     why = "ran to its bound"
-    if any(overlapping) and model.width_trends and p[i_s] >= MAX_LOG_SLOPE - 1e-3:
+    if any(overlapping) and model.width_trends and p[i_s] >= step_slope - 1e-3:
         stuck, why = list(model.width_trends), "lets a cell's transition become a step"
     if stuck:  # a nuisance parameter at its bound: no Wald CI holds; fit without it
         fit = fit_law(law, data, q=q, level=level, trends=trends, thresholds=ths, shared=shared,
@@ -106,7 +107,7 @@ def fit_law(
                                    "(not identified by these cells): fitted without it", *fit.notes))
     identified = bool(res.success) or res.fun <= model.negllf(x0)
     fallback = None
-    if p[i_s] >= MAX_LOG_SLOPE - 1e-3 or separated(model.u(p), model.k, model.n, model.zq):
+    if p[i_s] >= step_slope - 1e-3 or separated(model.u(p), model.k, model.n, model.zq):
         identified = False
         notes.append("the transitions are steps on this grid (on the law's scale no failure lies above a "
                      "success: the probit slope has no finite maximum): joint likelihood not identified")

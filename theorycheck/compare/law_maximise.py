@@ -117,12 +117,13 @@ def at_step(model: LawModel, res, bounds: list[tuple[float, float]], i_s: int, o
     """``res``, or the fit with the probit slope pinned at its bound (a step) when that one's
     likelihood is at least as high: the supremum then lies at an infinite slope.
 
-    A cell with a failure above a success (``overlapping``, :func:`cell_overlaps`) bounds the
-    likelihood as its slope grows, whatever the law. Where no cell has one, the law may still
-    split every cell's successes from its failures, up to the points where it crosses
-    (quasi-complete separation, Albert and Anderson 1984), which :func:`separated` (complete
-    separation) does not see: L-BFGS-B then stops at a finite slope that is no maximum. With
-    width trends, a cell without one can reach a step while a trend keeps the others' slopes
+    A cell with a failure above a success (``overlapping``,
+    :func:`~theorycheck.compare.cell_model.cell_overlaps`) bounds the likelihood as its slope grows,
+    whatever the law. Where no cell has one, the law may still split every cell's successes from
+    its failures, up to the points where it crosses (quasi-complete separation, Albert and
+    Anderson 1984), which :func:`~theorycheck.threshold.likelihood.separated` (complete separation)
+    does not see: L-BFGS-B then stops at a finite slope that is no maximum. With width trends, a
+    cell without one can reach a step while a trend keeps the others' slopes
     finite (``fit_law`` then drops the trends). Called in those two cases only.
 
     It starts from ``res`` with the slope at its bound and, with width trends, also with the trends
