@@ -35,7 +35,9 @@ standard errors instead, as a thresholds table is
 fit does not identify them either. A width trend that runs to its bound is dropped and the
 law refitted without it. Where the cells scatter around the law beyond their binomial errors,
 the covariance is scaled by that dispersion and the CIs are Student t
-(:mod:`theorycheck.compare.dispersion`).
+(:mod:`theorycheck.compare.dispersion`). With one cell and one constant (a probe's point)
+the constant is the cell's threshold over ``f`` and its CI the cell's own
+(``constants_from == "cell"``, :func:`_one_cell`), not a Wald interval on the same number.
 """
 
 from __future__ import annotations
@@ -163,10 +165,18 @@ def fit_law(
         return Exponent(name, float(p[i]), se, (p[i] - z * se, p[i] + z * se), level)
 
     constants = {name: est(i) for i, name in enumerate(model.free)}
+    scale = est(len(model.free)) if model.with_scale else None
+    source = "likelihood" if identified else ("thresholds" if fallback is not None else "none")
+    one = _one_cell(model, p, bounds, ths[0]) if model.n_cells == 1 and nc == 1 and not model.trends else None
+    if one is not None:  # the cell's own threshold and CI, not a Wald interval on the same number
+        p, head = one
+        constants, scale = ({}, head) if model.with_scale else ({model.free[0]: head}, None)
+        source = "cell"
+        notes.append("one cell: its constant is the cell's threshold over the law's f, with the cell's own CI")
     return LawFit(
         law=getattr(law, "text", str(law)),
         constants=constants,
-        scale=est(len(model.free)) if model.with_scale else None,
+        scale=scale,
         trends={v: expo(v, nc + j) for j, v in enumerate(model.trends)},
         width=float(math.exp(-p[i_s])),
         width_trends={v: expo(v, i_s + 1 + j) for j, v in enumerate(model.width_trends)},
@@ -178,8 +188,42 @@ def fit_law(
         fitted_constants={name: exp_or_inf(p[i]) for i, name in enumerate(model.free)},
         log_scale=float(p[len(model.free)]) if model.with_scale else 0.0,
         centres=dict(model.centres),
-        constants_from="likelihood" if identified else ("thresholds" if fallback is not None else "none"),
+        constants_from=source,
     )
+
+
+def _one_cell(model: LawModel, p: np.ndarray, bounds: Sequence[tuple[float, float]],
+              th: Threshold) -> tuple[np.ndarray, Estimate] | None:
+    """With one cell and one free head parameter ``h`` (a constant's log, or ``log K``), the
+    law's threshold ``exp(lt(h))`` is that cell's threshold: ``h`` solves ``lt(h) = log R*`` at
+    the cell's estimate and at each end of its CI (:func:`cell_thresholds`: the GLM's Fieller
+    CI, a bracket), so the constant and its CI are the cell's, mapped through ``f``. The joint
+    fit's Wald interval for the same number ignores the slope's uncertainty and is narrower
+    (on a 24-trial probe, 1.23x against the cell's 1.51x, 2026-12-02). ``(p, Estimate)``, the
+    parameters with the head moved to it; ``None`` where the cell has no estimate or a CI end
+    cannot be mapped (an open end, or ``f`` not monotone in ``h`` within its bounds)."""
+    from scipy.optimize import brentq
+
+    lo, hi = th.ci
+    if th.estimate is None or not 0 < lo <= th.estimate <= hi < math.inf:
+        return None
+    q = np.array(p, dtype=float)
+
+    def gap(h: float, log_r: float) -> float:
+        q[0] = h
+        return float(model.log_threshold(q)[0]) - log_r
+
+    a, b = bounds[0]
+    heads = []
+    for r in (th.estimate, lo, hi):
+        ga, gb = gap(a, math.log(r)), gap(b, math.log(r))
+        if not ga * gb < 0:
+            return None
+        heads.append(brentq(gap, a, b, args=(math.log(r),), xtol=1e-12))
+    h, ends = heads[0], sorted(heads[1:])
+    q[0] = h
+    se = th.log_se / abs(float(model.dlog_f(q[:1])[0, 0])) if not model.with_scale else th.log_se
+    return q, Estimate(exp_or_inf(h), (exp_or_inf(ends[0]), exp_or_inf(ends[1])), se)
 
 
 def _fit_thresholds(law: Any, model: LawModel, data: Dataset, ths: Sequence[Threshold],

@@ -38,7 +38,8 @@ def exit_code(status: str) -> int:
 
 
 #: How a verdict's constants were fitted when not by the joint likelihood (``fit.constants_from``).
-CONSTANTS_SOURCES = {"thresholds": "weighted least squares on the cells' thresholds"}
+CONSTANTS_SOURCES = {"thresholds": "weighted least squares on the cells' thresholds",
+                     "cell": "the one cell's threshold and its CI"}
 
 
 def _evidence_mark(alt: Mapping[str, Any]) -> str:
