@@ -71,8 +71,8 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   beta10_zeta05_trigger_in_4096_eta5e5_L128``: ``η/γ' = 50`` there at ``L = 128``, leaning ~1.3; 21 runs in two
   rounds, ~30 min on 2 cores, 2026-12-02).
 * ``three_step_eta1e6_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta1e6_L128``: ``η/γ' = 100`` there at ``L = 128``, leaning past 1; 24 runs
-  in three rounds, round 1's six runs below ``N = 85000`` dropped unrun when all above failed; ~45 min on 2
+  beta10_zeta05_trigger_in_4096_eta1e6_L128``: ``η/γ' = 100`` there at ``L = 128``, leaning past 1; 38 runs
+  in four rounds, round 1's six runs below ``N = 85000`` dropped unrun when all above failed; ~80 min on 2
   cores, 2026-12-02).
 * ``three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta16e5_L256``: ``η/γ' = 160`` there at ``L = 256``, leaning as 100 does at
@@ -324,6 +324,8 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA1E6_L128 = (
     (12710, ((128, 85000, 2), (128, 100000, 2), (128, 120000, 2))),  # its 55000-75000 runs dropped: all above failed
     (12730, ((128, 130000, 2), (128, 145000, 2), (128, 160000, 2), (128, 180000, 2), (128, 200000, 2))),
     (12750, ((128, 140000, 2), (128, 155000, 2), (128, 170000, 2), (128, 220000, 2))),
+    # round 4 (2026-12-02, predicted at 16:02 UTC): to tell its ratio from L = 256's 1.29x [1.23, 1.51]
+    (12970, ((128, 150000, 3), (128, 160000, 3), (128, 170000, 3), (128, 180000, 3), (128, 190000, 2))),
 )
 
 # eta/gamma' = 160 there at L = 256 (lambda_U 1.8-3.3, L = 128's eta/gamma' = 100 lean): does L = 256 past a
