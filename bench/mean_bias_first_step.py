@@ -72,7 +72,9 @@ runs with ``--lean --point 4096,1024,256,87500 --eta 500000 --seeds 12 --seed 12
 --seeds 2 --seed 12800 --workers 2`` (2026-12-02, ~10 min on 2 cores) and
 ``..._lean_probe_eta1e6_L128_4096.csv`` those of ``--lean --probe`` on the ``η/γ' = 100`` probe at ``L = 128``
 (``three_step_eta1e6_..._L128_probe_4096.csv``, ``--eta 1000000``; 38 runs, 102 s), whose basis leans were
-``--lean --point 4096,1024,128,75000 --eta 1000000 --seeds 4 --seed 12700`` (printed, not kept).  The
+``--lean --point 4096,1024,128,75000 --eta 1000000 --seeds 4 --seed 12700`` (printed, not kept);
+``..._lean_probe_eta55e4_L64_4096.csv`` those of the ``η/γ' = 55`` probe at ``L = 64`` (``--eta 550000``;
+35 runs, 2026-12-02).  The
 reading is in docs/theory.md §7.12.
 """
 

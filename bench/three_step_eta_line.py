@@ -74,6 +74,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   beta10_zeta05_trigger_in_4096_eta1e6_L128``: ``η/γ' = 100`` there at ``L = 128``, leaning past 1; 38 runs
   in four rounds, round 1's six runs below ``N = 85000`` dropped unrun when all above failed; ~80 min on 2
   cores, 2026-12-02).
+* ``three_step_eta55e4_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_eta55e4_L64``: ``η/γ' = 55`` there at ``L = 64``, leaning as 100 does at
+  ``L = 128``: a third ``L`` past a lean of 1; 35 runs in three rounds, ~60 min on 2 cores, 2026-12-02).
 * ``three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta16e5_L256``: ``η/γ' = 160`` there at ``L = 256``, leaning as 100 does at
   ``L = 128``; 28 runs in three rounds, ~90 min on 2 cores beside other jobs, 2026-12-02).
@@ -328,6 +331,14 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA1E6_L128 = (
     (12970, ((128, 150000, 3), (128, 160000, 3), (128, 170000, 3), (128, 180000, 3), (128, 190000, 2))),
 )
 
+# eta/gamma' = 55 there at L = 64 (lambda_U ~2.4-2.9, L = 128's eta/gamma' = 100 lean): a third L past a lean
+# of 1 (L = 256 measured 1.29x, L = 128 1.13x): does the ratio keep falling to L = 64? (2026-12-02)
+BETA10_ZETA05_TRIGGER_IN_4096_ETA55E4_L64 = (
+    (13010, ((64, 110000, 2), (64, 125000, 2), (64, 140000, 2), (64, 155000, 2), (64, 170000, 2), (64, 190000, 2))),
+    (13030, ((64, 130000, 3), (64, 133000, 3), (64, 136000, 3), (64, 145000, 2))),
+    (13050, ((64, 120000, 2), (64, 127000, 2), (64, 140000, 2), (64, 150000, 3), (64, 160000, 3))),
+)
+
 # eta/gamma' = 160 there at L = 256 (lambda_U 1.8-3.3, L = 128's eta/gamma' = 100 lean): does L = 256 past a
 # lean of 1 give the gain back as L = 128 did? (2026-12-02)
 BETA10_ZETA05_TRIGGER_IN_4096_ETA16E5_L256 = (
@@ -385,6 +396,8 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
                                                            eta=500000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e6_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E6_L128,
                                                            eta=1000000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_eta55e4_L64": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA55E4_L64,
+                                                          eta=550000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta16e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA16E5_L256,
                                                             eta=1600000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128,

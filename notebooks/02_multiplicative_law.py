@@ -422,8 +422,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # the ratio is lowest near a lean of 1, and the log-linear fit holds only below it (`η/γ' = 50`
 # there, lean 1.3: 0.59x, `..._eta5e5_..._L128_probe_4096.csv`). At `L = 256` the same lean
 # (`η = 1.6·10⁶`, `λ_U` 1.45-3.2) gives it back too: 1.29x [1.23, 1.51] the limit's, the
-# threshold above it (`..._eta16e5_..._L256_probe_4096.csv`), and higher than at 128 (p = 0.023,
-# a test chosen after the data).
+# threshold above it (`..._eta16e5_..._L256_probe_4096.csv`), and at `L = 64` the same lean
+# (`η = 5.5·10⁵`) gives 0.88x [0.79, 0.93] (`..._eta55e4_..._L64_probe_4096.csv`): past a lean of
+# 1 the ratio rises with `L`, an exponent of 0.29 [0.20, 0.39] against the limit's 0.017
+# (predicted), still far from the law's 1.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

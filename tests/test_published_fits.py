@@ -978,7 +978,7 @@ def test_past_a_lean_of_one_the_ratio_to_the_limit_is_higher_at_L256_than_at_L12
     # single CIs still overlap (L = 128's top 1.27x, L = 256's bottom 1.23x)
     code, out = _fit(capsys, "three_step_eta1e6_beta10_zeta05_trigger_in_L128_probe_4096.csv",
                      str(DATA / "three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
-                     "--law", "N >= C*L**0.02146", "--params", "L,eta")
+                     "--law", "N >= C*L**0.02146", "--params", "L", "--ignore", "eta")
     assert code == 3 and out["verdict"] == "inconclusive"
     collapse = out["collapse"]
     assert collapse["df"] == 1 and collapse["statistic"] == pytest.approx(5.14, abs=0.01)
@@ -987,6 +987,38 @@ def test_past_a_lean_of_one_the_ratio_to_the_limit_is_higher_at_L256_than_at_L12
     # the CIs overlap in N too (the limit's two thresholds are 1.5% apart), and each estimate lies
     # outside the other's CI
     assert at[256]["ci"][0] < at[128]["ci"][1] < at[256]["threshold"] and at[128]["threshold"] < at[256]["ci"][0]
+
+
+def test_past_a_lean_of_one_the_ratio_to_the_limit_rises_with_L(capsys):
+    # docs/theory.md 7.12 (2026-12-02): eta/gamma' = 55 at L = 64 leans 2.24-3.15, as 100 at 128
+    # and 160 at 256. 35 runs in three rounds: the cell's own GLM 1.31e5 [1.19e5, 1.39e5], 0.876x
+    # the limit's at L = 64 (predicted at 16:46 UTC: N* in [1.25e5, 1.65e5] and the CI's top below
+    # 1.70e5, L = 128's 1.13x). Outside N << L*V (0.50), as the limit's own cell there. Over the
+    # three probes under one law with the limit's own L slope (0.01736, its fit over 64..256) the
+    # threshold's L exponent is 0.29 [0.20, 0.39]: past a lean of 1 the ratio rises with L, and
+    # one shared ratio is rejected (collapse LR 26.2 on 3 df)
+    _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv",
+                    str(DATA / "limit_beta10_zeta05_trigger_in_4096_L128.csv"), "--law", "vural2026.headline")
+    assert limit["exponents"]["L"]["estimate"] == pytest.approx(0.01736, abs=5e-6)
+    at64 = next(c for c in limit["cells"] if c["params"]["L"] == 64)["threshold"]
+    code, out = _fit(capsys, "three_step_eta55e4_beta10_zeta05_trigger_in_L64_probe_4096.csv", "--law",
+                     "vural2026.headline")
+    (cell,) = out["cells"]
+    assert code == 3 and not cell["in_regime"] and cell["method"] == "glm" and cell["trials"] == 35
+    assert cell["threshold"] == pytest.approx(131196, rel=1e-4)
+    assert cell["threshold"] / at64 == pytest.approx(0.876, abs=0.005)
+    assert 125000 <= cell["threshold"] <= 165000 and cell["ci"][1] < 170000 and cell["ci"][0] > 115000
+    names = ["three_step_eta55e4_beta10_zeta05_trigger_in_L64_probe_4096.csv",
+             "three_step_eta1e6_beta10_zeta05_trigger_in_L128_probe_4096.csv",
+             "three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"]
+    code, out = _fit(capsys, names[0], *(str(DATA / n) for n in names[1:]), "--law", "N >= C*L**0.01736",
+                     "--params", "L", "--ignore", "eta")
+    L = out["exponents"]["L"]
+    assert code == 3 and L["estimate"] == pytest.approx(0.2946, abs=5e-4)
+    assert L["ci"] == pytest.approx([0.2012, 0.3881], abs=5e-4) and L["ci"][0] > 0.01736
+    assert out["collapse"]["statistic"] == pytest.approx(26.23, abs=0.01) and out["collapse"]["df"] == 3
+    ratios = [c["threshold"] for c in sorted(out["cells"], key=lambda c: c["params"]["L"])]
+    assert ratios == sorted(ratios)
 
 
 def _one_cell_probe(capsys, rows, in_regime=False):
@@ -1054,6 +1086,8 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                      "three_step_eta5e5_beta10_zeta05_trigger_in_L128_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta1e6_L128",
                      "three_step_eta1e6_beta10_zeta05_trigger_in_L128_probe_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_eta55e4_L64",
+                     "three_step_eta55e4_beta10_zeta05_trigger_in_L64_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta1e5_L256",
                      "three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta3e5_L128",

@@ -152,7 +152,8 @@ def render_verdict(verdict: Mapping[str, Any], digits: int = 4, details: str = _
     f = lambda x: format_number(x, digits)  # noqa: E731
     head = f"verdict: {v.get('verdict', '?')}   law: {v.get('law', '?')}"
     if v.get("outside_regime"):  # where it was measured comes first (check/regime.py)
-        head = f"verdict: {v.get('verdict', '?')} -- {shorten(str(v['outside_regime']), MAX_LINE - 40)}\nlaw: {v.get('law', '?')}"
+        where = shorten(str(v['outside_regime']), MAX_LINE - 40)
+        head = f"verdict: {v.get('verdict', '?')} -- {where}\nlaw: {v.get('law', '?')}"
     if "tolerance" in v:
         head += (f"   (tolerance ±{f(v['tolerance'])} on exponents, {100 * float(v['level']):.0f}% level, "
                  f"q={f(v['q'])}, up to {v['up_to']})")
