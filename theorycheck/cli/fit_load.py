@@ -99,7 +99,8 @@ def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[
     if varying:
         raise ValueError(f"column(s) {varying} take several values but are not parameters "
                          f"({', '.join(chosen) or 'none'}): rows of different cells would be merged; "
-                         "add them to the law or --params, or drop them")
+                         "add them to the law or --params, name them in --ignore if each takes one value "
+                         "per cell (e.g. a setting that moves with L), or drop them")
     notes += [f"column(s) {constant} (one value each) ignored"] if constant else []
     settings = {c: str(csvd.raw[0].get(c) or "").strip() for c in constant}
     fixed = {c: _number(text) for c, text in settings.items()}
