@@ -6,6 +6,7 @@ import math
 import pytest
 
 from theorycheck.compare import cell_thresholds, compare, fit_law
+from theorycheck.compare.data import Dataset
 from theorycheck.law import Law
 from theorycheck.planted import planted_dataset
 
@@ -30,6 +31,20 @@ def test_one_cells_constant_is_its_threshold_with_its_ci(text, power):
     # the verdict's cell then sits on its prediction: ratio 1
     (cell,) = compare(law, data).cells
     assert cell.ratio == pytest.approx(1.0, rel=1e-9)
+
+
+def test_a_one_cell_step_says_its_constant_is_the_cells_bracket():
+    # a step on its grid: the likelihood is not identified and the cell's threshold is a bracket,
+    # [200, 400]; the constant is that bracket over V = 64, and the notes do not also claim that
+    # it was fitted by weighted least squares (the fallback the one cell supersedes)
+    data = Dataset.from_rows([{"V": 64, "N": n, "successes": k, "trials": 10}
+                              for n, k in ((100, 0), (200, 0), (400, 10), (800, 10))])
+    (th,) = cell_thresholds(data)
+    fit = fit_law(Law.parse("N >= C*V"), data)
+    assert th.method == "bracket" and fit.constants_from == "cell"
+    assert [x * 64 for x in fit.constants["C"].ci] == pytest.approx(list(th.ci), rel=1e-9)
+    assert not any("weighted least squares" in n for n in fit.notes)
+    assert any(n.startswith("one cell:") for n in fit.notes)
 
 
 def test_two_cells_keep_the_joint_likelihoods_constants():

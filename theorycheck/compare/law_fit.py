@@ -67,6 +67,9 @@ from theorycheck.threshold.result import Threshold
 #: (seen: width 145 in log N against cells of width < 0.1, constant CI 1e-147..1e153).
 _MISALIGNED = 10.0
 
+#: The note of a fit whose constants come from the cells' thresholds instead of the likelihood.
+_FALLBACK_NOTE = "constants fitted to the cells' log thresholds and their errors by weighted least squares instead"
+
 
 def cell_thresholds(data: Dataset, *, q: float = 0.5, level: float = 0.95) -> list[Threshold]:
     """Per-cell threshold (probit GLM, Fieller CI; bracket or censored when needed)."""
@@ -139,8 +142,7 @@ def fit_law(
     if not identified and nc:  # misaligned, steps, a constant at its bound, a singular Hessian
         fallback = _fit_thresholds(law, model, data, ths, level, yardstick)
         if fallback is not None:
-            notes.append("constants fitted to the cells' log thresholds and their errors by weighted "
-                         "least squares instead")
+            notes.append(_FALLBACK_NOTE)
             p = np.concatenate([_head(fallback, model), p[nc:]])
         else:
             notes.append("the cells' log thresholds do not identify the constants either: their CIs are open")
@@ -172,6 +174,7 @@ def fit_law(
         p, head = one
         constants, scale = ({}, head) if model.with_scale else ({model.free[0]: head}, None)
         source = "cell"
+        notes = [n for n in notes if n != _FALLBACK_NOTE]  # the cell's threshold supersedes that fallback
         notes.append("one cell: its constant is the cell's threshold over the law's f, with the cell's own CI")
     return LawFit(
         law=getattr(law, "text", str(law)),
@@ -222,7 +225,7 @@ def _one_cell(model: LawModel, p: np.ndarray, bounds: Sequence[tuple[float, floa
         heads.append(brentq(gap, a, b, args=(math.log(r),), xtol=1e-12))
     h, ends = heads[0], sorted(heads[1:])
     q[0] = h
-    se = th.log_se / abs(float(model.dlog_f(q[:1])[0, 0])) if not model.with_scale else th.log_se
+    se = (ends[1] - ends[0]) / (2.0 * critical(th.level))  # as Threshold.log_se reads the cell's CI
     return q, Estimate(exp_or_inf(h), (exp_or_inf(ends[0]), exp_or_inf(ends[1])), se)
 
 
