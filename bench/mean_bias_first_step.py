@@ -74,7 +74,15 @@ runs with ``--lean --point 4096,1024,256,87500 --eta 500000 --seeds 12 --seed 12
 (``three_step_eta1e6_..._L128_probe_4096.csv``, ``--eta 1000000``; 38 runs, 102 s), whose basis leans were
 ``--lean --point 4096,1024,128,75000 --eta 1000000 --seeds 4 --seed 12700`` (printed, not kept);
 ``..._lean_probe_eta55e4_L64_4096.csv`` those of the ``η/γ' = 55`` probe at ``L = 64`` (``--eta 550000``;
-35 runs, 2026-12-02).  The
+35 runs, 2026-12-02); ``..._lean_probe_eta1e5_L64_4096.csv`` and ``..._lean_probe_eta5e5_L128_4096.csv``
+those of the ``η/γ' = 10`` probe at ``L = 64`` and the ``50`` probe at ``L = 128`` (``--eta 100000`` and
+``500000``, computed after the fact for bench/trigger_in_probes.py's table, 2026-12-02), and
+``..._lean_probe_eta2e5_L128_4096_724.csv`` those of the ``η/γ' = 20`` probe at ``(4096, 724)`` (``--eta
+200000``), whose basis leans were ``--lean --point 4096,724,128,110000 --eta 200000,300000 --seeds 4 --seed
+13100`` (printed, not kept); ``..._lean_test_eta2e5_L128_4096_724.csv`` those of ``--lean --probe`` on the
+twelve-seed lean test there (``three_step_eta2e5_..._L128_lean_test_4096_724.csv``, ``--eta 200000``), whose
+leans were computed before its runs with ``--lean --point 4096,724,128,125000 --eta 200000 --seeds 12 --seed
+13200``.  The
 reading is in docs/theory.md §7.12.
 """
 

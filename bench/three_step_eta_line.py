@@ -80,6 +80,12 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
   beta10_zeta05_trigger_in_4096_eta16e5_L256``: ``η/γ' = 160`` there at ``L = 256``, leaning as 100 does at
   ``L = 128``; 28 runs in three rounds, ~90 min on 2 cores beside other jobs, 2026-12-02).
+* ``three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_724_eta2e5_L128``: ``η/γ' = 20`` at ``(4096, 724)``, ``L = 128``, leaning as
+  30 does at ``(4096, 1024)``: a second ``d``; 36 runs in three rounds, ~40 min on 2 cores, 2026-12-02).
+* ``three_step_eta2e5_beta10_zeta05_trigger_in_L128_lean_test_4096_724.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test``: twelve fresh seeds there at ``N = 125000``, their
+  leans computed before the runs, to test whether a run's lean predicts its outcome; ~12 min, 2026-12-02).
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -347,6 +353,21 @@ BETA10_ZETA05_TRIGGER_IN_4096_ETA16E5_L256 = (
     (12950, ((256, 190000, 2), (256, 195000, 2), (256, 200000, 2), (256, 210000, 2))),
 )
 
+# eta/gamma' = 20 at (4096, 724), L = 128 (lambda_U 0.74-0.89, the lean of eta/gamma' = 30 at (4096, 1024) there): a
+# second d; is the ratio to the limit at the same lean the same, 0.52x? (2026-12-02)
+BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128 = (
+    (13110, ((128, 100000, 2), (128, 115000, 2), (128, 130000, 2), (128, 145000, 2), (128, 160000, 2),
+             (128, 180000, 2))),
+    (13130, ((128, 122000, 3), (128, 128000, 3), (128, 134000, 3), (128, 140000, 3))),
+    (13150, ((128, 108000, 3), (128, 116000, 3), (128, 120000, 3), (128, 125000, 3))),
+)
+# twelve fresh seeds there at one N, their leans computed before the runs: within the probe's transition
+# (N 1.22e5-1.4e5) its 11 successes leaned 0.72-0.98 and its 6 failures 0.54-0.69; does lean >= 0.70 predict
+# a fresh seed's outcome? (2026-12-02)
+BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128_LEAN_TEST = (
+    (13200, ((128, 125000, 12),)),
+)
+
 
 class Line(NamedTuple):
     V: int
@@ -400,6 +421,11 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
                                                           eta=550000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta16e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA16E5_L256,
                                                             eta=1600000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_724_eta2e5_L128": Line(
+             4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128, eta=200000, zeta=0.5, trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test": Line(
+             4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128_LEAN_TEST, eta=200000, zeta=0.5,
+             trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128,
                                                            zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L256,

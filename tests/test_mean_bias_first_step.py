@@ -265,6 +265,35 @@ def test_out_of_sample_the_runs_own_lean_did_not_order_the_outcomes():
     assert sum(lean[w] > lean[f] for w in won for f in set(lean) - won) == 18
 
 
+def test_at_4096_724_the_probes_runs_separate_by_lean_but_fresh_seeds_do_not():
+    """§7.12 (2026-12-02): the ``η/γ' = 20`` probe at ``(4096, 724, 128)`` (36 runs): within ``N``
+    1.22e5-1.4e5 (a window read after the data) its 11 successes lean 0.72-0.98 and its 6 failures
+    0.54-0.69, every pair in order (exact one-sided p = 1/C(17, 6) = 8.1e-5). Twelve fresh seeds at
+    ``N = 1.25·10⁵``, their leans computed before the runs (``--lean --point``; the ``--lean --probe``
+    rows after them give the same numbers): the rule "lean >= 0.70 succeeds" predicted at least 10
+    of 12 (missed: 6), and the six leaning most to succeed more often than the six leaning least
+    (missed: 3 and 3); 26 of 36 pairs in the lean's direction."""
+    from scipy.stats import mannwhitneyu
+
+    probe = [r for r in _published("mean_bias_first_step_lean_probe_eta2e5_L128_4096_724.csv")
+             if 122000 <= r["N"] <= 140000]
+    won = [r["lean_embedded"] for r in probe if r["successes"] == 1]
+    lost = [r["lean_embedded"] for r in probe if r["successes"] == 0]
+    assert (len(won), len(lost)) == (11, 6) and min(won) > 0.70 > max(lost)
+    assert mannwhitneyu(won, lost, alternative="greater", method="exact").pvalue == pytest.approx(1 / 12376)
+    rows = _published("mean_bias_first_step_lean_test_eta2e5_L128_4096_724.csv")
+    lean = {r["seed"]: r["lean_embedded"] for r in rows}
+    assert {s: round(x, 3) for s, x in lean.items()} == {  # as written down before the runs
+        13200: 0.602, 13201: 0.652, 13202: 0.729, 13203: 0.745, 13204: 0.677, 13205: 0.537, 13206: 0.730,
+        13207: 0.747, 13208: 0.613, 13209: 0.807, 13210: 0.584, 13211: 0.705}
+    assert all(r["N"] == 125000 and r["eta"] == 2e5 and r["L"] == 128 and r["d"] == 724 for r in rows)
+    won = {r["seed"] for r in rows if r["successes"] == 1}
+    assert sum((lean[s] >= 0.70) == (s in won) for s in lean) == 6
+    ranked = sorted(lean, key=lean.get)
+    assert len(won & set(ranked[6:])) == len(won & set(ranked[:6])) == 3
+    assert sum(lean[w] > lean[f] for w in won for f in set(lean) - won) == 26
+
+
 def test_past_a_lean_of_one_at_4096_L128_the_bias_is_turned_back_to_the_limits_size():
     """§7.12 (2026-12-02, predicted before the runs): at ``(4096, 1024, 128, 1.2·10⁵)``, seeds 12800
     and 12801, ``η = 3·10⁵`` (``λ_U`` 0.6-0.7) recalls ≥ 0.99 where ``η = 1`` (the limit) has 0.93-0.985,

@@ -1017,8 +1017,42 @@ def test_past_a_lean_of_one_the_ratio_to_the_limit_rises_with_L(capsys):
     assert code == 3 and L["estimate"] == pytest.approx(0.2946, abs=5e-4)
     assert L["ci"] == pytest.approx([0.2012, 0.3881], abs=5e-4) and L["ci"][0] > 0.01736
     assert out["collapse"]["statistic"] == pytest.approx(26.23, abs=0.01) and out["collapse"]["df"] == 3
-    ratios = [c["threshold"] for c in sorted(out["cells"], key=lambda c: c["params"]["L"])]
-    assert ratios == sorted(ratios)
+    # the limit's threshold rises with L too (1.50e5, 1.51e5, 1.53e5), so rising thresholds alone would not
+    # say the ratio rises: compare each with the limit at its own L (bench/lean_outcome_fit.LIMIT)
+    limit = {64: 149825, 128: 151209, 256: 153475}
+    ratios = [c["threshold"] / limit[c["params"]["L"]] for c in sorted(out["cells"], key=lambda c: c["params"]["L"])]
+    assert ratios == sorted(ratios) and ratios == pytest.approx([0.876, 1.131, 1.286], abs=0.001)
+
+
+def test_at_a_second_d_the_same_lean_gives_the_same_ratio_to_the_limit(capsys):
+    # docs/theory.md 7.12 (2026-12-02): at (4096, 724), L = 128, eta/gamma' = 20 leans as 30 does at
+    # (4096, 1024) (0.54-0.98 against 0.66-1.01). The limit there (188 trials): 2.515e5 [2.462e5, 2.569e5]
+    # (predicted 2.6e5-3.4e5 from the d^-2 of the zeta = 3/4 line: missed), a d exponent of -1.47 from
+    # d = 1024's, both limit cells outside N << L*V. The probe (36 runs in three rounds): 1.269e5 [1.222e5,
+    # 1.341e5], inside the regime, 0.505x the limit's (predicted 0.47-0.60x: held), level with d = 1024's
+    # 0.52x; the two probes fall with d as the limit does, one ratio across the two d not rejected
+    code, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096_724_L128.csv", "--law", "vural2026.headline")
+    (lim,) = limit["cells"]
+    assert code == 3 and lim["method"] == "glm" and lim["trials"] == 188 and lim["in_regime"] is False
+    assert lim["threshold"] == pytest.approx(251490, rel=5e-4)
+    assert lim["ci"] == pytest.approx([246200, 256900], rel=5e-4)
+    cell = _one_cell_probe(capsys, "three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv", in_regime=True)
+    assert cell["threshold"] == pytest.approx(126900, rel=5e-4)
+    assert cell["ci"] == pytest.approx([122200, 134100], rel=5e-4)
+    assert cell["threshold"] / lim["threshold"] == pytest.approx(0.505, abs=0.001)
+    assert 0.47 <= cell["threshold"] / lim["threshold"] <= 0.60  # the prediction
+    code, both = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096_L128.csv",
+                      str(DATA / "limit_beta10_zeta05_trigger_in_4096_724_L128.csv"), "--law", "vural2026.headline")
+    d = both["exponents"]["d"]
+    assert d["estimate"] == pytest.approx(-1.468, abs=5e-4) and d["ci"] == pytest.approx([-1.547, -1.389], abs=5e-4)
+    probes = ("three_step_eta3e5_beta10_zeta05_trigger_in_L128_probe_4096.csv",
+              str(DATA / "three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"))
+    code, out = _fit(capsys, *probes, "--law", "vural2026.headline", "--ignore", "eta")
+    d = out["exponents"]["d"]
+    assert code == 1 and out["verdict"] == "refuted" and all(c["in_regime"] for c in out["cells"])  # against -2
+    assert d["estimate"] == pytest.approx(-1.366, abs=5e-4) and d["ci"] == pytest.approx([-1.627, -1.105], abs=5e-4)
+    code, out = _fit(capsys, *probes, "--law", "N >= C*d**(-1.468)", "--params", "d", "--ignore", "eta")
+    assert out["collapse"]["df"] == 1 and out["collapse"]["p_value"] == pytest.approx(0.3226, abs=5e-4)
 
 
 def _one_cell_probe(capsys, rows, in_regime=False):
@@ -1099,7 +1133,11 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta5e5_L256_lean_test",
                      "three_step_eta5e5_beta10_zeta05_trigger_in_L256_lean_test_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta16e5_L256",
-                     "three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv")]
+                     "three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_724_eta2e5_L128",
+                     "three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"),
+                    ("beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test",
+                     "three_step_eta2e5_beta10_zeta05_trigger_in_L128_lean_test_4096_724.csv")]
 
 
 @pytest.mark.parametrize("line, rows", [("beta4", "three_step_eta1e5_L_line.csv"),
