@@ -82,7 +82,9 @@ those of the ``η/γ' = 10`` probe at ``L = 64`` and the ``50`` probe at ``L = 1
 13100`` (printed, not kept); ``..._lean_test_eta2e5_L128_4096_724.csv`` those of ``--lean --probe`` on the
 twelve-seed lean test there (``three_step_eta2e5_..._L128_lean_test_4096_724.csv``, ``--eta 200000``), whose
 leans were computed before its runs with ``--lean --point 4096,724,128,125000 --eta 200000 --seeds 12 --seed
-13200``.  The
+13200``; ``..._lean_probe_eta75e4_L128_4096_724.csv`` those of the ``η/γ' = 75`` probe there (``--eta 750000``),
+whose basis leans were ``--lean --point 4096,724,128,280000 --eta 600000,700000 --seeds 4 --seed 13300``
+(printed, not kept).  The
 reading is in docs/theory.md §7.12.
 """
 

@@ -83,6 +83,9 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
 * ``three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv`` (``--line
   beta10_zeta05_trigger_in_4096_724_eta2e5_L128``: ``η/γ' = 20`` at ``(4096, 724)``, ``L = 128``, leaning as
   30 does at ``(4096, 1024)``: a second ``d``; 36 runs in three rounds, ~40 min on 2 cores, 2026-12-02).
+* ``three_step_eta75e4_beta10_zeta05_trigger_in_L128_probe_4096_724.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_724_eta75e4_L128``: ``η/γ' = 75`` at ``(4096, 724)``, ``L = 128``, leaning as
+  100 does at ``(4096, 1024)``: past a lean of 1 at a second ``d``; 10 runs in one round, ~20 min, 2026-12-02).
 * ``three_step_eta2e5_beta10_zeta05_trigger_in_L128_lean_test_4096_724.csv`` (``--line
   beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test``: twelve fresh seeds there at ``N = 125000``, their
   leans computed before the runs, to test whether a run's lean predicts its outcome; ~12 min, 2026-12-02).
@@ -368,6 +371,12 @@ BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128_LEAN_TEST = (
     (13200, ((128, 125000, 12),)),
 )
 
+# eta/gamma' = 75 at (4096, 724), L = 128 (lambda_U 2.5-2.9, the lean of eta/gamma' = 100 at (4096, 1024) there):
+# past a lean of 1, does the same lean give the same ratio at another d? (2026-12-02)
+BETA10_ZETA05_TRIGGER_IN_4096_724_ETA75E4_L128 = (
+    (13310, ((128, 230000, 2), (128, 270000, 2), (128, 310000, 2), (128, 360000, 2), (128, 420000, 2))),
+)
+
 
 class Line(NamedTuple):
     V: int
@@ -425,6 +434,9 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
              4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128, eta=200000, zeta=0.5, trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test": Line(
              4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128_LEAN_TEST, eta=200000, zeta=0.5,
+             trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_724_eta75e4_L128": Line(
+             4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA75E4_L128, eta=750000, zeta=0.5,
              trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128,
                                                            zeta=0.5, trigger_in_value=True),

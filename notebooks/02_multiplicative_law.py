@@ -404,8 +404,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # `bench/data/mean_bias_first_step_lean_seeds_4096.csv`). There `1/d + 1/V` is half as large,
 # so the same `η/γ' = 30` leans only to `λ_U` 1.3-1.75 and **lowers** the threshold at `L = 64`
 # to 7.75e4 [7.56e4, 7.95e4], 0.52x the limit's 1.50e5 there, as predicted from the lean before
-# the runs. Twelve such probes at `V = 4096` (`η/γ'` 10 to 160 at `(4096, 1024)`, `L` 64, 128
-# and 256, and one at `(4096, 724)`; one table: `python bench/trigger_in_probes.py`, the same in
+# the runs. Thirteen such probes at `V = 4096` (`η/γ'` 10 to 160 at `(4096, 1024)`, `L` 64, 128
+# and 256, and two at `(4096, 724)`; one table: `python bench/trigger_in_probes.py`, the same in
 # docs/theory.md §7.12) put the ratio to the limit on one curve in the lean: falling to ~0.52x
 # as the lean grows to ~0.8, lowest (0.52-0.60x) up to ~1.5, and back near or above 1 past ~2,
 # where the bias has turned round (at `L = 64` it takes `η = 10⁶`, `λ_U` ≈ 5, to raise the
@@ -418,7 +418,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # same ratio, 0.505x [0.49, 0.53] (predicted), the limit's threshold there falling as
 # `d^{-1.47}`; within that probe's transition the runs that lean more succeeded, but on 12 fresh
 # seeds their leans, computed first, did not predict their outcomes (as at `L = 256`): the lean
-# orders the probes, not single runs.
+# orders the probes, not single runs. Past a lean of 1 the same lean reads higher there than at
+# `d = 1024` (1.46x [1.21, 1.77] against 1.13x; one round, not decided).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

@@ -1055,6 +1055,20 @@ def test_at_a_second_d_the_same_lean_gives_the_same_ratio_to_the_limit(capsys):
     assert out["collapse"]["df"] == 1 and out["collapse"]["p_value"] == pytest.approx(0.3226, abs=5e-4)
 
 
+def test_at_a_second_d_past_a_lean_of_one_the_ratio_reads_higher(capsys):
+    # docs/theory.md 7.12 (2026-12-02): eta/gamma' = 75 at (4096, 724), L = 128, leans 2.35-3.08, as 100 does
+    # at (4096, 1024). One round of 10 runs: 0/2 to 3.1e5, 2/2 at 3.6e5, 1/2 at 4.2e5; the cell's own crossing a
+    # bracket, its threshold the shared-width probit's 3.67e5 [3.04e5, 4.44e5], 1.46x the limit's there
+    # (predicted 1.04-1.27x if the lean set the ratio past 1 as well: missed on the estimate; the CI overlaps
+    # d = 1024's 1.13x [1.04, 1.27], so not decided)
+    cell = _one_cell_probe(capsys, "three_step_eta75e4_beta10_zeta05_trigger_in_L128_probe_4096_724.csv")
+    assert cell["threshold"] == pytest.approx(367400, rel=5e-4)
+    assert cell["ci"] == pytest.approx([304100, 444000], rel=5e-4)
+    ratio = cell["threshold"] / 251490
+    assert ratio == pytest.approx(1.461, abs=0.002) and ratio > 1.27  # above the lean's range
+    assert cell["ci"][0] / 251490 < 1.27  # but its CI reaches into it
+
+
 def _one_cell_probe(capsys, rows, in_regime=False):
     """A one-cell probe's fit under the headline law: inconclusive (exit 3: one cell), the cell
     in the regime or not as said. Outside (``L = 64``, where its own bracket is open) the cell's
@@ -1136,6 +1150,8 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                      "three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_724_eta2e5_L128",
                      "three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"),
+                    ("beta10_zeta05_trigger_in_4096_724_eta75e4_L128",
+                     "three_step_eta75e4_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"),
                     ("beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test",
                      "three_step_eta2e5_beta10_zeta05_trigger_in_L128_lean_test_4096_724.csv")]
 
