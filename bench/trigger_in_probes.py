@@ -102,8 +102,8 @@ def _thresholds(rows: list[dict[str, str]]) -> dict[tuple[int, int, int], tuple[
     return {tuple(int(c.values[k]) for k in ("V", "d", "L")): out[i] for i, c in enumerate(data.cells)}
 
 
-def limits() -> dict[tuple[int, int, int], object]:
-    """The limit's threshold at every ``(V, d, L)`` it was measured."""
+def limits() -> dict[tuple[int, int, int], tuple[float, tuple[float, float]]]:
+    """The limit's threshold and CI at every ``(V, d, L)`` it was measured (:func:`_thresholds`)."""
     out = {}
     for names in LIMITS.values():
         for name in names:

@@ -989,7 +989,7 @@ def test_past_a_lean_of_one_the_ratio_to_the_limit_is_higher_at_L256_than_at_L12
     assert at[256]["ci"][0] < at[128]["ci"][1] < at[256]["threshold"] and at[128]["threshold"] < at[256]["ci"][0]
 
 
-def test_past_a_lean_of_one_the_ratio_to_the_limit_rises_with_L(capsys):
+def test_past_a_lean_of_one_the_ratio_to_the_limit_rises_with_L(capsys, monkeypatch):
     # docs/theory.md 7.12 (2026-12-02): eta/gamma' = 55 at L = 64 leans 2.24-3.15, as 100 at 128
     # and 160 at 256. 35 runs in three rounds: the cell's own GLM 1.31e5 [1.19e5, 1.39e5], 0.876x
     # the limit's at L = 64 (predicted at 16:46 UTC: N* in [1.25e5, 1.65e5] and the CI's top below
@@ -1018,8 +1018,9 @@ def test_past_a_lean_of_one_the_ratio_to_the_limit_rises_with_L(capsys):
     assert L["ci"] == pytest.approx([0.2012, 0.3881], abs=5e-4) and L["ci"][0] > 0.01736
     assert out["collapse"]["statistic"] == pytest.approx(26.23, abs=0.01) and out["collapse"]["df"] == 3
     # the limit's threshold rises with L too (1.50e5, 1.51e5, 1.53e5), so rising thresholds alone would not
-    # say the ratio rises: compare each with the limit at its own L (bench/lean_outcome_fit.LIMIT)
-    limit = {64: 149825, 128: 151209, 256: 153475}
+    # say the ratio rises: compare each with the limit at its own L (bench/trigger_in_probes.limits)
+    limit = {L: n for (V, d, L), (n, _) in _bench_script(monkeypatch, "trigger_in_probes").limits().items()
+             if (V, d) == (4096, 1024)}
     ratios = [c["threshold"] / limit[c["params"]["L"]] for c in sorted(out["cells"], key=lambda c: c["params"]["L"])]
     assert ratios == sorted(ratios) and ratios == pytest.approx([0.876, 1.131, 1.286], abs=0.001)
 
