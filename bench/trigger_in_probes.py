@@ -34,9 +34,7 @@ from typing import NamedTuple
 import numpy as np
 
 from theorycheck.check.regime import MUCH
-from theorycheck.compare import Dataset
-from theorycheck.compare.cell_model import shared_width, shared_width_thresholds
-from theorycheck.compare.law_fit import cell_thresholds
+from theorycheck.compare import Dataset, reported_thresholds
 
 DATA = Path(__file__).parent / "data"
 
@@ -85,21 +83,15 @@ def _read(name: str) -> list[dict[str, str]]:
 
 
 def _thresholds(rows: list[dict[str, str]]) -> dict[tuple[int, int, int], tuple[float, tuple[float, float]]]:
-    """``(V, d, L) -> (N*, CI)`` of each cell of binomial rows, as ``theorycheck fit`` reads them:
-    the cell's own GLM, or where every cell's crossing is a bare bracket (no transition width of its
-    own: a step between two resource values) the probit model with one width shared by the cells
-    (``fit``'s "shared width" line)."""
+    """``(V, d, L) -> (N*, CI)`` of each cell of binomial rows as ``theorycheck fit`` reports them
+    first (:func:`theorycheck.compare.reported_thresholds`): the cell's own GLM, or its threshold
+    in the probit model with one width shared by the cells where the exponents are read from that
+    (``fit``'s "shared width" line; here where a cell's crossing is a bare bracket)."""
     data = Dataset.from_rows(
         [{"V": int(r["V"]), "d": int(r["d"]), "L": int(r["L"]), "N": float(r["N"]),
           "successes": int(r["successes"]), "trials": int(r["trials"])} for r in rows],
         resource="N", variables=["V", "d", "L"])
-    ths = cell_thresholds(data)
-    out = {i: (t.estimate, tuple(t.ci)) for i, t in enumerate(ths)}
-    shared = shared_width(data, ths)
-    if shared is not None:
-        for i, s in shared_width_thresholds(shared.cells, shared.theta, shared.cov, 0.95).items():
-            out[i] = (s["threshold"], tuple(s["ci"]))
-    return {tuple(int(c.values[k]) for k in ("V", "d", "L")): out[i] for i, c in enumerate(data.cells)}
+    return {tuple(int(c.values[k]) for k in ("V", "d", "L")): t for c, t in zip(data.cells, reported_thresholds(data))}
 
 
 def limits() -> dict[tuple[int, int, int], tuple[float, tuple[float, float]]]:

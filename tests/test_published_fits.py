@@ -455,6 +455,8 @@ def test_beta4_excess_is_one_added_term(capsys):
     ratios = [c["threshold"] / c["predicted"] for c in out["cells"]]
     assert min(ratios) == pytest.approx(0.953, abs=0.0005) and max(ratios) == pytest.approx(1.063, abs=0.0005)
     assert out["exponents"]["L"]["status"] == "consistent" and out["exponents"]["V"]["status"] == "consistent"
+    # d spans 0.30 decades (1024..2048), under the 0.5 a consistent exponent needs: inconclusive, exit 3
+    assert out["exponents"]["d"]["status"] == "inconclusive" and (code, out["verdict"]) == (3, "inconclusive")
 
 
 def test_beta4_term_out_of_sample_at_v2048(capsys):

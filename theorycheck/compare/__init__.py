@@ -27,7 +27,7 @@ from theorycheck.compare.polylog import freeze_polylog
 from theorycheck.compare.checks import CellResult, ExponentCheck, Verdict
 from theorycheck.compare.collapse import quasi_collapse_test
 from theorycheck.compare.evidence import DECISIVE_DELTA_BIC, Alternative
-from theorycheck.compare.verdict import compare
+from theorycheck.compare.verdict import compare, reported_thresholds
 from theorycheck.compare.free_fit import FreeFit, fit_exponents
 from theorycheck.compare.threshold_table import ThresholdTable
 
@@ -37,4 +37,5 @@ __all__ = [
     "additive_alternative", "cell_thresholds", "check_lower_bound", "collapse_test", "compare",
     "compare_models", "fit_law", "fit_power_law", "fit_power_law_wls", "freeze_polylog",
     "FreeFit", "ThresholdTable", "fit_exponents", "quasi_collapse_test", "DECISIVE_DELTA_BIC", "Alternative",
+    "reported_thresholds",
 ]

@@ -36,6 +36,7 @@ from scipy.optimize import minimize
 from scipy.stats import norm
 
 from theorycheck.compare.data import Dataset
+from theorycheck.compare.identifiable import independent_variables
 from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.intervals import critical
 from theorycheck.threshold.glm import overlaps
@@ -224,6 +225,35 @@ def log_thresholds(data: Dataset | ThresholdTable, ths: Sequence[Threshold], q: 
            "model-free brackets (their transitions are sharper than the shared width)"] if looser else []
     return per_cell([*cellfit.notes, *why,
                      "exponents from per-cell thresholds and their CIs (cells treated as independent)"])
+
+
+@dataclass(frozen=True)
+class DesignThresholds:
+    """The cells' log thresholds the exponents are read from (:func:`design_thresholds`): the
+    width's trends fitted (``width_vars``), the route (``method``: "joint" or "per-cell"), the
+    ``cells`` with their ``theta``/``cov``, and where the route is "joint" each cell's
+    shared-width threshold and CI (``shared``, :func:`shared_width_thresholds`)."""
+
+    width_vars: tuple[str, ...]
+    method: str
+    cells: tuple[int, ...]
+    theta: np.ndarray
+    cov: np.ndarray
+    shared: dict[int, dict[str, Any]]
+    notes: tuple[str, ...]
+
+
+def design_thresholds(data: Dataset | ThresholdTable, ths: Sequence[Threshold], *, q: float = 0.5,
+                      level: float = 0.95, width_trends: bool = True) -> DesignThresholds:
+    """:func:`log_thresholds` with the width's trends in ``data``'s varied variables that are
+    identified apart (:func:`~theorycheck.compare.identifiable.independent_variables`; none for
+    a table or with ``width_trends`` False), and the shared-width thresholds where it takes the
+    joint route. No law enters: the same for every law compared on ``data``."""
+    table = isinstance(data, ThresholdTable)
+    width_vars, notes = independent_variables(data, data.varied if width_trends and not table else ())
+    method, cells, theta, cov, more = log_thresholds(data, ths, q, width_vars)
+    shared = shared_width_thresholds(cells, theta, cov, level) if method == "joint" else {}
+    return DesignThresholds(tuple(width_vars), method, cells, theta, cov, shared, (*notes, *more))
 
 
 def _looser_than_brackets(cellfit: Any, ths: Sequence[Threshold]) -> list[int]:

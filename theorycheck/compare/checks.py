@@ -70,12 +70,19 @@ class CellResult:
     shared_width: dict[str, Any] | None = None
 
     @property
+    def reported(self) -> tuple[float | None, tuple[float | None, float | None]]:
+        """The threshold and CI the reports show first: the shared-width ones where the exponents
+        were read from them, else the cell's own (``None`` where censored or unbounded)."""
+        if self.shared_width:
+            return self.shared_width["threshold"], tuple(self.shared_width["ci"])
+        return self.threshold.estimate, tuple(self.threshold.ci)
+
+    @property
     def ratio(self) -> float | None:
-        """Observed over predicted threshold. The observed one is the threshold the reports show
-        first: the shared-width one where the exponents were read from it, else the cell's own
-        (until 2026-12-02 always the cell's own, so a shared-width cell's printed ``N*`` and its
-        ratio disagreed)."""
-        observed = self.shared_width["threshold"] if self.shared_width else self.threshold.estimate
+        """Observed over predicted threshold, the observed one :attr:`reported`'s (until
+        2026-12-02 always the cell's own, so a shared-width cell's printed ``N*`` and its ratio
+        disagreed)."""
+        observed = self.reported[0]
         return None if observed is None else observed / self.predicted
 
     def to_dict(self) -> dict[str, Any]:

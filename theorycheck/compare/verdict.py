@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from theorycheck.compare.cell_model import log_thresholds, shared_width_thresholds
+from theorycheck.compare.cell_model import design_thresholds
 from theorycheck.compare.checks import CellResult, ExponentCheck, NoCrossing, Verdict
 from theorycheck.compare.collapse import free_cell_fits
 from theorycheck.compare.data import Dataset
@@ -60,7 +60,6 @@ from theorycheck.compare.direction import check_direction
 from theorycheck.compare.diagnostics import compare_alternatives, dataset_diagnostics, table_diagnostics
 from theorycheck.compare.evidence import Alternative, log_factor_alternatives
 from theorycheck.compare.headline import headline
-from theorycheck.compare.identifiable import independent_variables
 from theorycheck.compare.law_fit import cell_thresholds, fit_law
 from theorycheck.compare.law_fit_result import LawFit
 from theorycheck.compare.lower_bound import check_lower_bound
@@ -150,10 +149,10 @@ def compare(
     if all(th.estimate is None for th in ths):
         return NoCrossing(law.text, data.resource, NO_CROSSING, tuple(law.variables),
                           tuple(CellResult(c.values, th, None) for c, th in zip(data.cells, ths)), tuple(notes))
-    width_vars, more = independent_variables(data, varied if width_trends and not table else ())
-    notes += more
-    method, cells, theta, cov, more = log_thresholds(data, ths, q, width_vars)
-    notes += more
+    design = design_thresholds(data, ths, q=q, level=level, width_trends=width_trends)
+    width_vars, method, cells, theta, cov = list(design.width_vars), design.method, design.cells, design.theta, \
+        design.cov
+    notes += design.notes
     fit = fit_law_table(shape, data, level=level) if table else \
         fit_law(shape, data, q=q, level=level, width_trends=width_vars, thresholds=ths)
     notes += list(fit.notes)
@@ -196,8 +195,7 @@ def compare(
     untested = tuple(v for v, c in checks.items() if c.status == "untested")
     status, reason, suggestions = _overall(checks, dt.variables, untested)
     pred_log = predicted_log_threshold(fit, shape, data)
-    shared = shared_width_thresholds(cells, theta, cov, level) if method == "joint" else {}
-    cell_results = tuple(CellResult(c.values, th, float(math.exp(pl)), shared.get(i))
+    cell_results = tuple(CellResult(c.values, th, float(math.exp(pl)), design.shared.get(i))
                          for i, (c, th, pl) in enumerate(zip(data.cells, ths, pred_log)))
     ratios = np.array([c.ratio for c in cell_results if c.ratio is not None])
     spread = {"min": float(ratios.min()), "max": float(ratios.max()),
@@ -234,6 +232,18 @@ def compare(
                    up_to, checks, tuple(v for v in checks if checks[v].status != "untested"), untested,
                    fit.constants, fit.scale, spread, cell_results, fit, method, suggestions, tuple(notes),
                    power, collapse, models, lb, alts, headline(status, checks, float(tolerance), alts))
+
+
+def reported_thresholds(data: Dataset, *, q: float = 0.5, level: float = 0.95, width_trends: bool = True
+                        ) -> list[tuple[float | None, tuple[float | None, float | None]]]:
+    """Each cell's threshold and CI as :func:`compare` reports them first for any law
+    (:attr:`~theorycheck.compare.checks.CellResult.reported`: the cell's own, or its shared-width
+    one where the exponents are read from the joint model), in ``data.cells``' order."""
+    q, level = check_q_level(q, level)
+    ths = cell_thresholds(data, q=q, level=level)
+    shared = {} if all(th.estimate is None for th in ths) else \
+        design_thresholds(data, ths, q=q, level=level, width_trends=width_trends).shared
+    return [CellResult(c.values, th, None, shared.get(i)).reported for i, (c, th) in enumerate(zip(data.cells, ths))]
 
 
 def _overall(checks: dict[str, ExponentCheck], varied: Sequence[str],
