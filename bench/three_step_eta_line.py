@@ -85,7 +85,8 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   30 does at ``(4096, 1024)``: a second ``d``; 36 runs in three rounds, ~40 min on 2 cores, 2026-12-02).
 * ``three_step_eta75e4_beta10_zeta05_trigger_in_L128_probe_4096_724.csv`` (``--line
   beta10_zeta05_trigger_in_4096_724_eta75e4_L128``: ``η/γ' = 75`` at ``(4096, 724)``, ``L = 128``, leaning as
-  100 does at ``(4096, 1024)``: past a lean of 1 at a second ``d``; 10 runs in one round, ~20 min, 2026-12-02).
+  100 does at ``(4096, 1024)``: past a lean of 1 at a second ``d``; 22 runs in two rounds, ~20 min and ~2 h
+  beside other jobs, 2026-12-02 and 03).
 * ``three_step_eta2e5_beta10_zeta05_trigger_in_L128_lean_test_4096_724.csv`` (``--line
   beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test``: twelve fresh seeds there at ``N = 125000``, their
   leans computed before the runs, to test whether a run's lean predicts its outcome; ~12 min, 2026-12-02).
@@ -375,6 +376,7 @@ BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128_LEAN_TEST = (
 # past a lean of 1, does the same lean give the same ratio at another d? (2026-12-02)
 BETA10_ZETA05_TRIGGER_IN_4096_724_ETA75E4_L128 = (
     (13310, ((128, 230000, 2), (128, 270000, 2), (128, 310000, 2), (128, 360000, 2), (128, 420000, 2))),
+    (13330, ((128, 320000, 3), (128, 340000, 3), (128, 380000, 3), (128, 400000, 3))),
 )
 
 

@@ -419,7 +419,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # `d^{-1.47}`; within that probe's transition the runs that lean more succeeded, but on 12 fresh
 # seeds their leans, computed first, did not predict their outcomes (as at `L = 256`): the lean
 # orders the probes, not single runs. Past a lean of 1 the same lean reads higher there than at
-# `d = 1024` (1.46x [1.21, 1.77] against 1.13x; one round, not decided).
+# `d = 1024` (1.48x [1.31, 1.67] against 1.13x [1.04, 1.27], 22 runs): there `d` matters beyond the lean.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
