@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -121,6 +122,11 @@ class Row(NamedTuple):
         return self.estimate / (self.probe.L * self.probe.V)
 
 
+def _runs(rows: list[dict[str, str]], seed: str) -> Counter:
+    """How often each ``(N, seed)`` occurs in ``rows`` (single-seed runs, or their leans)."""
+    return Counter((float(r["N"]), r[seed]) for r in rows)
+
+
 def table() -> list[Row]:
     """One :class:`Row` a probe."""
     lim = limits()
@@ -132,7 +138,11 @@ def table() -> list[Row]:
             raise ValueError(f"{p.rows}: its runs are at (V, d, L) = {cell}, the table says {(p.V, p.d, p.L)}")
         leans = None
         if p.leans:
-            lam = np.array([float(r["lean_embedded"]) for r in _read(p.leans)])
+            lean_rows = _read(p.leans)
+            if _runs(lean_rows, "seed") != _runs(rows, "seeds"):
+                raise ValueError(f"{p.leans}: its (N, seed) rows are not {p.rows}'s runs one for one (a run "
+                                 "missing, or --lean --probe appended twice): recompute it with --csv to a new file")
+            lam = np.array([float(r["lean_embedded"]) for r in lean_rows])
             leans = (float(lam.mean()), float(lam.min()), float(lam.max()))
         out.append(Row(p, sum(int(r["trials"]) for r in rows), estimate, ci, lim[cell][0], leans))
     return out

@@ -63,3 +63,18 @@ def test_each_ratio_is_the_probes_threshold_over_the_limits_at_its_own_cell(rows
     for r in rows:
         est, lo, hi = r.ratio
         assert lo <= est <= hi and est == pytest.approx(r.estimate / r.limit, rel=1e-12)
+
+
+def test_a_leans_file_with_a_run_twice_is_refused(script, monkeypatch, tmp_path):
+    """Each probe's leans are its runs' one for one: ``--lean --probe --csv`` appends, so a second
+    pass over an existing file doubles rows (it happened, 2026-12-03) and would bias the mean lean.
+    The table refuses such a file, naming it."""
+    probe = script.PROBES[-1]
+    text = (BENCH / "data" / probe.leans).read_text(encoding="utf-8").splitlines()
+    (tmp_path / probe.leans).write_text("\n".join(text + text[1:3]) + "\n", encoding="utf-8")
+    for name in {n for p in script.PROBES for n in (p.rows, p.leans)} | {n for v in script.LIMITS.values() for n in v}:
+        if name != probe.leans:
+            (tmp_path / name).write_text((BENCH / "data" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(script, "DATA", tmp_path)
+    with pytest.raises(ValueError, match=probe.leans):
+        script.table()
