@@ -12,7 +12,7 @@ import csv
 from points import parse_points
 from theorycheck.sweep.lock import appending
 
-__all__ = ["add_step_arguments", "parse_etas", "points_and_etas", "append_rows"]
+__all__ = ["add_step_arguments", "parse_etas", "points_and_etas", "append_rows", "stored_rows"]
 
 
 def add_step_arguments(ap: argparse.ArgumentParser, *, beta: float, zeta: float, eta: str, eta_help: str,
@@ -47,10 +47,28 @@ def points_and_etas(ap: argparse.ArgumentParser, args: argparse.Namespace, optio
 
 def append_rows(path: str | None, rows: list[dict]) -> None:
     """Append ``rows`` to the CSV file ``path`` (a header first if it is empty); nothing if
-    ``path`` is None."""
-    if path:
+    ``path`` is None or there are no rows."""
+    if path and rows:
         with appending(path) as fh:  # one header, if another run appends to it at the same time
             writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
             if fh.tell() == 0:
                 writer.writeheader()
             writer.writerows(rows)
+
+
+def stored_rows(path: str | None, key: tuple[str, ...]) -> dict[tuple, dict]:
+    """The rows earlier runs appended to the CSV file ``path`` by their values in the columns
+    ``key`` (a number read back as an int where whole, else a float), so that a rerun computes
+    and appends only what is not there; empty if ``path`` is None or not there yet."""
+    def value(text: str):
+        try:
+            number = float(text)
+        except ValueError:
+            return text
+        return int(number) if number.is_integer() else number
+    try:
+        with open(path or "", newline="") as fh:
+            rows = [{k: value(v) for k, v in row.items()} for row in csv.DictReader(fh)]
+    except FileNotFoundError:
+        return {}
+    return {tuple(row[k] for k in key): row for row in rows}

@@ -35,7 +35,8 @@ is ``ζ²·Uᵀ(f − p̄)`` plus overlap terms, so its marginal part is ``(1 �
 ``λ_U = 1`` it is gone and beyond it is turned round.  Each ``--lean`` row also gives the
 first-order predictor ``η·a·(1/d + 1/V)`` of ``λ_U`` and the parts of ``a`` that set it by seed
 (:func:`marginal_overlap`); ``--lean --probe ROWS`` takes each run of a probe's rows file (a line
-script's, one seed a row) at its own point and seed and prints its lean beside its outcome.
+script's, one seed a row) at its own point and seed and prints its lean beside its outcome; a
+rerun with the same ``--csv`` reads the runs already there back and computes only the new ones.
 
     OPENBLAS_NUM_THREADS=1 python bench/mean_bias_first_step.py --point 2048,512,64,63000 \\
         --beta 10 --zeta 0.5 --eta 1,10000,30000,100000,300000 --seeds 2 --seed 300 \\
@@ -98,7 +99,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from finite_step_args import add_step_arguments, append_rows, parse_etas, points_and_etas
+from finite_step_args import add_step_arguments, append_rows, parse_etas, points_and_etas, stored_rows
 from theorycheck.algorithms.limit import run_limit
 from theorycheck.algorithms.three_step import run_three_step
 from theorycheck.models.attention import softmax_rows
@@ -219,6 +220,13 @@ def lean_of_seed(job: SeedJob) -> list[dict]:
              "mean_token_trigger": mean_token_trigger} for eta in etas]
 
 
+LEAN_KEY = ("V", "d", "L", "N", "zeta", "seed", "eta")  # where a ``--lean`` row belongs; a rerun skips those stored
+
+
+def lean_key(job: SeedJob, eta: float) -> tuple:
+    return (*job.point, job.zeta, job.seed, eta)
+
+
 def probe_jobs(path: str, etas: list[float]) -> tuple[list[SeedJob], list[dict]]:
     """``--probe``: one ``--lean`` job per run of a probe's rows (a line script's rows file,
     one seed per row, trigger in the value path), each at its own ``(V, d, L, N)``, ``β``,
@@ -264,22 +272,29 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [SeedJob(points[0], args.beta, etas, args.gamma_prime, args.zeta, args.limit, args.seed + k)
                 for k in range(args.seeds)]
         outcomes = [{}] * len(jobs)
+    stored = stored_rows(args.csv, LEAN_KEY) if args.lean else {}
+    todo = [k for k, job in enumerate(jobs) if not all(lean_key(job, eta) in stored for eta in job.etas)]
     with ProcessPoolExecutor(args.workers) as pool:
-        rows = [{**row, **outcome} for seed_rows, outcome in zip(pool.map(lean_of_seed if args.lean else one_seed, jobs),
-                                                                  outcomes) for row in seed_rows]
+        computed = dict(zip(todo, pool.map(lean_of_seed if args.lean else one_seed, [jobs[k] for k in todo])))
+    new = [{**row, **outcomes[k]} for k in todo for row in computed[k]]
+    rows = [{**row, **outcomes[k]} for k, job in enumerate(jobs)
+            for row in (computed[k] if k in computed else [stored[lean_key(job, eta)] for eta in job.etas])]
     if args.lean:
         print("N        seed   eta       lean     lean_U   predicted  a          e_bar.z_trig  outcome")
         print("\n".join(f"{r['N']:<8} {r['seed']:<6} {r['eta']:<9g} {r['lean']:<8.4f} {r['lean_embedded']:<8.4f} "
                         f"{r['lean_embedded_predicted']:<10.4f} {r['overlap']:<+10.3e} {r['mean_token_trigger']:<+13.3e}"
                         + (f" {r['successes']}/{r['trials']}" if "trials" in r else "") for r in rows))
-        append_rows(args.csv, rows)
+        if len(todo) < len(jobs):
+            print(f"{len(jobs) - len(todo)} of {len(jobs)} seeds read from {args.csv} (computed before); "
+                  f"{len(todo)} computed now")
+        append_rows(args.csv, new)
         return 0
     print("seed   eta       acc      facts    facts-b  |b|/s    |b1|/s   |b3|/s   corr(b3, b3_ref)  corr(b3, marg)")
     for r in rows:
         print(f"{r['seed']:<6} {r['eta']:<9g} {r['accuracy']:<8.4f} {r['facts']:<8.4f} "
               f"{r['facts_unbiased']:<8.4f} {r['bias_spread']:<8.4f} {r['bias_spread_step1']:<8.4f} "
               f"{r['bias_spread_step3']:<8.4f} {r['corr_step3_ref']:<+17.3f} {r['corr_step3_marginal']:+.3f}")
-    append_rows(args.csv, rows)
+    append_rows(args.csv, new)
     return 0
 
 

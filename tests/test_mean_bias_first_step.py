@@ -379,3 +379,25 @@ def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(mo
         assert exit_.value.code == 2
         err = capsys.readouterr().err.strip().splitlines()[-1]
         assert words in err and "Traceback" not in err
+
+
+def test_a_rerun_over_a_probe_computes_and_appends_only_the_runs_not_stored(monkeypatch, tmp_path, capsys):
+    """``--lean --probe ROWS --csv F`` on a probe with a round added: the runs whose rows ``F``
+    already holds are read back (printed as before, equal to every digit), only the new ones
+    are computed and appended, so ``F`` holds each run once (2026-12-03: a rerun wrote a round's
+    ten rows twice)."""
+    script = _script(monkeypatch)
+    head = "V,d,L,N,zeta,beta,marker_in_value,successes,trials,seeds\n"
+    rows, leans = tmp_path / "rows.csv", tmp_path / "leans.csv"
+    rows.write_text(head + "64,32,4,500,0.5,10,true,1,1,3\n")
+    argv = ["--lean", "--probe", str(rows), "--eta", "3000", "--csv", str(leans)]
+    assert script.main(argv) == 0
+    first = capsys.readouterr().out.splitlines()[1]
+    rows.write_text(head + "64,32,4,500,0.5,10,true,1,1,3\n64,32,4,600,0.5,10,true,0,1,4\n")  # round 2: one run
+    assert script.main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == first and out[2].startswith("600      4 ") and out[-1].startswith("1 of 2 seeds read from")
+    with open(leans, newline="") as fh:
+        stored = [(r["N"], r["seed"]) for r in csv.DictReader(fh)]
+    assert stored == [("500", "3"), ("600", "4")]
+    assert script.main(argv) == 0 and "2 of 2 seeds read from" in capsys.readouterr().out  # nothing left to compute
