@@ -85,8 +85,9 @@ twelve-seed lean test there (``three_step_eta2e5_..._L128_lean_test_4096_724.csv
 leans were computed before its runs with ``--lean --point 4096,724,128,125000 --eta 200000 --seeds 12 --seed
 13200``; ``..._lean_probe_eta75e4_L128_4096_724.csv`` those of the ``η/γ' = 75`` probe there (``--eta 750000``),
 whose basis leans were ``--lean --point 4096,724,128,280000 --eta 600000,700000 --seeds 4 --seed 13300``
-(printed, not kept).  The
-reading is in docs/theory.md §7.12.
+(printed, not kept), and ``..._lean_probe_eta4e5_L128_4096_724.csv`` those of the ``η/γ' = 40`` probe there
+(``--eta 400000``, 2026-12-03), from ``--lean --point 4096,724,128,150000 --eta 350000,400000 --seeds 4 --seed
+13400`` (printed, not kept).  The reading is in docs/theory.md §7.12.
 """
 
 from __future__ import annotations

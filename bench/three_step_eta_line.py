@@ -85,8 +85,12 @@ simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
   30 does at ``(4096, 1024)``: a second ``d``; 36 runs in three rounds, ~40 min on 2 cores, 2026-12-02).
 * ``three_step_eta75e4_beta10_zeta05_trigger_in_L128_probe_4096_724.csv`` (``--line
   beta10_zeta05_trigger_in_4096_724_eta75e4_L128``: ``η/γ' = 75`` at ``(4096, 724)``, ``L = 128``, leaning as
-  100 does at ``(4096, 1024)``: past a lean of 1 at a second ``d``; 22 runs in two rounds, ~20 min and ~2 h
-  beside other jobs, 2026-12-02 and 03).
+  100 does at ``(4096, 1024)``: past a lean of 1 at a second ``d``; 28 runs in three rounds, ~20 min, ~2 h
+  beside other jobs and 25 min (the third above the crossing), 2026-12-02 and 03).
+* ``three_step_eta4e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv`` (``--line
+  beta10_zeta05_trigger_in_4096_724_eta4e5_L128``: ``η/γ' = 40`` at ``(4096, 724)``, ``L = 128``, leaning as
+  50 does at ``(4096, 1024)``: just past a lean of 1 at a second ``d``; 24 runs in two rounds, ~18 min
+  each on 2 cores, 2026-12-03).
 * ``three_step_eta2e5_beta10_zeta05_trigger_in_L128_lean_test_4096_724.csv`` (``--line
   beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test``: twelve fresh seeds there at ``N = 125000``, their
   leans computed before the runs, to test whether a run's lean predicts its outcome; ~12 min, 2026-12-02).
@@ -377,6 +381,16 @@ BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128_LEAN_TEST = (
 BETA10_ZETA05_TRIGGER_IN_4096_724_ETA75E4_L128 = (
     (13310, ((128, 230000, 2), (128, 270000, 2), (128, 310000, 2), (128, 360000, 2), (128, 420000, 2))),
     (13330, ((128, 320000, 3), (128, 340000, 3), (128, 380000, 3), (128, 400000, 3))),
+    # above the crossing: does the success curve level off below 1? (2026-12-03)
+    (13450, ((128, 440000, 2), (128, 480000, 2), (128, 520000, 2))),
+)
+
+# eta/gamma' = 40 at (4096, 724), L = 128 (lambda_U 1.21-1.65, the lean of eta/gamma' = 50 at (4096, 1024) there):
+# just past a lean of 1, where d = 1024 gives 0.59x, does d matter beyond the lean? (2026-12-03)
+BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128 = (
+    (13410, ((128, 120000, 2), (128, 135000, 2), (128, 150000, 2), (128, 165000, 2), (128, 180000, 2),
+             (128, 200000, 2))),
+    (13430, ((128, 155000, 3), (128, 160000, 3), (128, 170000, 3), (128, 175000, 3))),
 )
 
 
@@ -439,6 +453,9 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
              trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_724_eta75e4_L128": Line(
              4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA75E4_L128, eta=750000, zeta=0.5,
+             trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_724_eta4e5_L128": Line(
+             4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128, eta=400000, zeta=0.5,
              trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128,
                                                            zeta=0.5, trigger_in_value=True),
