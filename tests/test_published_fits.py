@@ -1066,19 +1066,12 @@ def test_at_a_second_d_past_a_lean_of_one_the_ratio_reads_higher(capsys):
     # [3.232e5, 4.472e5], 1.49x the limit's there (predicted 1.04-1.27x if the lean set the ratio past 1 as
     # well: missed), its CI above d = 1024's 1.13x [1.04, 1.27]; one ratio across the two d under the limit's d
     # slope rejected (p = 0.0020) at leans 0.05 apart
-    code, out = _fit(capsys, "three_step_eta75e4_beta10_zeta05_trigger_in_L128_probe_4096_724.csv",
-                     "--law", "vural2026.headline")
-    (cell,) = out["cells"]
-    assert code == 3 and cell["method"] == "glm" and cell["trials"] == 28 and cell["in_regime"] is False
+    cell, p, d = _probe_beside_d1024(capsys, "eta75e4", "eta1e6", trials=28)
     assert cell["threshold"] == pytest.approx(375470, rel=5e-4)
     assert cell["ci"] == pytest.approx([323220, 447220], rel=5e-4)
     assert cell["threshold"] / 251490 == pytest.approx(1.493, abs=0.001)
     assert cell["ci"][0] / 251490 > 1.273  # above the top of d = 1024's CI at the same lean
-    probes = ("three_step_eta1e6_beta10_zeta05_trigger_in_L128_probe_4096.csv",
-              str(DATA / "three_step_eta75e4_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"))
-    code, out = _fit(capsys, *probes, "--law", "N >= C*d**(-1.468)", "--params", "d", "--ignore", "eta")
-    d = out["exponents"]["d"]
-    assert out["collapse"]["df"] == 1 and out["collapse"]["p_value"] == pytest.approx(0.00197, abs=5e-5)
+    assert p == pytest.approx(0.00197, abs=5e-5)
     assert d["estimate"] == pytest.approx(-2.268, abs=5e-4) and d["ci"] == pytest.approx([-2.819, -1.717], abs=5e-4)
 
 
@@ -1090,20 +1083,28 @@ def test_just_past_a_lean_of_one_at_a_second_d_the_ratio_reads_a_little_higher(c
     # >= 0.68x said d matters: not reached). Round 2's prediction, the CI's low end above the top of d = 1024's
     # CI (0.614x), held by 0.7%; the two probes under the limit's d slope reject one ratio (p = 0.0034), a test
     # that does not hold the lean fixed (1.48 here, 1.38 at d = 1024: up to half the gap may be the lean)
-    code, out = _fit(capsys, "three_step_eta4e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv",
-                     "--law", "vural2026.headline")
-    (cell,) = out["cells"]
-    assert code == 3 and cell["method"] == "glm" and cell["trials"] == 24 and cell["in_regime"] is False
+    cell, p, d = _probe_beside_d1024(capsys, "eta4e5", "eta5e5", trials=24)
     assert cell["threshold"] == pytest.approx(166980, rel=5e-4)
     assert cell["ci"] == pytest.approx([155530, 182140], rel=5e-4)
     assert cell["threshold"] / 251490 == pytest.approx(0.664, abs=0.001)
     assert 0.614 < cell["ci"][0] / 251490 and cell["threshold"] / 251490 < 0.68
-    probes = ("three_step_eta5e5_beta10_zeta05_trigger_in_L128_probe_4096.csv",
-              str(DATA / "three_step_eta4e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"))
-    code, out = _fit(capsys, *probes, "--law", "N >= C*d**(-1.468)", "--params", "d", "--ignore", "eta")
-    d = out["exponents"]["d"]
-    assert out["collapse"]["df"] == 1 and out["collapse"]["p_value"] == pytest.approx(0.00338, abs=5e-5)
+    assert p == pytest.approx(0.00338, abs=5e-5)
     assert d["estimate"] == pytest.approx(-1.808, abs=5e-4) and d["ci"] == pytest.approx([-1.977, -1.638], abs=5e-4)
+
+
+def _probe_beside_d1024(capsys, eta, eta_1024, trials):
+    """A trigger-in probe at ``(4096, 724)``, ``L = 128`` (``eta`` as in its rows' name) with a crossing of its
+    own: its cell under the headline law (exit 3, one cell; outside the regime; its GLM, ``trials`` runs),
+    and beside the probe at ``(4096, 1024)`` that leans as it does (``eta_1024``) under one law with the
+    limit's ``d`` slope: the collapse test's p (one ratio across the two ``d``) and the ``d`` exponent."""
+    rows = f"three_step_{eta}_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"
+    code, out = _fit(capsys, rows, "--law", "vural2026.headline")
+    (cell,) = out["cells"]
+    assert code == 3 and cell["method"] == "glm" and cell["trials"] == trials and cell["in_regime"] is False
+    code, out = _fit(capsys, f"three_step_{eta_1024}_beta10_zeta05_trigger_in_L128_probe_4096.csv", str(DATA / rows),
+                     "--law", "N >= C*d**(-1.468)", "--params", "d", "--ignore", "eta")
+    assert out["collapse"]["df"] == 1
+    return cell, out["collapse"]["p_value"], out["exponents"]["d"]
 
 
 def _one_cell_probe(capsys, rows, in_regime=False):
