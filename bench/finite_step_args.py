@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 
 from points import parse_points
+from theorycheck.cli.fit_input import read_csv
 from theorycheck.sweep.lock import appending
 
 __all__ = ["add_step_arguments", "parse_etas", "points_and_etas", "append_rows", "stored_rows"]
@@ -59,16 +61,21 @@ def append_rows(path: str | None, rows: list[dict]) -> None:
 def stored_rows(path: str | None, key: tuple[str, ...]) -> dict[tuple, dict]:
     """The rows earlier runs appended to the CSV file ``path`` by their values in the columns
     ``key`` (a number read back as an int where whole, else a float), so that a rerun computes
-    and appends only what is not there; empty if ``path`` is None or not there yet."""
+    and appends only what is not there; empty if ``path`` is None or not there yet. A
+    ``ValueError`` with a one-line message if the file cannot be read (:func:`read_csv`) or lacks
+    a ``key`` column."""
     def value(text: str):
         try:
             number = float(text)
         except ValueError:
             return text
         return int(number) if number.is_integer() else number
-    try:
-        with open(path or "", newline="") as fh:
-            rows = [{k: value(v) for k, v in row.items()} for row in csv.DictReader(fh)]
-    except FileNotFoundError:
+    if not path or not os.path.exists(path):
         return {}
+    header, records = read_csv(path)  # refuses a header repeated inside, naming the line
+    missing = [k for k in key if k not in header]
+    if header and missing:
+        raise ValueError(f"{path!r} has no column {', '.join(missing)} (its header: {', '.join(header)}); give "
+                         "a file this script wrote, or a new one")
+    rows = [{k: value(v) for k, v in row.items()} for row in records]
     return {tuple(row[k] for k in key): row for row in rows}

@@ -273,7 +273,10 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [SeedJob(points[0], args.beta, etas, args.gamma_prime, args.zeta, args.limit, args.seed + k)
                 for k in range(args.seeds)]
         outcomes = [{}] * len(jobs)
-    stored = stored_rows(args.csv, LEAN_KEY) if args.lean else {}
+    try:
+        stored = stored_rows(args.csv, LEAN_KEY) if args.lean else {}
+    except ValueError as err:
+        ap.error(f"--csv: {err}")
     todo = [k for k, job in enumerate(jobs) if not all(lean_key(job, eta) in stored for eta in job.etas)]
     with ProcessPoolExecutor(args.workers) as pool:
         computed = dict(zip(todo, pool.map(lean_of_seed if args.lean else one_seed, [jobs[k] for k in todo])))

@@ -401,3 +401,10 @@ def test_a_rerun_over_a_probe_computes_and_appends_only_the_runs_not_stored(monk
         stored = [(r["N"], r["seed"]) for r in csv.DictReader(fh)]
     assert stored == [("500", "3"), ("600", "4")]
     assert script.main(argv) == 0 and "2 of 2 seeds read from" in capsys.readouterr().out  # nothing left to compute
+    wrong = tmp_path / "wrong.csv"  # a --csv file this script did not write: one line, exit 2, before any run
+    wrong.write_text("V,d,L,N,successes,trials\n64,32,4,500,1,1\n")
+    with pytest.raises(SystemExit) as exit_:
+        script.main([*argv[:-1], str(wrong)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and "--csv:" in err[-1] and "no column zeta, seed, eta" in err[-1]
+    assert "Traceback" not in "\n".join(err)
