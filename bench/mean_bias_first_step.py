@@ -42,52 +42,8 @@ rerun with the same ``--csv`` reads the runs already there back and computes onl
         --beta 10 --zeta 0.5 --eta 1,10000,30000,100000,300000 --seeds 2 --seed 300 \\
         --limit --workers 2
 
-``bench/data/mean_bias_first_step.csv`` holds the rows of that command (2026-11-29, ``(V, d) =
-(2048, 512)``, ``β = 10``, ``ζ = 1/2``, seeds 300 and 301, ~4 min on 2 cores) and of the same at
-``--point 2048,512,362,86000 --eta 1,30000,100000,300000`` (~10 min) and ``--point
-2048,512,362,70000 --eta 1,100000,300000 --seed 11004`` (~5 min); ``..._lean.csv`` those of
-``--lean --eta 1,10000,30000,100000,300000`` at the three points (seconds);
-``..._lean_seeds.csv`` those of ``--lean --eta 10000 --seeds 16 --seed 300`` at ``2048,512,64,63000``
-and ``2048,512,362,86000`` and of ``--seeds 8`` at ``2048,1024,64,63000`` and ``2048,256,64,63000``
-(a minute); ``..._lean_probe.csv`` those of ``--lean --eta 300000 --probe
-bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv`` (20 s);
-``..._lean_seeds_4096.csv`` those of ``--lean --eta 10000 --seed 400`` with ``--seeds 16`` at
-``4096,1024,64,130000`` and ``--seeds 8`` at ``4096,512,64,130000``, and of ``--eta 30000
---seeds 16`` at ``4096,1024,512,160000`` (~4 min); ``..._4096.csv`` those of ``--point
-4096,1024,64,100000 --beta 10 --zeta 0.5 --eta 1,300000,1000000 --seeds 2 --seed 11700`` (2026-12-01,
-~10 min on 2 cores); ``..._lean_probe_4096.csv`` those of ``--lean --eta 300000 --probe
-bench/data/three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (80 s);
-``..._lean_basis_4096.csv`` those of ``--lean --point 4096,1024,64,100000 --eta 100000,300000 --seeds
-4 --seed 600`` and the same at ``4096,1024,256,100000`` with ``--seed 12000`` (seconds): the leans the
-``(4096, 1024)`` probes were predicted from; ``..._lean_probe_L256_4096.csv`` and
-``..._lean_probe_eta1e5_L256_4096.csv`` those of ``--lean --probe`` on the two ``L = 256`` probes there
-(``three_step_eta3e5_...`` with ``--eta 300000``, ``three_step_eta1e5_...`` with ``--eta 100000``;
-about a minute each), ``..._lean_probe_L128_4096.csv`` and ``..._lean_probe_eta1e5_L128_4096.csv``
-on the two ``L = 128`` probes (``--eta 300000`` and ``100000``), and ``..._lean_probe_eta5e5_L256_4096.csv``
-on the ``η/γ' = 50`` probe at ``L = 256`` (``--eta 500000``, 98 s), whose basis leans were ``--lean --point
-4096,1024,256,90000 --eta 500000 --seeds 4 --seed 12500`` (printed, not kept);
-``..._lean_test_eta5e5_L256_4096.csv`` those of ``--lean --probe`` on the twelve-seed lean test there
-(``three_step_eta5e5_..._L256_lean_test_4096.csv``, ``--eta 500000``), whose leans were computed before its
-runs with ``--lean --point 4096,1024,256,87500 --eta 500000 --seeds 12 --seed 12600``;
-``..._L128_4096.csv`` those of ``--point 4096,1024,128,120000 --beta 10 --zeta 0.5 --eta 1,300000,1000000
---seeds 2 --seed 12800 --workers 2`` (2026-12-02, ~10 min on 2 cores) and
-``..._lean_probe_eta1e6_L128_4096.csv`` those of ``--lean --probe`` on the ``η/γ' = 100`` probe at ``L = 128``
-(``three_step_eta1e6_..._L128_probe_4096.csv``, ``--eta 1000000``; 38 runs, 102 s), whose basis leans were
-``--lean --point 4096,1024,128,75000 --eta 1000000 --seeds 4 --seed 12700`` (printed, not kept);
-``..._lean_probe_eta55e4_L64_4096.csv`` those of the ``η/γ' = 55`` probe at ``L = 64`` (``--eta 550000``;
-35 runs, 2026-12-02); ``..._lean_probe_eta1e5_L64_4096.csv`` and ``..._lean_probe_eta5e5_L128_4096.csv``
-those of the ``η/γ' = 10`` probe at ``L = 64`` and the ``50`` probe at ``L = 128`` (``--eta 100000`` and
-``500000``, computed after the fact for bench/trigger_in_probes.py's table, 2026-12-02), and
-``..._lean_probe_eta2e5_L128_4096_724.csv`` those of the ``η/γ' = 20`` probe at ``(4096, 724)`` (``--eta
-200000``), whose basis leans were ``--lean --point 4096,724,128,110000 --eta 200000,300000 --seeds 4 --seed
-13100`` (printed, not kept); ``..._lean_test_eta2e5_L128_4096_724.csv`` those of ``--lean --probe`` on the
-twelve-seed lean test there (``three_step_eta2e5_..._L128_lean_test_4096_724.csv``, ``--eta 200000``), whose
-leans were computed before its runs with ``--lean --point 4096,724,128,125000 --eta 200000 --seeds 12 --seed
-13200``; ``..._lean_probe_eta75e4_L128_4096_724.csv`` those of the ``η/γ' = 75`` probe there (``--eta 750000``),
-whose basis leans were ``--lean --point 4096,724,128,280000 --eta 600000,700000 --seeds 4 --seed 13300``
-(printed, not kept), and ``..._lean_probe_eta4e5_L128_4096_724.csv`` those of the ``η/γ' = 40`` probe there
-(``--eta 400000``, 2026-12-03), from ``--lean --point 4096,724,128,150000 --eta 350000,400000 --seeds 4 --seed
-13400`` (printed, not kept).  The reading is in docs/theory.md §7.12.
+bench/data/README.md says which command wrote each of its data files and when.  The reading is in
+docs/theory.md §7.12.
 """
 
 from __future__ import annotations

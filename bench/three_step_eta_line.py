@@ -1,99 +1,6 @@
 """The finite-step three-step algorithm with a large first step, as lines in ``L``: the
-simulate runs behind these rows files in ``bench/data`` (docs/theory.md §7.12):
-
-* ``three_step_eta1e5_L_line.csv`` (``--line beta4``),
-* ``three_step_eta1e5_beta5_L_line.csv`` (``--line beta5``),
-* ``three_step_eta1e5_beta10_L_line.csv`` (``--line beta10``),
-* ``three_step_eta1e5_L_line_4096.csv`` (``--line beta4_4096``, at ``(V, d) = (4096, 1024)``),
-* ``three_step_eta1e5_L_line_4096_724.csv`` (``--line beta4_4096_724``, at ``(4096, 724)``: 28
-  runs, 41 min on 2 cores beside other jobs).
-* ``three_step_eta1e5_L_line_2896_512.csv`` (``--line beta4_2896_512``, at ``(2896, 512)``: 53
-  runs in five rounds, ~50 min on 2 cores, 2026-11-28; the first round a single probe).
-* ``three_step_eta1e5_L_line_2896_724.csv`` (``--line beta4_2896_724``, at ``(2896, 724)``: 24
-  runs in two rounds, ~11 min on 2 cores, 2026-11-28).
-* ``three_step_eta3e4_L_line.csv`` (``--line beta4_eta3e4``, ``η = 3·10⁴``: ``η/γ' = 3``; 68
-  runs in four rounds, ~32 min on 2 cores beside other jobs, 2026-11-28).
-* ``three_step_eta3e4_L_line_4096.csv`` (``--line beta4_4096_eta3e4``, ``η/γ' = 3`` at ``(4096, 1024)``:
-  45 runs in two rounds, ~50 min on 2 cores, 2026-11-29).
-* ``three_step_eta1e4_L_line_4096.csv`` (``--line beta4_4096_eta1e4``, ``η/γ' = 1`` at ``(4096, 1024)``:
-  39 runs in two rounds, ~43 min on 2 cores beside other jobs, 2026-11-29).
-* ``three_step_eta3e5_L_line_4096.csv`` (``--line beta4_4096_eta3e5``, ``η/γ' = 30`` at ``(4096, 1024)``,
-  ``L`` 64 and 128: 20 runs in one round, ~36 min on 2 cores, 2026-11-29; ``L = 256`` added the same
-  day, 10 runs in two rounds, ~47 min).
-* ``three_step_eta3e4_L_line_2896_724.csv`` (``--line beta4_2896_724_eta3e4``, ``η/γ' = 3`` at
-  ``(2896, 724)``, ``L`` 64 and 256: 52 runs in three rounds, ~20 min on 2 cores, 2026-12-01).
-* ``three_step_eta3e5_L_line_2896_724.csv`` (``--line beta4_2896_724_eta3e5``, ``η/γ' = 30`` at
-  ``(2896, 724)``, ``L`` 64 and 256: 37 runs in three rounds, ~57 min on 2 cores, 2026-12-01;
-  4-5 min a run at ``L = 256``).
-* ``three_step_eta1e4_L_line.csv`` (``--line beta4_eta1e4``, ``η = 10⁴``: ``η/γ' = 1``; 52 runs
-  in three rounds, ~19 min on 2 cores, 2026-11-28).
-* ``three_step_eta3e5_L_line.csv`` (``--line beta4_eta3e5``, ``η = 3·10⁵``: ``η/γ' = 30``; 44
-  runs in four rounds, ~46 min on 2 cores, 2026-11-28; two runs at ``L = 256``, ``N = 2·10⁵``
-  were stopped unfinished once the others put the crossing above ``2.8·10⁵``).
-* ``three_step_eta1e5_beta10_zeta05_L_line.csv`` (``--line beta10_zeta05``, ``β = 10``, ``ζ = 1/2``:
-  38 runs in two rounds, ~17 min on 2 cores, 2026-11-28; ``L = 152`` added 2026-11-29, 18 runs
-  in two rounds, ~6 min).
-* ``three_step_eta1e5_beta10_zeta05_trigger_in_L_line.csv`` (``--line beta10_zeta05_trigger_in``,
-  ``β = 10``, ``ζ = 1/2``, the trigger in the value path: 56 runs in five rounds, ~45 min on 2
-  cores, 2026-11-28; ``L = 152`` added 2026-11-29, 24 runs in three rounds, ~10 min).
-* ``three_step_eta1e4_beta10_zeta05_trigger_in_L64_probe.csv``, ``..._eta3e4_...`` and
-  ``..._eta3e5_...`` (``--line beta10_zeta05_trigger_in_eta1e4`` / ``_eta3e4`` / ``_eta3e5``: the
-  last line's setting at ``η/γ'`` = 1, 3 and 30, ``L = 64`` only; 14, 14 and 20 runs, ~45 min
-  in all, 2026-11-29).
-* ``three_step_eta3e5_beta10_zeta05_trigger_in_L362_probe.csv`` (``--line
-  beta10_zeta05_trigger_in_eta3e5_L362``: ``η/γ' = 30`` at ``L = 362``, where the step-3 bias
-  turns round, ``bench/mean_bias_first_step.py``; 16 runs in two rounds, ~10 min, 2026-11-29).
-* ``three_step_eta3e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta3e5``: the same ``η/γ' = 30`` at ``(4096, 1024)``, ``L = 64``, where
-  the first step's lean is 2.6x smaller; 29 runs in three rounds, ~31 min on 2 cores, 2026-12-01).
-* ``three_step_eta1e5_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta1e5``: ``η/γ' = 10`` there; 18 runs in two rounds, ~39 min on 2
-  cores beside the test suite, 2026-12-01).
-* ``three_step_eta3e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta3e5_L256``: ``η/γ' = 30`` there at ``L = 256``, inside the regime; 22
-  runs in two rounds, ~45 min on 2 cores, 2026-12-01; 4 min a run at ``N = 1.9·10⁵``).
-* ``three_step_eta1e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta1e5_L256``: ``η/γ' = 10`` there at ``L = 256``; 18 runs in two rounds,
-  ~45 min on 2 cores, 2026-12-02).
-* ``three_step_eta3e5_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta3e5_L128``: ``η/γ' = 30`` there at a third ``L``, 128; 30 runs in three
-  rounds, ~37 min on 2 cores, 2026-12-02).
-* ``three_step_eta1e5_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta1e5_L128``: ``η/γ' = 10`` there at ``L = 128``; 22 runs in two rounds,
-  ~37 min on 2 cores, 2026-12-02).
-* ``three_step_eta5e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta5e5_L256``: ``η/γ' = 50`` there at ``L = 256``, leaning as 30 does at
-  ``L = 128``; 34 runs in three rounds, ~60 min on 2 cores, 2026-12-02).
-* ``three_step_eta5e5_beta10_zeta05_trigger_in_L256_lean_test_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta5e5_L256_lean_test``: twelve fresh seeds there at ``N = 87500``, their
-  leans computed before the runs, to test ``bench/lean_outcome_fit.py`` out of sample; 2026-12-02).
-* ``three_step_eta5e5_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta5e5_L128``: ``η/γ' = 50`` there at ``L = 128``, leaning ~1.3; 21 runs in two
-  rounds, ~30 min on 2 cores, 2026-12-02).
-* ``three_step_eta1e6_beta10_zeta05_trigger_in_L128_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta1e6_L128``: ``η/γ' = 100`` there at ``L = 128``, leaning past 1; 38 runs
-  in four rounds, round 1's six runs below ``N = 85000`` dropped unrun when all above failed; ~80 min on 2
-  cores, 2026-12-02).
-* ``three_step_eta55e4_beta10_zeta05_trigger_in_L64_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta55e4_L64``: ``η/γ' = 55`` there at ``L = 64``, leaning as 100 does at
-  ``L = 128``: a third ``L`` past a lean of 1; 35 runs in three rounds, ~60 min on 2 cores, 2026-12-02).
-* ``three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_eta16e5_L256``: ``η/γ' = 160`` there at ``L = 256``, leaning as 100 does at
-  ``L = 128``; 28 runs in three rounds, ~90 min on 2 cores beside other jobs, 2026-12-02).
-* ``three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_724_eta2e5_L128``: ``η/γ' = 20`` at ``(4096, 724)``, ``L = 128``, leaning as
-  30 does at ``(4096, 1024)``: a second ``d``; 36 runs in three rounds, ~40 min on 2 cores, 2026-12-02).
-* ``three_step_eta75e4_beta10_zeta05_trigger_in_L128_probe_4096_724.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_724_eta75e4_L128``: ``η/γ' = 75`` at ``(4096, 724)``, ``L = 128``, leaning as
-  100 does at ``(4096, 1024)``: past a lean of 1 at a second ``d``; 28 runs in three rounds, ~20 min, ~2 h
-  beside other jobs and 25 min (the third above the crossing), 2026-12-02 and 03).
-* ``three_step_eta4e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_724_eta4e5_L128``: ``η/γ' = 40`` at ``(4096, 724)``, ``L = 128``, leaning as
-  50 does at ``(4096, 1024)``: just past a lean of 1 at a second ``d``; 24 runs in two rounds, ~18 min
-  each on 2 cores, 2026-12-03).
-* ``three_step_eta2e5_beta10_zeta05_trigger_in_L128_lean_test_4096_724.csv`` (``--line
-  beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test``: twelve fresh seeds there at ``N = 125000``, their
-  leans computed before the runs, to test whether a run's lean predicts its outcome; ~12 min, 2026-12-02).
+simulate runs behind rows files in ``bench/data`` (docs/theory.md §7.12); bench/data/README.md lists them, each
+with its ``--line``, its runs, when and at what cost.
 
 ``(V, d) = (2048, 512)`` unless the line says, trigger out of the value path and ``ζ = 1`` unless the
 line says, step-2 attention at
@@ -392,6 +299,8 @@ BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128 = (
              (128, 200000, 2))),
     (13430, ((128, 155000, 3), (128, 160000, 3), (128, 170000, 3), (128, 175000, 3))),
 )
+# the same rounds (seeds and N) at eta = 3.73e5: every run leans 0.9325x (lambda_U ~linear in eta), a mean of
+# 1.38, d = 1024's at eta/gamma' = 50. Lean-matched, is the gap to d = 1024 left? (2026-12-03)
 
 
 class Line(NamedTuple):
@@ -456,6 +365,9 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
              trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_724_eta4e5_L128": Line(
              4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128, eta=400000, zeta=0.5,
+             trigger_in_value=True),
+         "beta10_zeta05_trigger_in_4096_724_eta373e3_L128": Line(
+             4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128, eta=373000, zeta=0.5,
              trigger_in_value=True),
          "beta10_zeta05_trigger_in_4096_eta1e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128,
                                                            zeta=0.5, trigger_in_value=True),

@@ -71,6 +71,8 @@ PROBES = (
     Probe(4096, 1024, 256, 1.6e6, _P.format("16e5", 256), _LEAN.format("_eta16e5_L256")),
     Probe(4096, 724, 128, 2e5, "three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv",
           "mean_bias_first_step_lean_probe_eta2e5_L128_4096_724.csv"),
+    Probe(4096, 724, 128, 3.73e5, "three_step_eta373e3_beta10_zeta05_trigger_in_L128_probe_4096_724.csv",
+          "mean_bias_first_step_lean_probe_eta373e3_L128_4096_724.csv"),
     Probe(4096, 724, 128, 4e5, "three_step_eta4e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv",
           "mean_bias_first_step_lean_probe_eta4e5_L128_4096_724.csv"),
     Probe(4096, 724, 128, 7.5e5, "three_step_eta75e4_beta10_zeta05_trigger_in_L128_probe_4096_724.csv",

@@ -1092,6 +1092,40 @@ def test_just_past_a_lean_of_one_at_a_second_d_the_ratio_reads_a_little_higher(c
     assert d["estimate"] == pytest.approx(-1.808, abs=5e-4) and d["ci"] == pytest.approx([-1.977, -1.638], abs=5e-4)
 
 
+def test_lean_matched_just_past_one_the_second_d_still_reads_higher(capsys):
+    # docs/theory.md 7.12 (2026-12-03): the eta/gamma' = 40 probe's own seeds and N at eta = 3.73e5, so each run
+    # leans 0.9325x (lambda_U linear in eta): mean 1.38, d = 1024's at eta/gamma' = 50. 12 of 24 succeed (predicted
+    # >= 14 if the lean accounted for the gap, <= 11 if d did: undecided); two pairs went from failure to success,
+    # none back. The cell's GLM 1.627e5 [1.512e5, 1.730e5], 0.647x the limit's (predicted 0.59-0.63x if the lean
+    # accounted for the gap: missed); at equal mean leans one ratio across the two d is rejected (p = 0.0088)
+    cell, p, d = _probe_beside_d1024(capsys, "eta373e3", "eta5e5", trials=24)
+    assert cell["threshold"] == pytest.approx(162730, rel=5e-4)
+    assert cell["ci"] == pytest.approx([151220, 173010], rel=5e-4)
+    assert cell["threshold"] / 251490 == pytest.approx(0.647, abs=0.001)
+    assert p == pytest.approx(0.00882, abs=5e-5)
+    assert d["estimate"] == pytest.approx(-1.741, abs=5e-4) and d["ci"] == pytest.approx([-1.904, -1.579], abs=5e-4)
+    # run for run beside eta/gamma' = 40 (same seeds and N): the lower lean only turned failures into successes
+    def outcome(eta):
+        return _trials_by(f"three_step_{eta}_beta10_zeta05_trigger_in_L128_probe_4096_724.csv",
+                          lambda r: (int(r["N"]), int(r["seeds"])), column="successes")
+    low, high = outcome("eta373e3"), outcome("eta4e5")
+    assert low.keys() == high.keys() and sum(low.values()) == 12 and sum(high.values()) == 10
+    assert sorted(k for k in low if low[k] != high[k]) == [(165000, 13414), (170000, 13435)]
+    assert all(low[k] >= high[k] for k in low)
+    # each run's lean is 0.9325x its lean at eta = 4e5: linear in eta but for the softmax's curvature at these small
+    # logits (measured 0.9320-0.9326; 1e-3 allows that and would catch a lean off by a tenth of the 7% step)
+    import csv
+
+    def leans(eta):
+        with open(DATA / f"mean_bias_first_step_lean_probe_{eta}_L128_4096_724.csv", newline="") as f:
+            return {int(r["seed"]): float(r["lean_embedded"]) for r in csv.DictReader(f)}
+
+    low, high = leans("eta373e3"), leans("eta4e5")
+    assert low.keys() == high.keys() and len(low) == 24
+    assert all(low[seed] == pytest.approx(0.9325 * high[seed], rel=1e-3) for seed in low)
+    assert sum(low.values()) / 24 == pytest.approx(1.377, abs=0.001)  # d = 1024's probe: 1.38
+
+
 def _probe_beside_d1024(capsys, eta, eta_1024, trials):
     """A trigger-in probe at ``(4096, 724)``, ``L = 128`` (``eta`` as in its rows' name) with a crossing of its
     own: its cell under the headline law (exit 3, one cell; outside the regime; its GLM, ``trials`` runs),
@@ -1190,6 +1224,8 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                      "three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"),
                     ("beta10_zeta05_trigger_in_4096_724_eta4e5_L128",
                      "three_step_eta4e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"),
+                    ("beta10_zeta05_trigger_in_4096_724_eta373e3_L128",
+                     "three_step_eta373e3_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"),
                     ("beta10_zeta05_trigger_in_4096_724_eta75e4_L128",
                      "three_step_eta75e4_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"),
                     ("beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test",
