@@ -313,6 +313,11 @@ class Line(NamedTuple):
     trigger_in_value: bool = False  # the trigger in the value path (marker_in_value)
 
 
+def _trigger_in(V: int, d: int, rounds: tuple, eta: int = 100000) -> Line:
+    """A line with the trigger in the value path at ``β = 10``, ``ζ = 1/2`` (docs/theory.md §7.12's probes)."""
+    return Line(V, d, 10, rounds, eta=eta, zeta=0.5, trigger_in_value=True)
+
+
 LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta10": Line(2048, 512, 10, BETA10), "beta4_4096": Line(4096, 1024, 4, BETA4_4096),
          "beta4_4096_724": Line(4096, 724, 4, BETA4_4096_724),
@@ -327,54 +332,45 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
          "beta4_2896_724_eta3e5": Line(2896, 724, 4, BETA4_2896_724_ETA3E5, eta=300000),
          "beta4_eta3e5": Line(2048, 512, 4, BETA4_ETA3E5, eta=300000),
          "beta10_zeta05": Line(2048, 512, 10, BETA10_ZETA05, zeta=0.5),
-         "beta10_zeta05_trigger_in": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN, zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_eta1e4": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA1E4, eta=10000, zeta=0.5,
-                                                 trigger_in_value=True),
-         "beta10_zeta05_trigger_in_eta3e4": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA3E4, eta=30000, zeta=0.5,
-                                                 trigger_in_value=True),
-         "beta10_zeta05_trigger_in_eta3e5": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA3E5, eta=300000,
-                                                 zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_eta3e5_L362": Line(2048, 512, 10, BETA10_ZETA05_TRIGGER_IN_ETA3E5_L362,
-                                                      eta=300000, zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta3e5": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5,
-                                                      eta=300000, zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta3e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L256,
-                                                           eta=300000, zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta3e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L128,
-                                                           eta=300000, zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta5e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256,
-                                                           eta=500000, zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta5e5_L256_lean_test": Line(
-             4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256_LEAN_TEST, eta=500000, zeta=0.5,
-             trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta5e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L128,
-                                                           eta=500000, zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta1e6_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E6_L128,
-                                                           eta=1000000, zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta55e4_L64": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA55E4_L64,
-                                                          eta=550000, zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta16e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA16E5_L256,
-                                                            eta=1600000, zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_724_eta2e5_L128": Line(
-             4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128, eta=200000, zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test": Line(
-             4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128_LEAN_TEST, eta=200000, zeta=0.5,
-             trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_724_eta75e4_L128": Line(
-             4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA75E4_L128, eta=750000, zeta=0.5,
-             trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_724_eta4e5_L128": Line(
-             4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128, eta=400000, zeta=0.5,
-             trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_724_eta373e3_L128": Line(
-             4096, 724, 10, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128, eta=373000, zeta=0.5,
-             trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta1e5_L128": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128,
-                                                           zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta1e5_L256": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L256,
-                                                           zeta=0.5, trigger_in_value=True),
-         "beta10_zeta05_trigger_in_4096_eta1e5": Line(4096, 1024, 10, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5,
-                                                      zeta=0.5, trigger_in_value=True)}
+         "beta10_zeta05_trigger_in": _trigger_in(2048, 512, BETA10_ZETA05_TRIGGER_IN),
+         "beta10_zeta05_trigger_in_eta1e4": _trigger_in(2048, 512, BETA10_ZETA05_TRIGGER_IN_ETA1E4, eta=10000),
+         "beta10_zeta05_trigger_in_eta3e4": _trigger_in(2048, 512, BETA10_ZETA05_TRIGGER_IN_ETA3E4, eta=30000),
+         "beta10_zeta05_trigger_in_eta3e5": _trigger_in(2048, 512, BETA10_ZETA05_TRIGGER_IN_ETA3E5, eta=300000),
+         "beta10_zeta05_trigger_in_eta3e5_L362":
+             _trigger_in(2048, 512, BETA10_ZETA05_TRIGGER_IN_ETA3E5_L362, eta=300000),
+         "beta10_zeta05_trigger_in_4096_eta3e5":
+             _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5, eta=300000),
+         "beta10_zeta05_trigger_in_4096_eta3e5_L256":
+             _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L256, eta=300000),
+         "beta10_zeta05_trigger_in_4096_eta3e5_L128":
+             _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA3E5_L128, eta=300000),
+         "beta10_zeta05_trigger_in_4096_eta5e5_L256":
+             _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256, eta=500000),
+         "beta10_zeta05_trigger_in_4096_eta5e5_L256_lean_test":
+             _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L256_LEAN_TEST, eta=500000),
+         "beta10_zeta05_trigger_in_4096_eta5e5_L128":
+             _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA5E5_L128, eta=500000),
+         "beta10_zeta05_trigger_in_4096_eta1e6_L128":
+             _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E6_L128, eta=1000000),
+         "beta10_zeta05_trigger_in_4096_eta55e4_L64":
+             _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA55E4_L64, eta=550000),
+         "beta10_zeta05_trigger_in_4096_eta16e5_L256":
+             _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA16E5_L256, eta=1600000),
+         "beta10_zeta05_trigger_in_4096_724_eta2e5_L128":
+             _trigger_in(4096, 724, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128, eta=200000),
+         "beta10_zeta05_trigger_in_4096_724_eta2e5_L128_lean_test":
+             _trigger_in(4096, 724, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA2E5_L128_LEAN_TEST, eta=200000),
+         "beta10_zeta05_trigger_in_4096_724_eta75e4_L128":
+             _trigger_in(4096, 724, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA75E4_L128, eta=750000),
+         "beta10_zeta05_trigger_in_4096_724_eta4e5_L128":
+             _trigger_in(4096, 724, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128, eta=400000),
+         "beta10_zeta05_trigger_in_4096_724_eta373e3_L128":
+             _trigger_in(4096, 724, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128, eta=373000),
+         "beta10_zeta05_trigger_in_4096_eta1e5_L128":
+             _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128),
+         "beta10_zeta05_trigger_in_4096_eta1e5_L256":
+             _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L256),
+         "beta10_zeta05_trigger_in_4096_eta1e5": _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5)}
 
 
 def runs(rounds) -> list[tuple[int, int, int]]:

@@ -1066,13 +1066,9 @@ def test_at_a_second_d_past_a_lean_of_one_the_ratio_reads_higher(capsys):
     # [3.232e5, 4.472e5], 1.49x the limit's there (predicted 1.04-1.27x if the lean set the ratio past 1 as
     # well: missed), its CI above d = 1024's 1.13x [1.04, 1.27]; one ratio across the two d under the limit's d
     # slope rejected (p = 0.0020) at leans 0.05 apart
-    cell, p, d = _probe_beside_d1024(capsys, "eta75e4", "eta1e6", trials=28)
-    assert cell["threshold"] == pytest.approx(375470, rel=5e-4)
-    assert cell["ci"] == pytest.approx([323220, 447220], rel=5e-4)
-    assert cell["threshold"] / 251490 == pytest.approx(1.493, abs=0.001)
+    cell = _probe_beside_d1024(capsys, "eta75e4", "eta1e6", trials=28, threshold=375470, ci=[323220, 447220],
+                               ratio=1.493, p=0.00197, d=(-2.268, [-2.819, -1.717]))
     assert cell["ci"][0] / 251490 > 1.273  # above the top of d = 1024's CI at the same lean
-    assert p == pytest.approx(0.00197, abs=5e-5)
-    assert d["estimate"] == pytest.approx(-2.268, abs=5e-4) and d["ci"] == pytest.approx([-2.819, -1.717], abs=5e-4)
 
 
 def test_just_past_a_lean_of_one_at_a_second_d_the_ratio_reads_a_little_higher(capsys):
@@ -1083,13 +1079,9 @@ def test_just_past_a_lean_of_one_at_a_second_d_the_ratio_reads_a_little_higher(c
     # >= 0.68x said d matters: not reached). Round 2's prediction, the CI's low end above the top of d = 1024's
     # CI (0.614x), held by 0.7%; the two probes under the limit's d slope reject one ratio (p = 0.0034), a test
     # that does not hold the lean fixed (1.48 here, 1.38 at d = 1024: up to half the gap may be the lean)
-    cell, p, d = _probe_beside_d1024(capsys, "eta4e5", "eta5e5", trials=24)
-    assert cell["threshold"] == pytest.approx(166980, rel=5e-4)
-    assert cell["ci"] == pytest.approx([155530, 182140], rel=5e-4)
-    assert cell["threshold"] / 251490 == pytest.approx(0.664, abs=0.001)
+    cell = _probe_beside_d1024(capsys, "eta4e5", "eta5e5", trials=24, threshold=166980, ci=[155530, 182140],
+                               ratio=0.664, p=0.00338, d=(-1.808, [-1.977, -1.638]))
     assert 0.614 < cell["ci"][0] / 251490 and cell["threshold"] / 251490 < 0.68
-    assert p == pytest.approx(0.00338, abs=5e-5)
-    assert d["estimate"] == pytest.approx(-1.808, abs=5e-4) and d["ci"] == pytest.approx([-1.977, -1.638], abs=5e-4)
 
 
 def test_lean_matched_just_past_one_the_second_d_still_reads_higher(capsys):
@@ -1098,12 +1090,9 @@ def test_lean_matched_just_past_one_the_second_d_still_reads_higher(capsys):
     # >= 14 if the lean accounted for the gap, <= 11 if d did: undecided); two pairs went from failure to success,
     # none back. The cell's GLM 1.627e5 [1.512e5, 1.730e5], 0.647x the limit's (predicted 0.59-0.63x if the lean
     # accounted for the gap: missed); at equal mean leans one ratio across the two d is rejected (p = 0.0088)
-    cell, p, d = _probe_beside_d1024(capsys, "eta373e3", "eta5e5", trials=24)
-    assert cell["threshold"] == pytest.approx(162730, rel=5e-4)
-    assert cell["ci"] == pytest.approx([151220, 173010], rel=5e-4)
-    assert cell["threshold"] / 251490 == pytest.approx(0.647, abs=0.001)
-    assert p == pytest.approx(0.00882, abs=5e-5)
-    assert d["estimate"] == pytest.approx(-1.741, abs=5e-4) and d["ci"] == pytest.approx([-1.904, -1.579], abs=5e-4)
+    _probe_beside_d1024(capsys, "eta373e3", "eta5e5", trials=24, threshold=162730, ci=[151220, 173010], ratio=0.647,
+                        p=0.00882, d=(-1.741, [-1.904, -1.579]))
+
     # run for run beside eta/gamma' = 40 (same seeds and N): the lower lean only turned failures into successes
     def outcome(eta):
         return _trials_by(f"three_step_{eta}_beta10_zeta05_trigger_in_L128_probe_4096_724.csv",
@@ -1112,25 +1101,16 @@ def test_lean_matched_just_past_one_the_second_d_still_reads_higher(capsys):
     assert low.keys() == high.keys() and sum(low.values()) == 12 and sum(high.values()) == 10
     assert sorted(k for k in low if low[k] != high[k]) == [(165000, 13414), (170000, 13435)]
     assert all(low[k] >= high[k] for k in low)
-    # each run's lean is 0.9325x its lean at eta = 4e5: linear in eta but for the softmax's curvature at these small
-    # logits (measured 0.9320-0.9326; 1e-3 allows that and would catch a lean off by a tenth of the 7% step)
-    import csv
-
-    def leans(eta):
-        with open(DATA / f"mean_bias_first_step_lean_probe_{eta}_L128_4096_724.csv", newline="") as f:
-            return {int(r["seed"]): float(r["lean_embedded"]) for r in csv.DictReader(f)}
-
-    low, high = leans("eta373e3"), leans("eta4e5")
-    assert low.keys() == high.keys() and len(low) == 24
-    assert all(low[seed] == pytest.approx(0.9325 * high[seed], rel=1e-3) for seed in low)
-    assert sum(low.values()) / 24 == pytest.approx(1.377, abs=0.001)  # d = 1024's probe: 1.38
+    # the leans, 0.9325x the eta/gamma' = 40 probe's run by run: tests/test_mean_bias_first_step.py
 
 
-def _probe_beside_d1024(capsys, eta, eta_1024, trials):
+def _probe_beside_d1024(capsys, eta, eta_1024, trials, threshold, ci, ratio, p, d):
     """A trigger-in probe at ``(4096, 724)``, ``L = 128`` (``eta`` as in its rows' name) with a crossing of its
-    own: its cell under the headline law (exit 3, one cell; outside the regime; its GLM, ``trials`` runs),
-    and beside the probe at ``(4096, 1024)`` that leans as it does (``eta_1024``) under one law with the
-    limit's ``d`` slope: the collapse test's p (one ratio across the two ``d``) and the ``d`` exponent."""
+    own: its cell under the headline law (exit 3, one cell; outside the regime; its GLM, ``trials`` runs) has
+    the published ``threshold`` and ``ci`` (to 5e-4) and ``ratio`` to the limit's 2.5149e5 there (to 0.001);
+    beside the probe at ``(4096, 1024)`` that leans as it does (``eta_1024``), under one law with the limit's
+    ``d`` slope, the collapse test's p (one ratio across the two ``d``; to 5e-5) and the ``d`` exponent's
+    estimate and CI (``d``; to 5e-4) are the published ones. Returns the cell."""
     rows = f"three_step_{eta}_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"
     code, out = _fit(capsys, rows, "--law", "vural2026.headline")
     (cell,) = out["cells"]
@@ -1138,7 +1118,12 @@ def _probe_beside_d1024(capsys, eta, eta_1024, trials):
     code, out = _fit(capsys, f"three_step_{eta_1024}_beta10_zeta05_trigger_in_L128_probe_4096.csv", str(DATA / rows),
                      "--law", "N >= C*d**(-1.468)", "--params", "d", "--ignore", "eta")
     assert out["collapse"]["df"] == 1
-    return cell, out["collapse"]["p_value"], out["exponents"]["d"]
+    assert cell["threshold"] == pytest.approx(threshold, rel=5e-4) and cell["ci"] == pytest.approx(ci, rel=5e-4)
+    assert cell["threshold"] / 251490 == pytest.approx(ratio, abs=0.001)
+    assert out["collapse"]["p_value"] == pytest.approx(p, abs=5e-5)
+    exponent = out["exponents"]["d"]
+    assert exponent["estimate"] == pytest.approx(d[0], abs=5e-4) and exponent["ci"] == pytest.approx(d[1], abs=5e-4)
+    return cell
 
 
 def _one_cell_probe(capsys, rows, in_regime=False):
