@@ -302,6 +302,14 @@ BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128 = (
 # the same rounds (seeds and N) at eta = 3.73e5: every run leans 0.9325x (lambda_U ~linear in eta), a mean of
 # 1.38, d = 1024's at eta/gamma' = 50. Lean-matched, is the gap to d = 1024 left? (2026-12-03)
 
+# eta/gamma' = 45.5 at (4096, 860), L = 128, between the two d: its own 24 seeds' leans at N = 1.15e5, eta = 4.33e5
+# (mean 1.31) scaled to the mean 1.38 of the two lean-matched probes. Does the ratio sit between theirs? (2026-12-03)
+BETA10_ZETA05_TRIGGER_IN_4096_860_ETA455E3_L128 = (
+    (13500, ((128, 95000, 2), (128, 103000, 2), (128, 110000, 2), (128, 117000, 2), (128, 125000, 2),
+             (128, 135000, 2))),
+    (13512, ((128, 112000, 3), (128, 117000, 3), (128, 122000, 3), (128, 128000, 3))),
+)
+
 
 class Line(NamedTuple):
     V: int
@@ -366,6 +374,8 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
              _trigger_in(4096, 724, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128, eta=400000),
          "beta10_zeta05_trigger_in_4096_724_eta373e3_L128":
              _trigger_in(4096, 724, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128, eta=373000),
+         "beta10_zeta05_trigger_in_4096_860_eta455e3_L128":
+             _trigger_in(4096, 860, BETA10_ZETA05_TRIGGER_IN_4096_860_ETA455E3_L128, eta=455000),
          "beta10_zeta05_trigger_in_4096_eta1e5_L128":
              _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128),
          "beta10_zeta05_trigger_in_4096_eta1e5_L256":

@@ -51,6 +51,7 @@ class Probe(NamedTuple):
 
 #: The limit's rows at each (V, d): its thresholds at every L there (theorycheck check ... --cells).
 LIMITS = {(4096, 1024): ("limit_beta10_zeta05_trigger_in_4096.csv", "limit_beta10_zeta05_trigger_in_4096_L128.csv"),
+          (4096, 860): ("limit_beta10_zeta05_trigger_in_4096_860_L128.csv",),
           (4096, 724): ("limit_beta10_zeta05_trigger_in_4096_724_L128.csv",)}
 
 _P = "three_step_eta{}_beta10_zeta05_trigger_in_L{}_probe_4096.csv"
@@ -69,6 +70,8 @@ PROBES = (
     Probe(4096, 1024, 256, 3e5, _P.format("3e5", 256), _LEAN.format("_L256")),
     Probe(4096, 1024, 256, 5e5, _P.format("5e5", 256), _LEAN.format("_eta5e5_L256")),
     Probe(4096, 1024, 256, 1.6e6, _P.format("16e5", 256), _LEAN.format("_eta16e5_L256")),
+    Probe(4096, 860, 128, 4.55e5, "three_step_eta455e3_beta10_zeta05_trigger_in_L128_probe_4096_860.csv",
+          "mean_bias_first_step_lean_probe_eta455e3_L128_4096_860.csv"),
     Probe(4096, 724, 128, 2e5, "three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv",
           "mean_bias_first_step_lean_probe_eta2e5_L128_4096_724.csv"),
     Probe(4096, 724, 128, 3.73e5, "three_step_eta373e3_beta10_zeta05_trigger_in_L128_probe_4096_724.csv",

@@ -423,3 +423,18 @@ def test_a_rerun_over_a_probe_computes_and_appends_only_the_runs_not_stored(monk
     err = capsys.readouterr().err.strip().splitlines()
     assert exit_.value.code == 2 and "--csv:" in err[-1] and "no column zeta, seed, eta" in err[-1]
     assert "Traceback" not in "\n".join(err)
+
+
+def test_the_d860_probes_leans_are_its_own_seeds_basis_scaled_to_the_matched_mean():
+    """§7.12: the ``(4096, 860)`` probe's ``η = 4.55·10⁵`` was chosen from its own 24 seeds' leans at one ``N``
+    (1.15e5, ``η = 4.33·10⁵``, mean 1.31) scaled to the mean 1.38 of the two lean-matched probes. Each run, at its
+    own ``N`` (0.95e5-1.35e5), leans 0.96-1.03x its seed's scaled basis lean (5% allows that spread in ``N`` and
+    would catch a seed leaning as another's, 1.10-1.68); the mean 1.377 was predicted in 1.33-1.43."""
+    basis = {r["seed"]: r["lean_embedded"] * 455 / 433
+             for r in _published("mean_bias_first_step_lean_basis_eta433e3_L128_4096_860.csv")}
+    runs = {r["seed"]: r["lean_embedded"]
+            for r in _published("mean_bias_first_step_lean_probe_eta455e3_L128_4096_860.csv")}
+    assert runs.keys() == basis.keys() and len(runs) == 24
+    assert all(runs[seed] == pytest.approx(basis[seed], rel=0.05) for seed in runs)
+    mean = np.mean(list(runs.values()))
+    assert mean == pytest.approx(1.377, abs=0.001) and 1.33 <= mean <= 1.43

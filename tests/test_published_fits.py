@@ -3,6 +3,7 @@
 in the docs, so a change of the comparator that moves a published number fails here first."""
 
 import json
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -1034,11 +1035,7 @@ def test_at_a_second_d_the_same_lean_gives_the_same_ratio_to_the_limit(capsys):
     # d = 1024's, both limit cells outside N << L*V. The probe (36 runs in three rounds): 1.269e5 [1.222e5,
     # 1.341e5], inside the regime, 0.505x the limit's (predicted 0.47-0.60x: held), level with d = 1024's
     # 0.52x; the two probes fall with d as the limit does, one ratio across the two d not rejected
-    code, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096_724_L128.csv", "--law", "vural2026.headline")
-    (lim,) = limit["cells"]
-    assert code == 3 and lim["method"] == "glm" and lim["trials"] == 188 and lim["in_regime"] is False
-    assert lim["threshold"] == pytest.approx(251490, rel=5e-4)
-    assert lim["ci"] == pytest.approx([246200, 256900], rel=5e-4)
+    lim = _limit_cell(capsys, "_724", trials=188, threshold=251490, ci=[246200, 256900])
     cell = _one_cell_probe(capsys, "three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv", in_regime=True)
     assert cell["threshold"] == pytest.approx(126900, rel=5e-4)
     assert cell["ci"] == pytest.approx([122200, 134100], rel=5e-4)
@@ -1056,6 +1053,51 @@ def test_at_a_second_d_the_same_lean_gives_the_same_ratio_to_the_limit(capsys):
     assert d["estimate"] == pytest.approx(-1.366, abs=5e-4) and d["ci"] == pytest.approx([-1.627, -1.105], abs=5e-4)
     code, out = _fit(capsys, *probes, "--law", "N >= C*d**(-1.468)", "--params", "d", "--ignore", "eta")
     assert out["collapse"]["df"] == 1 and out["collapse"]["p_value"] == pytest.approx(0.3226, abs=5e-4)
+
+
+def test_between_the_two_d_the_limits_d_curve_bends(capsys):
+    # docs/theory.md 7.12 (2026-12-03): the limit at (4096, 860), L = 128 (248 trials): 1.873e5 [1.845e5, 1.902e5],
+    # predicted 1.85e5-2.05e5 from the power law through d = 724 and 1024 (held, at its low end). Local d exponents
+    # -1.226 (860..1024) and -1.713 (724..860): one power law through the three cells is rejected
+    lim = _limit_cell(capsys, "_860", trials=248, threshold=187280, ci=[184510, 190220])
+    assert 1.85e5 <= lim["threshold"] <= 2.05e5  # the prediction
+    names = [f"limit_beta10_zeta05_trigger_in_4096{d}_L128.csv" for d in ("", "_860", "_724")]
+    code, out = _fit(capsys, *names[:1], *(str(DATA / n) for n in names[1:]), "--law", "vural2026.headline")
+    n = {c["params"]["d"]: c["threshold"] for c in out["cells"]}
+    local = [math.log(n[a] / n[b]) / math.log(b / a) for a, b in ((860, 1024), (724, 860))]
+    assert local == pytest.approx([1.226, 1.713], abs=0.001)
+    assert out["collapse"]["df"] == 3 and out["collapse"]["p_value"] < 1e-12  # measured 1.4e-15
+    code, out = _fit(capsys, *names[:1], *(str(DATA / n) for n in names[1:]), "--law", "N >= C*d**(-1.468)",
+                     "--params", "d")  # the line through the two ends misses the middle
+    assert out["collapse"]["df"] == 3 and out["collapse"]["p_value"] == pytest.approx(3.75e-4, abs=5e-6)
+
+
+def test_between_the_two_d_at_a_lean_of_138_the_ratio_sits_between(capsys):
+    # docs/theory.md 7.12 (2026-12-03): eta/gamma' = 45.5 at (4096, 860), L = 128, leans 1.10-1.68 (mean 1.377, as the
+    # two lean-matched probes at d = 1024 and 724). 24 runs in two rounds: 0/2 at 0.95e5-1.1e5, 1/3 at 1.12e5, 2/5 at
+    # 1.17e5, 3/3 at 1.22e5, 2/2 at 1.25e5, 2/3 at 1.28e5, 2/2 at 1.35e5. The cell's GLM (inside N << L*V, 0.22):
+    # 1.174e5 [1.093e5, 1.251e5], 0.627x the limit's 1.873e5 (predicted 0.60-0.64x: held; N* in [1.15e5, 1.27e5]:
+    # held; the CI's low end above 1.10e5: missed). The three lean-matched probes under one power of d: not
+    # rejected (p = 0.74, predicted), against each neighbour under the limit's local slope p = 0.056 and 0.28
+    code, out = _fit(capsys, "three_step_eta455e3_beta10_zeta05_trigger_in_L128_probe_4096_860.csv",
+                     "--law", "vural2026.headline")
+    (cell,) = out["cells"]
+    assert code == 3 and cell["method"] == "glm" and cell["trials"] == 24 and cell["in_regime"] is True
+    assert cell["threshold"] == pytest.approx(117360, rel=5e-4)
+    assert cell["ci"] == pytest.approx([109330, 125060], rel=5e-4)
+    assert cell["threshold"] / 187280 == pytest.approx(0.627, abs=0.001)
+    assert 0.60 <= cell["threshold"] / 187280 <= 0.64 and 1.16e5 <= cell["threshold"] <= 1.26e5  # the predictions
+    probes = {d: f"three_step_{eta}_beta10_zeta05_trigger_in_L128_probe_4096{d}.csv"
+              for d, eta in (("", "eta5e5"), ("_860", "eta455e3"), ("_724", "eta373e3"))}
+    code, out = _fit(capsys, probes[""], *(str(DATA / probes[d]) for d in ("_860", "_724")),
+                     "--law", "N >= C*d**(-1.741)", "--params", "d", "--ignore", "eta")
+    d = out["exponents"]["d"]
+    assert out["collapse"]["df"] == 3 and out["collapse"]["p_value"] == pytest.approx(0.7405, abs=5e-4)
+    assert d["estimate"] == pytest.approx(-1.740, abs=5e-4) and d["ci"] == pytest.approx([-1.912, -1.569], abs=5e-4)
+    for neighbour, slope, p in (("", -1.226, 0.0558), ("_724", -1.713, 0.2799)):
+        code, out = _fit(capsys, probes[neighbour], str(DATA / probes["_860"]), "--law", f"N >= C*d**({slope})",
+                         "--params", "d", "--ignore", "eta")
+        assert out["collapse"]["df"] == 1 and out["collapse"]["p_value"] == pytest.approx(p, abs=5e-4)
 
 
 def test_at_a_second_d_past_a_lean_of_one_the_ratio_reads_higher(capsys):
@@ -1102,6 +1144,17 @@ def test_lean_matched_just_past_one_the_second_d_still_reads_higher(capsys):
     assert sorted(k for k in low if low[k] != high[k]) == [(165000, 13414), (170000, 13435)]
     assert all(low[k] >= high[k] for k in low)
     # the leans, 0.9325x the eta/gamma' = 40 probe's run by run: tests/test_mean_bias_first_step.py
+
+
+def _limit_cell(capsys, d, trials, threshold, ci):
+    """The limit's one cell at ``(4096, d)``, ``L = 128`` (``d`` as in its rows' name: "_724", "_860") under the
+    headline law: exit 3 (one cell), its GLM over ``trials`` trials, outside ``N << L·V``, the published
+    ``threshold`` and ``ci`` (to 5e-4). Returns the cell."""
+    code, out = _fit(capsys, f"limit_beta10_zeta05_trigger_in_4096{d}_L128.csv", "--law", "vural2026.headline")
+    (cell,) = out["cells"]
+    assert code == 3 and cell["method"] == "glm" and cell["trials"] == trials and cell["in_regime"] is False
+    assert cell["threshold"] == pytest.approx(threshold, rel=5e-4) and cell["ci"] == pytest.approx(ci, rel=5e-4)
+    return cell
 
 
 def _probe_beside_d1024(capsys, eta, eta_1024, trials, threshold, ci, ratio, p, d):
@@ -1205,6 +1258,8 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                      "three_step_eta5e5_beta10_zeta05_trigger_in_L256_lean_test_4096.csv"),
                     ("beta10_zeta05_trigger_in_4096_eta16e5_L256",
                      "three_step_eta16e5_beta10_zeta05_trigger_in_L256_probe_4096.csv"),
+                    ("beta10_zeta05_trigger_in_4096_860_eta455e3_L128",
+                     "three_step_eta455e3_beta10_zeta05_trigger_in_L128_probe_4096_860.csv"),
                     ("beta10_zeta05_trigger_in_4096_724_eta2e5_L128",
                      "three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv"),
                     ("beta10_zeta05_trigger_in_4096_724_eta4e5_L128",
