@@ -1072,6 +1072,24 @@ def test_between_the_two_d_the_limits_d_curve_bends(capsys):
     assert out["collapse"]["df"] == 3 and out["collapse"]["p_value"] == pytest.approx(3.75e-4, abs=5e-6)
 
 
+def test_the_limits_bend_in_d_is_not_an_accuracy_floor(capsys):
+    # docs/theory.md 7.12 (2026-12-03): far above its threshold the limit's error does not level off at any of the
+    # three d (predicted, if a floor: 0.2-0.6% at d = 724 at N = 1e6): 0.12% and 0.02% at d = 724, N = 5e5, and no
+    # error otherwise. Read after the data: a constant plus d^-3 fits the three limit cells, plus d^-2 does not
+    errors = {}
+    for line in (DATA / "limit_accuracy_large_N_4096_L128.jsonl").read_text(encoding="utf-8").splitlines():
+        out = json.loads(line)
+        assert out["seeds"] == [13600, 13601] and out["params"]["L"] == 128 and out["options"]["beta"] == 10
+        errors[out["params"]["d"], out["params"]["N"]] = [round(1 - a, 5) for a in out["accuracy"]]
+    assert errors == {(724, 500000): [0.00122, 0.00024], (724, 1000000): [0, 0], (860, 500000): [0, 0],
+                      (860, 1000000): [0, 0], (1024, 500000): [0, 0], (1024, 1000000): [0, 0]}
+    names = [str(DATA / f"limit_beta10_zeta05_trigger_in_4096{d}_L128.csv") for d in ("_860", "_724")]
+    for power, p in ((3, 0.6615), (2, 0.0067), (4, 0.2712)):
+        code, out = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096_L128.csv", *names,
+                         "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
+        assert out["collapse"]["df"] == 2 and out["collapse"]["p_value"] == pytest.approx(p, abs=5e-4)
+
+
 def test_between_the_two_d_at_a_lean_of_138_the_ratio_sits_between(capsys):
     # docs/theory.md 7.12 (2026-12-03): eta/gamma' = 45.5 at (4096, 860), L = 128, leans 1.10-1.68 (mean 1.377, as the
     # two lean-matched probes at d = 1024 and 724). 24 runs in two rounds: 0/2 at 0.95e5-1.1e5, 1/3 at 1.12e5, 2/5 at
