@@ -310,6 +310,15 @@ BETA10_ZETA05_TRIGGER_IN_4096_860_ETA455E3_L128 = (
     (13512, ((128, 112000, 3), (128, 117000, 3), (128, 122000, 3), (128, 128000, 3))),
 )
 
+# eta/gamma' = 34.6 at (4096, 640), L = 128, below the three: its own 24 seeds' leans at N = 1.95e5, eta = 3.2e5
+# (mean 1.28) scaled to the mean 1.38. The limit there steepens (local d exponent -2.62): does the finite step's
+# threshold stay on the three probes' one power of d, so that the ratio falls? (2026-12-03)
+BETA10_ZETA05_TRIGGER_IN_4096_640_ETA346E3_L128 = (
+    (13610, ((128, 180000, 2), (128, 195000, 2), (128, 205000, 2), (128, 215000, 2), (128, 230000, 2),
+             (128, 250000, 2))),
+    (13622, ((128, 215000, 2), (128, 225000, 2), (128, 235000, 2), (128, 245000, 2))),
+)
+
 
 class Line(NamedTuple):
     V: int
@@ -376,6 +385,8 @@ LINES = {"beta4": Line(2048, 512, 4, BETA4), "beta5": Line(2048, 512, 5, BETA5),
              _trigger_in(4096, 724, BETA10_ZETA05_TRIGGER_IN_4096_724_ETA4E5_L128, eta=373000),
          "beta10_zeta05_trigger_in_4096_860_eta455e3_L128":
              _trigger_in(4096, 860, BETA10_ZETA05_TRIGGER_IN_4096_860_ETA455E3_L128, eta=455000),
+         "beta10_zeta05_trigger_in_4096_640_eta346e3_L128":
+             _trigger_in(4096, 640, BETA10_ZETA05_TRIGGER_IN_4096_640_ETA346E3_L128, eta=346000),
          "beta10_zeta05_trigger_in_4096_eta1e5_L128":
              _trigger_in(4096, 1024, BETA10_ZETA05_TRIGGER_IN_4096_ETA1E5_L128),
          "beta10_zeta05_trigger_in_4096_eta1e5_L256":

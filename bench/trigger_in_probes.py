@@ -52,7 +52,8 @@ class Probe(NamedTuple):
 #: The limit's rows at each (V, d): its thresholds at every L there (theorycheck check ... --cells).
 LIMITS = {(4096, 1024): ("limit_beta10_zeta05_trigger_in_4096.csv", "limit_beta10_zeta05_trigger_in_4096_L128.csv"),
           (4096, 860): ("limit_beta10_zeta05_trigger_in_4096_860_L128.csv",),
-          (4096, 724): ("limit_beta10_zeta05_trigger_in_4096_724_L128.csv",)}
+          (4096, 724): ("limit_beta10_zeta05_trigger_in_4096_724_L128.csv",),
+          (4096, 640): ("limit_beta10_zeta05_trigger_in_4096_640_L128.csv",)}
 
 _P = "three_step_eta{}_beta10_zeta05_trigger_in_L{}_probe_4096.csv"
 _LEAN = "mean_bias_first_step_lean_probe{}_4096.csv"
@@ -80,6 +81,8 @@ PROBES = (
           "mean_bias_first_step_lean_probe_eta4e5_L128_4096_724.csv"),
     Probe(4096, 724, 128, 7.5e5, "three_step_eta75e4_beta10_zeta05_trigger_in_L128_probe_4096_724.csv",
           "mean_bias_first_step_lean_probe_eta75e4_L128_4096_724.csv"),
+    Probe(4096, 640, 128, 3.46e5, "three_step_eta346e3_beta10_zeta05_trigger_in_L128_probe_4096_640.csv",
+          "mean_bias_first_step_lean_probe_eta346e3_L128_4096_640.csv"),
 )
 
 GAMMA_PRIME = 1e4

@@ -404,8 +404,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # `bench/data/mean_bias_first_step_lean_seeds_4096.csv`). There `1/d + 1/V` is half as large,
 # so the same `η/γ' = 30` leans only to `λ_U` 1.3-1.75 and **lowers** the threshold at `L = 64`
 # to 7.75e4 [7.56e4, 7.95e4], 0.52x the limit's 1.50e5 there, as predicted from the lean before
-# the runs. Sixteen such probes at `V = 4096` (`η/γ'` 10 to 160 at `(4096, 1024)`, `L` 64, 128
-# and 256, one at `(4096, 860)` and four at `(4096, 724)`; one table: `python bench/trigger_in_probes.py`, the same in
+# the runs. Seventeen such probes at `V = 4096` (`η/γ'` 10 to 160 at `(4096, 1024)`, `L` 64, 128
+# and 256, one at `(4096, 860)`, four at `(4096, 724)` and one at `(4096, 640)`; one table: `python bench/trigger_in_probes.py`, the same in
 # docs/theory.md §7.12) put the ratio to the limit on one curve in the lean: falling to ~0.52x
 # as the lean grows to ~0.8, lowest (0.52-0.60x) up to ~1.5, and back near or above 1 past ~2,
 # where the bias has turned round (at `L = 64` it takes `η = 10⁶`, `λ_U` ≈ 5, to raise the
@@ -427,6 +427,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # part of `d` beyond the lean growing with the lean past 1. Between them, `d = 860` at a lean of 1.38 reads
 # 0.63x [0.58, 0.67] (1.06x `d = 1024`'s), separating from neither neighbour: the three probes fall as one
 # power of `d` (-1.74, p = 0.74) while the limit's threshold bends (local `d` exponents -1.23 and -1.71).
+# Below them the limit steepens further (3.475e5 at `d = 640`, local -2.62, as a constant plus `d^{-4}`
+# predicted), and the lean-matched probe there reads 0.65x [0.59, 0.70], `d = 724`'s ratio, not the 0.575x
+# the three probes' one power predicted: the ratio rises from 1024 to 724 and is flat below.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
