@@ -1105,15 +1105,16 @@ def test_below_724_the_limits_d_curve_is_a_constant_plus_d_to_the_minus_4(capsys
     assert errors[640, 500000] == (13602, [0.00635, 0.00684]) and errors[640, 1000000] == (13602, [0.00098, 0.00098])
     assert errors[600, 1000000] == (13640, [0.00293, 0.00244]) and errors[600, 2000000] == (13640, [0.00073, 0.00122])
     assert len(errors) == 10  # the three d of the floor test, 640, and 600's check (its cell not run)
-    code, out = _fit(capsys, *THREE_LIMITS, LIMIT_L128[640], "--law", "vural2026.headline")
+    code, out = _fit(capsys, *LIMIT_L128.values(), "--law", "vural2026.headline")
     n = {c["params"]["d"]: c["threshold"] for c in out["cells"]}
     assert math.log(n[640] / n[724]) / math.log(724 / 640) == pytest.approx(2.622, abs=0.001)  # -1.23, -1.71 above
+    constant = {}
     for power, p in ((3, 3.22e-5), (3.5, 0.0267), (4, 0.3520), (4.5, 0.0751), (5, 1.61e-4)):
-        code, out = _fit(capsys, *THREE_LIMITS, LIMIT_L128[640], "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
+        code, out = _fit(capsys, *LIMIT_L128.values(), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
         assert out["collapse"]["df"] == 4 and out["collapse"]["p_value"] == pytest.approx(p, rel=0.01)
-    code, out = _fit(capsys, *THREE_LIMITS, LIMIT_L128[640], "--law", "N >= C0 + C1/d**4", "--params", "d")
-    assert out["constant"]["C0"]["estimate"] == pytest.approx(1.167e5, rel=5e-3)
-    assert out["constant"]["C0"]["ci"] == pytest.approx([1.086e5, 1.253e5], rel=5e-3)
+        constant[power] = out["constant"]["C0"]
+    assert constant[4]["estimate"] == pytest.approx(1.167e5, rel=5e-3)
+    assert constant[4]["ci"] == pytest.approx([1.086e5, 1.253e5], rel=5e-3)
 
 
 def test_between_the_two_d_at_a_lean_of_138_the_ratio_sits_between(capsys):
@@ -1154,8 +1155,9 @@ def test_below_the_three_d_at_a_lean_of_138_the_ratio_stays_at_724s(capsys):
     shared = cell["shared_width"]
     assert shared["threshold"] == pytest.approx(224290, rel=5e-4) and shared["ci"] == pytest.approx([205560, 244730],
                                                                                                      rel=5e-4)
-    assert shared["threshold"] / 347500 == pytest.approx(0.645, abs=0.001)
-    assert 2.15e5 <= shared["threshold"] <= 2.4e5 and 0.62 <= shared["threshold"] / 347500 <= 0.69  # predicted
+    ratio = shared["threshold"] / 347500  # the limit's at d = 640 (its own test above)
+    assert ratio == pytest.approx(0.645, abs=0.001)
+    assert 2.15e5 <= shared["threshold"] <= 2.4e5 and 0.62 <= ratio <= 0.69  # predicted
     assert shared["ci"][0] > 2.0e5 and not 2.10e5 >= shared["threshold"] >= 1.90e5  # (a) predicted 1.9e5-2.1e5
     code, out = _fit(capsys, *LEAN_MATCHED.values(), "--law", "N >= C*d**(-1.741)", "--params", "d", "--ignore", "eta")
     d = out["exponents"]["d"]
