@@ -429,7 +429,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # power of `d` (-1.74, p = 0.74) while the limit's threshold bends (local `d` exponents -1.23 and -1.71).
 # Below them the limit steepens further (3.475e5 at `d = 640`, local -2.62, as a constant plus `d^{-4}`
 # predicted), and the lean-matched probe there reads 0.65x [0.59, 0.70], `d = 724`'s ratio, not the 0.575x
-# the three probes' one power predicted: the ratio rises from 1024 to 724 and is flat below.
+# the three probes' one power predicted: the ratio rises from 1024 to 724 and is flat below. At `d = 600` the
+# limit's threshold is 4.52e5 (local -4.08): the `d^{-4}` form the four cells were read with predicted 4.01e5-4.22e5
+# and missed; no constant plus one power fits the five. It steepens towards the `d` where the limit's accuracy far
+# above threshold stops reaching 0.99.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

@@ -14,8 +14,11 @@ from theorycheck.cli.main import main
 DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
 # the limit's cells at (4096, d), L = 128 (beta 10, zeta 1/2, trigger in; docs/theory.md 7.12), by d
 LIMIT_L128 = {1024: "limit_beta10_zeta05_trigger_in_4096_L128.csv",
-              **{d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128.csv" for d in (860, 724, 640)}}
+              **{d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128.csv" for d in (860, 724, 640, 600)}}
 THREE_LIMITS = [LIMIT_L128[d] for d in (1024, 860, 724)]  # the three cells of 2026-12-03
+FOUR_LIMITS = [*THREE_LIMITS, LIMIT_L128[640]]  # and the fourth, below them
+# their thresholds as docs/theory.md 7.12 publishes them (each checked to 5e-4 by its cell's own test), by d
+LIMIT_N_L128 = {1024: 151209, 860: 187280, 724: 251490, 640: 347500, 600: 452260}
 # the probes at (4096, d), L = 128 leaning a mean of 1.38 (docs/theory.md 7.12's table), by d
 LEAN_MATCHED = {1024: "three_step_eta5e5_beta10_zeta05_trigger_in_L128_probe_4096.csv",
                 **{d: f"three_step_{eta}_beta10_zeta05_trigger_in_L128_probe_4096_{d}.csv"
@@ -851,7 +854,7 @@ def test_the_first_steps_size_probes_at_4096_a_third_L(capsys):
     assert cell["ci"] == pytest.approx([73992, 86432], abs=1)
     code, limit = _fit(capsys, LIMIT_L128[1024], "--law", "vural2026.headline")
     (at128,) = limit["cells"]
-    assert code == 3 and at128["threshold"] == pytest.approx(151209, abs=1)
+    assert code == 3 and at128["threshold"] == pytest.approx(LIMIT_N_L128[1024], abs=1)
     assert at128["ci"] == pytest.approx([148517, 153755], abs=1)
     assert cell["threshold"] / at128["threshold"] == pytest.approx(0.522, abs=0.005)
     assert cell["ci"][1] < 0.6 * at128["ci"][0]
@@ -1045,7 +1048,7 @@ def test_at_a_second_d_the_same_lean_gives_the_same_ratio_to_the_limit(capsys):
     # d = 1024's, both limit cells outside N << L*V. The probe (36 runs in three rounds): 1.269e5 [1.222e5,
     # 1.341e5], inside the regime, 0.505x the limit's (predicted 0.47-0.60x: held), level with d = 1024's
     # 0.52x; the two probes fall with d as the limit does, one ratio across the two d not rejected
-    lim = _limit_cell(capsys, 724, trials=188, threshold=251490, ci=[246200, 256900])
+    lim = _limit_cell(capsys, 724, trials=188, ci=[246200, 256900])
     cell = _one_cell_probe(capsys, "three_step_eta2e5_beta10_zeta05_trigger_in_L128_probe_4096_724.csv", in_regime=True)
     assert cell["threshold"] == pytest.approx(126900, rel=5e-4)
     assert cell["ci"] == pytest.approx([122200, 134100], rel=5e-4)
@@ -1068,7 +1071,7 @@ def test_between_the_two_d_the_limits_d_curve_bends(capsys):
     # docs/theory.md 7.12 (2026-12-03): the limit at (4096, 860), L = 128 (248 trials): 1.873e5 [1.845e5, 1.902e5],
     # predicted 1.85e5-2.05e5 from the power law through d = 724 and 1024 (held, at its low end). Local d exponents
     # -1.226 (860..1024) and -1.713 (724..860): one power law through the three cells is rejected
-    lim = _limit_cell(capsys, 860, trials=248, threshold=187280, ci=[184510, 190220])
+    lim = _limit_cell(capsys, 860, trials=248, ci=[184510, 190220])
     assert 1.85e5 <= lim["threshold"] <= 2.05e5  # the prediction
     code, out = _fit(capsys, *THREE_LIMITS, "--law", "vural2026.headline")
     n = {c["params"]["d"]: c["threshold"] for c in out["cells"]}
@@ -1098,23 +1101,36 @@ def test_below_724_the_limits_d_curve_is_a_constant_plus_d_to_the_minus_4(capsys
     # N << L*V. Predicted at 17:11 UTC from the three cells' fits: [3.30e5, 3.48e5] if a constant plus d^-4 (held),
     # [3.11e5, 3.28e5] if plus d^-3 (missed). Far above it (N = 1e6) 0.1% error is left: no floor. Over the four
     # cells a constant plus d^-k fits at k = 4 only among 3..5 (read after the data; k between ~3.6 and ~4.6). A fifth
-    # cell, d = 600, was predicted and not run; its floor check is in the file
-    lim = _limit_cell(capsys, 640, trials=248, threshold=347500, ci=[339940, 354670])
+    # cell, d = 600, was predicted then and run the next session (the next test); its floor check is in the file
+    lim = _limit_cell(capsys, 640, trials=248, ci=[339940, 354670])
     assert 3.30e5 <= lim["threshold"] <= 3.48e5 and lim["threshold"] > 3.28e5  # the two predictions
     errors = _far_above_the_limits_threshold()
     assert errors[640, 500000] == (13602, [0.00635, 0.00684]) and errors[640, 1000000] == (13602, [0.00098, 0.00098])
     assert errors[600, 1000000] == (13640, [0.00293, 0.00244]) and errors[600, 2000000] == (13640, [0.00073, 0.00122])
-    assert len(errors) == 10  # the three d of the floor test, 640, and 600's check (its cell not run)
-    code, out = _fit(capsys, *LIMIT_L128.values(), "--law", "vural2026.headline")
+    assert len(errors) == 10  # the three d of the floor test, 640, and 600's check (its cell: the next test)
+    code, out = _fit(capsys, *FOUR_LIMITS, "--law", "vural2026.headline")
     n = {c["params"]["d"]: c["threshold"] for c in out["cells"]}
     assert math.log(n[640] / n[724]) / math.log(724 / 640) == pytest.approx(2.622, abs=0.001)  # -1.23, -1.71 above
     constant = {}
     for power, p in ((3, 3.22e-5), (3.5, 0.0267), (4, 0.3520), (4.5, 0.0751), (5, 1.61e-4)):
-        code, out = _fit(capsys, *LIMIT_L128.values(), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
+        code, out = _fit(capsys, *FOUR_LIMITS, "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
         assert out["collapse"]["df"] == 4 and out["collapse"]["p_value"] == pytest.approx(p, rel=0.01)
         constant[power] = out["constant"]["C0"]
     assert constant[4]["estimate"] == pytest.approx(1.167e5, rel=5e-3)
     assert constant[4]["ci"] == pytest.approx([1.086e5, 1.253e5], rel=5e-3)
+
+
+def test_at_d600_the_limits_threshold_misses_the_four_cells_form(capsys):
+    # docs/theory.md 7.12 (run 2026-12-03 21:46 UTC, predicted at 17:31 UTC): the fifth limit cell, d = 600 (268
+    # trials): 4.523e5 [4.414e5, 4.635e5], outside N << L*V (0.86). The four cells' constant plus d^-4 predicted
+    # [4.01e5, 4.22e5] (3.5 and 4.5: 4.00e5, 4.23e5), my own range [4.0e5, 4.3e5]: all missed, above. Local
+    # exponent from 640: -4.08; over the five cells no constant plus d^-k fits at k 4..6
+    lim = _limit_cell(capsys, 600, trials=268, ci=[441360, 463470])
+    assert lim["threshold"] > 4.3e5  # above every prediction
+    assert math.log(LIMIT_N_L128[600] / LIMIT_N_L128[640]) / math.log(640 / 600) == pytest.approx(4.08, abs=0.01)
+    for power, p in ((4, 8.74e-10), (4.5, 4.00e-6), (5, 1.05e-5), (6, 1.87e-12)):
+        code, out = _fit(capsys, *LIMIT_L128.values(), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
+        assert out["collapse"]["df"] == 6 and out["collapse"]["p_value"] == pytest.approx(p, rel=0.01)
 
 
 def test_between_the_two_d_at_a_lean_of_138_the_ratio_sits_between(capsys):
@@ -1129,8 +1145,9 @@ def test_between_the_two_d_at_a_lean_of_138_the_ratio_sits_between(capsys):
     assert code == 3 and cell["method"] == "glm" and cell["trials"] == 24 and cell["in_regime"] is True
     assert cell["threshold"] == pytest.approx(117360, rel=5e-4)
     assert cell["ci"] == pytest.approx([109330, 125060], rel=5e-4)
-    assert cell["threshold"] / 187280 == pytest.approx(0.627, abs=0.001)
-    assert 0.60 <= cell["threshold"] / 187280 <= 0.64 and 1.16e5 <= cell["threshold"] <= 1.26e5  # the predictions
+    ratio = cell["threshold"] / LIMIT_N_L128[860]
+    assert ratio == pytest.approx(0.627, abs=0.001)
+    assert 0.60 <= ratio <= 0.64 and 1.16e5 <= cell["threshold"] <= 1.26e5  # the predictions
     three = [LEAN_MATCHED[d] for d in (1024, 860, 724)]
     code, out = _fit(capsys, *three, "--law", "N >= C*d**(-1.741)", "--params", "d", "--ignore", "eta")
     d = out["exponents"]["d"]
@@ -1155,7 +1172,7 @@ def test_below_the_three_d_at_a_lean_of_138_the_ratio_stays_at_724s(capsys):
     shared = cell["shared_width"]
     assert shared["threshold"] == pytest.approx(224290, rel=5e-4) and shared["ci"] == pytest.approx([205560, 244730],
                                                                                                      rel=5e-4)
-    ratio = shared["threshold"] / 347500  # the limit's at d = 640 (its own test above)
+    ratio = shared["threshold"] / LIMIT_N_L128[640]
     assert ratio == pytest.approx(0.645, abs=0.001)
     assert 2.15e5 <= shared["threshold"] <= 2.4e5 and 0.62 <= ratio <= 0.69  # predicted
     assert shared["ci"][0] > 2.0e5 and not 2.10e5 >= shared["threshold"] >= 1.90e5  # (a) predicted 1.9e5-2.1e5
@@ -1179,7 +1196,7 @@ def test_at_a_second_d_past_a_lean_of_one_the_ratio_reads_higher(capsys):
     # slope rejected (p = 0.0020) at leans 0.05 apart
     cell = _probe_beside_d1024(capsys, "eta75e4", "eta1e6", trials=28, threshold=375470, ci=[323220, 447220],
                                ratio=1.493, p=0.00197, d=(-2.268, [-2.819, -1.717]))
-    assert cell["ci"][0] / 251490 > 1.273  # above the top of d = 1024's CI at the same lean
+    assert cell["ci"][0] / LIMIT_N_L128[724] > 1.273  # above the top of d = 1024's CI at the same lean
 
 
 def test_just_past_a_lean_of_one_at_a_second_d_the_ratio_reads_a_little_higher(capsys):
@@ -1192,7 +1209,7 @@ def test_just_past_a_lean_of_one_at_a_second_d_the_ratio_reads_a_little_higher(c
     # that does not hold the lean fixed (1.48 here, 1.38 at d = 1024: up to half the gap may be the lean)
     cell = _probe_beside_d1024(capsys, "eta4e5", "eta5e5", trials=24, threshold=166980, ci=[155530, 182140],
                                ratio=0.664, p=0.00338, d=(-1.808, [-1.977, -1.638]))
-    assert 0.614 < cell["ci"][0] / 251490 and cell["threshold"] / 251490 < 0.68
+    assert 0.614 < cell["ci"][0] / LIMIT_N_L128[724] and cell["threshold"] / LIMIT_N_L128[724] < 0.68
 
 
 def test_lean_matched_just_past_one_the_second_d_still_reads_higher(capsys):
@@ -1227,10 +1244,11 @@ def _far_above_the_limits_threshold():
     return errors
 
 
-def _limit_cell(capsys, d, trials, threshold, ci):
+def _limit_cell(capsys, d, trials, ci):
     """The limit's one cell at ``(4096, d)``, ``L = 128`` (``LIMIT_L128[d]``) under the
     headline law: exit 3 (one cell), its GLM over ``trials`` trials, outside ``N << L·V``, the published
-    ``threshold`` and ``ci`` (to 5e-4). Returns the cell."""
+    threshold (``LIMIT_N_L128[d]``) and ``ci`` (to 5e-4). Returns the cell."""
+    threshold = LIMIT_N_L128[d]
     code, out = _fit(capsys, LIMIT_L128[d], "--law", "vural2026.headline")
     (cell,) = out["cells"]
     assert code == 3 and cell["method"] == "glm" and cell["trials"] == trials and cell["in_regime"] is False
@@ -1253,7 +1271,7 @@ def _probe_beside_d1024(capsys, eta, eta_1024, trials, threshold, ci, ratio, p, 
                      "--law", "N >= C*d**(-1.468)", "--params", "d", "--ignore", "eta")
     assert out["collapse"]["df"] == 1
     assert cell["threshold"] == pytest.approx(threshold, rel=5e-4) and cell["ci"] == pytest.approx(ci, rel=5e-4)
-    assert cell["threshold"] / 251490 == pytest.approx(ratio, abs=0.001)
+    assert cell["threshold"] / LIMIT_N_L128[724] == pytest.approx(ratio, abs=0.001)
     assert out["collapse"]["p_value"] == pytest.approx(p, abs=5e-5)
     exponent = out["exponents"]["d"]
     assert exponent["estimate"] == pytest.approx(d[0], abs=5e-4) and exponent["ci"] == pytest.approx(d[1], abs=5e-4)
