@@ -431,8 +431,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # predicted), and the lean-matched probe there reads 0.65x [0.59, 0.70], `d = 724`'s ratio, not the 0.575x
 # the three probes' one power predicted: the ratio rises from 1024 to 724 and is flat below. At `d = 600` the
 # limit's threshold is 4.52e5 (local -4.08): the `d^{-4}` form the four cells were read with predicted 4.01e5-4.22e5
-# and missed; no constant plus one power fits the five. It steepens towards the `d` where the limit's accuracy far
-# above threshold stops reaching 0.99.
+# and missed; no constant plus one power fits the five (read, not tested: the error left far above threshold grows
+# as `d` falls, and the 0.99 crossing may partly measure it).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
