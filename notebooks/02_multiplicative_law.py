@@ -428,8 +428,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 0.63x [0.58, 0.67] (1.06x `d = 1024`'s), separating from neither neighbour: the three probes fall as one
 # power of `d` (-1.74, p = 0.74) while the limit's threshold bends (local `d` exponents -1.23 and -1.71).
 # Below them the limit steepens further (3.475e5 at `d = 640`, local -2.62, as a constant plus `d^{-4}`
-# predicted), and the lean-matched probe there reads 0.65x [0.59, 0.70], `d = 724`'s ratio, not the 0.575x
-# the three probes' one power predicted: the ratio rises from 1024 to 724 and is flat below. At `d = 600` the
+# predicted), and the lean-matched probe there (28 runs) reads 0.66x [0.61, 0.95], `d = 724`'s ratio, not the
+# 0.575x the three probes' one power predicted: the ratio rises from 1024 to 724 and is flat below. At `d = 600` the
 # limit's threshold is 4.52e5 (local -4.08): the `d^{-4}` form the four cells were read with predicted 4.01e5-4.22e5
 # and missed; no constant plus one power fits the five (read, not tested: the error left far above threshold grows
 # as `d` falls, and the 0.99 crossing may partly measure it).
