@@ -432,7 +432,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 0.575x the three probes' one power predicted: the ratio rises from 1024 to 724 and is flat below. At `d = 600` the
 # limit's threshold is 4.52e5 (local -4.08): the `d^{-4}` form the four cells were read with predicted 4.01e5-4.22e5
 # and missed; no constant plus one power fits the five (read, not tested: the error left far above threshold grows
-# as `d` falls, and the 0.99 crossing may partly measure it).
+# as `d` falls, and the 0.99 crossing may partly measure it). At target 0.98 the five cells steepen too, less (local
+# exponents -1.18, -1.58, -2.28, -3.38 against 0.99's -1.23, -1.71, -2.62, -4.08; the ratio of the two targets'
+# thresholds 0.83 at 1024 falling to 0.74 at 600, each predicted and held): part of the steepening is the
+# transition's own, part the 0.99 target's nearness to the error left.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
