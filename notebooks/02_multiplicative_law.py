@@ -435,7 +435,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # as `d` falls, and the 0.99 crossing may partly measure it). At target 0.98 the five cells steepen too, less (local
 # exponents -1.18, -1.58, -2.28, -3.38 against 0.99's -1.23, -1.71, -2.62, -4.08; the ratio of the two targets'
 # thresholds 0.83 at 1024 falling to 0.74 at 600, each predicted and held): part of the steepening is the
-# transition's own, part the 0.99 target's nearness to the error left.
+# transition's own, and part, as read, the 0.99 target's nearness to the error left far above threshold. A sixth
+# cell, `d = 560`, reads 6.57e5 at 0.99 and 4.42e5 at 0.98 (local -5.41 and -4.09, each predicted and held), and at
+# `d = 512` the error left at `N = 2e6` is still 1.2-1.4%: the curve steepens towards a `d` near 512.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

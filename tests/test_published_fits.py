@@ -14,13 +14,14 @@ from theorycheck.cli.main import main
 DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
 # the limit's cells at (4096, d), L = 128 (beta 10, zeta 1/2, trigger in; docs/theory.md 7.12), by d
 LIMIT_L128 = {1024: "limit_beta10_zeta05_trigger_in_4096_L128.csv",
-              **{d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128.csv" for d in (860, 724, 640, 600)}}
+              **{d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128.csv" for d in (860, 724, 640, 600, 560)}}
+FIVE_D = (1024, 860, 724, 640, 600)  # the five d of 2026-12-03/04, before 560
 THREE_LIMITS = [LIMIT_L128[d] for d in (1024, 860, 724)]  # the three cells of 2026-12-03
 FOUR_LIMITS = [*THREE_LIMITS, LIMIT_L128[640]]  # and the fourth, below them
 # their thresholds as docs/theory.md 7.12 publishes them (each checked to 5e-4 by its cell's own test), by d
-LIMIT_N_L128 = {1024: 151209, 860: 187280, 724: 251490, 640: 347500, 600: 452260}
+LIMIT_N_L128 = {1024: 151209, 860: 187280, 724: 251490, 640: 347500, 600: 452260, 560: 656722}
 # the same five cells at target 0.98 (docs/theory.md 7.12, 2026-12-04), by d
-LIMIT_T098 = {d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128_target098.csv" for d in (1024, 860, 724, 640, 600)}
+LIMIT_T098 = {d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128_target098.csv" for d in (*FIVE_D, 560)}
 # the probes at (4096, d), L = 128 leaning a mean of 1.38 (docs/theory.md 7.12's table), by d
 LEAN_MATCHED = {1024: "three_step_eta5e5_beta10_zeta05_trigger_in_L128_probe_4096.csv",
                 **{d: f"three_step_{eta}_beta10_zeta05_trigger_in_L128_probe_4096_{d}.csv"
@@ -1109,7 +1110,7 @@ def test_below_724_the_limits_d_curve_is_a_constant_plus_d_to_the_minus_4(capsys
     errors = _far_above_the_limits_threshold()
     assert errors[640, 500000] == (13602, [0.00635, 0.00684]) and errors[640, 1000000] == (13602, [0.00098, 0.00098])
     assert errors[600, 1000000] == (13640, [0.00293, 0.00244]) and errors[600, 2000000] == (13640, [0.00073, 0.00122])
-    assert len(errors) == 10  # the three d of the floor test, 640, and 600's check (its cell: the next test)
+    assert len(errors) == 14  # the three d of the floor test, 640, 600's check (its cell: the next test), 560 and 512
     code, out = _fit(capsys, *FOUR_LIMITS, "--law", "vural2026.headline")
     n = {c["params"]["d"]: c["threshold"] for c in out["cells"]}
     assert math.log(n[640] / n[724]) / math.log(724 / 640) == pytest.approx(2.622, abs=0.001)  # -1.23, -1.71 above
@@ -1131,7 +1132,7 @@ def test_at_d600_the_limits_threshold_misses_the_four_cells_form(capsys):
     assert lim["threshold"] > 4.3e5  # above every prediction
     assert math.log(LIMIT_N_L128[600] / LIMIT_N_L128[640]) / math.log(640 / 600) == pytest.approx(4.08, abs=0.01)
     for power, p in ((4, 8.74e-10), (4.5, 4.00e-6), (5, 1.05e-5), (6, 1.87e-12)):
-        code, out = _fit(capsys, *LIMIT_L128.values(), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
+        code, out = _fit(capsys, *(LIMIT_L128[d] for d in FIVE_D), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
         assert out["collapse"]["df"] == 6 and out["collapse"]["p_value"] == pytest.approx(p, rel=0.01)
 
 
@@ -1276,8 +1277,36 @@ def test_at_target_098_the_limits_d_curve_steepens_less(capsys):
     assert [x - y > 0.3 for x, y in zip(at98, at99)] == [False, False, True, True]  # "within 0.3": missed twice
     assert -3.6 <= at98[-1] <= -2.5 and not -3.3 <= at98[-1] <= -2.3 and not -4.7 <= at98[-1] <= -3.5
     for power, p in ((3, 2.43e-10), (4, 1.84e-3), (4.5, 2.44e-3), (5, 3.77e-5), (6, 9.50e-11)):
-        code, out = _fit(capsys, *LIMIT_T098.values(), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
+        code, out = _fit(capsys, *(LIMIT_T098[d] for d in FIVE_D), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
         assert out["collapse"]["df"] == 6 and out["collapse"]["p_value"] == pytest.approx(p, rel=0.01)
+
+def test_at_d560_both_targets_steepen_further_towards_a_d_near_512(capsys):
+    # docs/theory.md 7.12 (2026-12-04, predicted at 12:43 and 12:48 UTC before the runs). Far above threshold: at
+    # 560 0.10-0.50% error at N = 2e6 and 0.03-0.40% at 4e6 (held); at 512 0.35-1.0% and 0.25-0.8% (missed, above:
+    # the error there is still over 1% at 2e6). The cells at 560: 0.99 in [6.0e5, 1.0e6], local exponent from 600
+    # steeper than -4.5; 0.98 in [4.2e5, 5.8e5], local -4 to -8, ratio to 0.99's in [0.50, 0.72] (all held)
+    errors = _far_above_the_limits_threshold()
+    assert {k: v for k, v in errors.items() if v[0] == 13650} == {
+        (560, 2000000): (13650, [0.00146, 0.00195]), (560, 4000000): (13650, [0.00073, 0.00049]),
+        (512, 2000000): (13650, [0.01416, 0.01196]), (512, 4000000): (13650, [0.00879, 0.0083])}
+    assert 0.001 <= sum(errors[560, 2000000][1]) / 2 <= 0.005 and 0.0003 <= sum(errors[560, 4000000][1]) / 2 <= 0.004
+    assert sum(errors[512, 2000000][1]) / 2 > 0.01 and sum(errors[512, 4000000][1]) / 2 > 0.008  # the misses
+    at99 = _limit_cell(capsys, 560, trials=496, ci=[637237, 675574])["threshold"]
+    code, out = _fit(capsys, LIMIT_T098[560], "--law", "vural2026.headline")
+    (at98,) = out["cells"]
+    assert code == 3 and at98["method"] == "glm" and at98["trials"] == 328 and at98["in_regime"] is False
+    assert at98["threshold"] == pytest.approx(442353, rel=5e-4)
+    assert at98["ci"] == pytest.approx([430873, 455148], rel=5e-4)
+    assert 6.0e5 <= at99 <= 1.0e6 and 4.2e5 <= at98["threshold"] <= 5.8e5
+    assert math.log(at99 / LIMIT_N_L128[600]) / math.log(600 / 560) == pytest.approx(5.41, abs=0.01)
+    code, out = _fit(capsys, LIMIT_T098[600], "--law", "vural2026.headline")
+    local98 = math.log(at98["threshold"] / out["cells"][0]["threshold"]) / math.log(600 / 560)
+    assert local98 == pytest.approx(4.09, abs=0.01) and 4 <= local98 <= 8
+    assert at98["threshold"] / at99 == pytest.approx(0.674, abs=5e-4) and 0.50 <= at98["threshold"] / at99 <= 0.72
+    for rows in (LIMIT_L128, LIMIT_T098):  # six cells, no constant plus one power
+        for power in (4, 5, 6, 8):
+            code, out = _fit(capsys, *rows.values(), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
+            assert out["collapse"]["df"] == 8 and out["collapse"]["p_value"] < 1.5e-7
 
 def _limit_cell(capsys, d, trials, ci):
     """The limit's one cell at ``(4096, d)``, ``L = 128`` (``LIMIT_L128[d]``) under the
