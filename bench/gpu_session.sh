@@ -9,7 +9,8 @@
 # 2. full training (Adam, 60 steps, trigger out) at (8192, 1024), L = 64 and 256, to a CI:
 #    on 2026-11-28 (docs/theory.md §7.13) 24 trials gave brackets only, N*(64) in
 #    (3.69e4, 7.38e4] and N*(256) <= 7.38e4; is the L exponent near 0 there too, as at
-#    (4096, 1024) (0.041 [-0.044, 0.125])? Then a second d at V = 4096: (4096, 724), L = 64, 256;
+#    (4096, 1024) (0.041 [-0.044, 0.125])? Then a second d at V = 4096: (4096, 724), L = 64, 256
+#    (L = 64 at d 724 and 512 measured 2026-12-04: docs/theory.md 7.13; L = 256 there is the new part);
 # 3. where the beta = 3 excess of the limit takes over, does it move with V and d (docs/theory.md
 #    §7.11: at (8192, 1024) it is 2.6x the hard-attention threshold by L = 256, on the H100
 #    2026-11-28)? The beta = 3 L line, L = 32..512, at (16384, 2048) (L <= 256 cut short at 136 s
@@ -35,6 +36,8 @@ mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 MPLBACKEND=Agg PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" \
     || { echo "gpu_session.sh: needs PyTorch with a CUDA device (python3 -c 'import torch' failed or saw no GPU)"; exit 2; }
+python3 -c "import array_api_compat" \
+    || { echo "gpu_session.sh: needs array-api-compat beside PyTorch (not on the H200 image of 2026-12-04: carry its wheel)"; exit 2; }
 nvidia-smi -L
 step() {  # step NAME SECONDS COMMAND...: run with a time limit, log to ${LOGS:-$OUT}/NAME.log, say how it ended
     local name=$1 limit=$2 start=$SECONDS log=${LOGS:-$OUT}/$1.log

@@ -299,6 +299,29 @@ def test_full_training_on_a_gpu_at_v4096_and_v8192(capsys):
     assert (wide[1]["censored_side"], wide[1]["censored_beyond"]) == ("below", 73817)
 
 
+def test_full_training_on_a_gpu_in_d_at_v4096(capsys):
+    # docs/theory.md §7.13 (2026-12-04, H200; predicted at 13:17 UTC before the run): Adam, 60 steps, L = 64, d 724
+    # and 512 beside the L line's d = 1024 cell. Predicted: 724 in [2.4e4, 5.5e4], local exponent from 1024 in
+    # [-3, -1] (missed by 0.003: -0.998); 512 in [5e4, 2e5], steeper from 724 (held). One power: d -1.82, rejected
+    code, out = _fit(capsys, "gd_adam60_gpu_d_line_4096_L64.csv", "--law", "vural2026.headline")
+    assert code == 3 and out["verdict"] == "inconclusive"
+    assert out["exponents"]["d"]["estimate"] == pytest.approx(-1.816, abs=0.0005)
+    assert out["exponents"]["d"]["ci"] == pytest.approx([-1.913, -1.720], abs=0.0005)
+    assert out["collapse"]["df"] == 3 and out["collapse"]["p_value"] < 1e-15
+    n = {c["params"]["d"]: c for c in out["cells"]}
+    assert [n[d]["method"] for d in (1024, 724, 512)] == ["bracket", "glm", "glm"]
+    assert [n[d]["trials"] for d in (1024, 724, 512)] == [36, 96, 84]
+    assert [n[d]["in_regime"] for d in (1024, 724, 512)] == [True, True, False]
+    assert n[724]["threshold"] == pytest.approx(26254, rel=5e-4)
+    assert n[724]["ci"] == pytest.approx([25957, 26569], rel=5e-4)
+    assert n[512]["threshold"] == pytest.approx(65844, rel=5e-4)
+    assert n[512]["ci"] == pytest.approx([64015, 67558], rel=5e-4)
+    assert 2.4e4 <= n[724]["threshold"] <= 5.5e4 and 5e4 <= n[512]["threshold"] <= 2e5
+    upper = math.log(n[724]["threshold"] / n[1024]["threshold"]) / math.log(1024 / 724)
+    lower = math.log(n[512]["threshold"] / n[724]["threshold"]) / math.log(724 / 512)
+    assert upper == pytest.approx(0.998, abs=0.001) and lower == pytest.approx(2.654, abs=0.001) and lower > upper
+
+
 def test_full_training_few_steps_is_censored(capsys):
     # docs/theory.md §7.8: at 30 steps the check stopped at its cost ceiling with no success
     # up to N = 28392 in either cell; fit reports both cells censored there, not a threshold.
