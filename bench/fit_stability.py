@@ -103,6 +103,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("gd_adam60_gpu_L_line_4096.csv", "N", "--law vural2026.headline"),
     ("gd_adam60_gpu_V_cells.csv", "N", "--law vural2026.headline"),
     ("gd_adam60_gpu_d_line_4096_L64.csv", "N", "--law vural2026.headline"),
+    ("gd_adam60_gpu_L_line_4096_724.csv", "N", "--law vural2026.headline"),
     ("gd_adam60_trigger_in_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_adam60_trigger_in_zeta05_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_adam60_zeta05_L_line.csv", "N", "--law vural2026.headline"),

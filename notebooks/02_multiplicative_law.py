@@ -259,7 +259,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # bench/data/gd_adam60_gpu_V_cells.csv --law vural2026.headline`; docs/theory.md §7.13). In `d`
 # at `(4096, L = 64)` (H200, 2026-12-04): 1.86·10⁴, 2.63·10⁴, 6.58·10⁴ at `d` = 1024, 724, 512,
 # exponent -1.82 [-1.91, -1.72] against -2 (0.30 decades, inconclusive), bending (local -1.0,
-# then -2.65; `theorycheck fit bench/data/gd_adam60_gpu_d_line_4096_L64.csv --law vural2026.headline`).
+# then -2.65; `theorycheck fit bench/data/gd_adam60_gpu_d_line_4096_L64.csv --law vural2026.headline`);
+# at `d = 724`, `L` = 64 and 256 give 2.63·10⁴ and 2.66·10⁴ (`L` exponent 0.008 [-0.006, 0.023]).
 #
 # Full training also removes the mean bias: with the trigger in the value path (`ζ = 1` or 1/2) at
 # `(1024, 256)` Adam's threshold is the same as with the trigger out, where the three-step limit

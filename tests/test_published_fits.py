@@ -322,6 +322,15 @@ def test_full_training_on_a_gpu_in_d_at_v4096(capsys):
     assert upper == pytest.approx(0.998, abs=0.001) and lower == pytest.approx(2.654, abs=0.001) and lower > upper
 
 
+def test_full_training_on_a_gpu_at_a_second_d_is_flat_in_l(capsys):
+    # docs/theory.md §7.13 (2026-12-04, H200; predicted at 14:03 UTC before the run): at (4096, 724), L = 256,
+    # N* in [2.0e4, 3.3e4] (held), far below the law's 4x the L = 64 cell; L exponent 0.008, refuted (two L)
+    cells = _refuted_l_line(capsys, "gd_adam60_gpu_L_line_4096_724.csv", 0.0085, [-0.0063, 0.0232], 186, thin=True)
+    assert [c["threshold"] for c in cells] == pytest.approx([26254, 26564], abs=1)
+    assert [c["trials"] for c in cells] == [96, 90] and all(c["in_regime"] for c in cells)
+    assert 2.0e4 <= cells[1]["threshold"] <= 3.3e4
+
+
 def test_full_training_few_steps_is_censored(capsys):
     # docs/theory.md §7.8: at 30 steps the check stopped at its cost ceiling with no success
     # up to N = 28392 in either cell; fit reports both cells censored there, not a threshold.
