@@ -22,6 +22,8 @@ FOUR_LIMITS = [*THREE_LIMITS, LIMIT_L128[640]]  # and the fourth, below them
 LIMIT_N_L128 = {1024: 151209, 860: 187280, 724: 251490, 640: 347500, 600: 452260, 560: 656722}
 # the same five cells at target 0.98 (docs/theory.md 7.12, 2026-12-04), by d
 LIMIT_T098 = {d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128_target098.csv" for d in (*FIVE_D, 560)}
+# their thresholds as docs/theory.md 7.12 publishes them (each checked to 5e-4 by a test), by d
+LIMIT_N_T098 = {1024: 125569, 860: 154399, 724: 202494, 640: 268128, 600: 333575, 560: 442353}
 # the probes at (4096, d), L = 128 leaning a mean of 1.38 (docs/theory.md 7.12's table), by d
 LEAN_MATCHED = {1024: "three_step_eta5e5_beta10_zeta05_trigger_in_L128_probe_4096.csv",
                 **{d: f"three_step_{eta}_beta10_zeta05_trigger_in_L128_probe_4096_{d}.csv"
@@ -34,6 +36,12 @@ def _fit(capsys, *args):
     n = next((i for i, a in enumerate(args) if str(a).startswith("--")), len(args))
     code = main(["fit", *(str(DATA / a) for a in args[:n]), *args[n:], "--json"])
     return code, json.loads(capsys.readouterr().out)
+
+
+def _steepness(n, hi, lo):
+    """How fast the threshold grows as ``d`` falls from ``hi`` to ``lo``: ``log(n[lo]/n[hi]) / log(hi/lo)``,
+    minus the local ``d`` exponent between the two cells (``n``: thresholds by ``d``)."""
+    return math.log(n[lo] / n[hi]) / math.log(hi / lo)
 
 
 def test_mean_bias_v_line(capsys):
@@ -317,8 +325,8 @@ def test_full_training_on_a_gpu_in_d_at_v4096(capsys):
     assert n[512]["threshold"] == pytest.approx(65844, rel=5e-4)
     assert n[512]["ci"] == pytest.approx([64015, 67558], rel=5e-4)
     assert 2.4e4 <= n[724]["threshold"] <= 5.5e4 and 5e4 <= n[512]["threshold"] <= 2e5
-    upper = math.log(n[724]["threshold"] / n[1024]["threshold"]) / math.log(1024 / 724)
-    lower = math.log(n[512]["threshold"] / n[724]["threshold"]) / math.log(724 / 512)
+    thresholds = {d: c["threshold"] for d, c in n.items()}
+    upper, lower = _steepness(thresholds, 1024, 724), _steepness(thresholds, 724, 512)
     assert upper == pytest.approx(0.998, abs=0.001) and lower == pytest.approx(2.654, abs=0.001) and lower > upper
 
 
@@ -1110,7 +1118,7 @@ def test_between_the_two_d_the_limits_d_curve_bends(capsys):
     assert 1.85e5 <= lim["threshold"] <= 2.05e5  # the prediction
     code, out = _fit(capsys, *THREE_LIMITS, "--law", "vural2026.headline")
     n = {c["params"]["d"]: c["threshold"] for c in out["cells"]}
-    local = [math.log(n[a] / n[b]) / math.log(b / a) for a, b in ((860, 1024), (724, 860))]
+    local = [_steepness(n, 1024, 860), _steepness(n, 860, 724)]
     assert local == pytest.approx([1.226, 1.713], abs=0.001)
     assert out["collapse"]["df"] == 3 and out["collapse"]["p_value"] < 1e-12  # measured 1.4e-15
     code, out = _fit(capsys, *THREE_LIMITS, "--law", "N >= C*d**(-1.468)", "--params", "d")  # misses the middle
@@ -1145,7 +1153,7 @@ def test_below_724_the_limits_d_curve_is_a_constant_plus_d_to_the_minus_4(capsys
     assert len(errors) == 14  # the three d of the floor test, 640, 600's check (its cell: the next test), 560 and 512
     code, out = _fit(capsys, *FOUR_LIMITS, "--law", "vural2026.headline")
     n = {c["params"]["d"]: c["threshold"] for c in out["cells"]}
-    assert math.log(n[640] / n[724]) / math.log(724 / 640) == pytest.approx(2.622, abs=0.001)  # -1.23, -1.71 above
+    assert _steepness(n, 724, 640) == pytest.approx(2.622, abs=0.001)  # -1.23, -1.71 above
     constant = {}
     for power, p in ((3, 3.22e-5), (3.5, 0.0267), (4, 0.3520), (4.5, 0.0751), (5, 1.61e-4)):
         code, out = _fit(capsys, *FOUR_LIMITS, "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
@@ -1162,7 +1170,7 @@ def test_at_d600_the_limits_threshold_misses_the_four_cells_form(capsys):
     # exponent from 640: -4.08; over the five cells no constant plus d^-k fits at k 4..6
     lim = _limit_cell(capsys, 600, trials=268, ci=[441360, 463470])
     assert lim["threshold"] > 4.3e5  # above every prediction
-    assert math.log(LIMIT_N_L128[600] / LIMIT_N_L128[640]) / math.log(640 / 600) == pytest.approx(4.08, abs=0.01)
+    assert _steepness(LIMIT_N_L128, 640, 600) == pytest.approx(4.08, abs=0.01)
     for power, p in ((4, 8.74e-10), (4.5, 4.00e-6), (5, 1.05e-5), (6, 1.87e-12)):
         code, out = _fit(capsys, *(LIMIT_L128[d] for d in FIVE_D), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
         assert out["collapse"]["df"] == 6 and out["collapse"]["p_value"] == pytest.approx(p, rel=0.01)
@@ -1289,21 +1297,18 @@ def test_at_target_098_the_limits_d_curve_steepens_less(capsys):
     published = {1024: (196, [123786, 127641], [0.80, 0.90]), 860: (168, [152295, 156933], [0.78, 0.88]),
                  724: (164, [199086, 205938], [0.77, 0.84]), 640: (188, [261922, 274515], [0.45, 0.85]),
                  600: (216, [326039, 342485], None)}  # at 600 its local exponent was predicted (below)
-    n = {}
     for d, (trials, ci, band) in published.items():
         code, out = _fit(capsys, LIMIT_T098[d], "--law", "vural2026.headline")
         (cell,) = out["cells"]
         assert code == 3 and cell["method"] == "glm" and cell["trials"] == trials
         assert cell["in_regime"] is (d == 1024) and cell["ci"] == pytest.approx(ci, rel=5e-4)
-        n[d] = cell["threshold"]
-        assert band is None or band[0] <= n[d] / LIMIT_N_L128[d] <= band[1]
-    ratios = [n[d] / LIMIT_N_L128[d] for d in published]
+        assert cell["threshold"] == pytest.approx(LIMIT_N_T098[d], rel=5e-4)
+        assert band is None or band[0] <= LIMIT_N_T098[d] / LIMIT_N_L128[d] <= band[1]
+    ratios = [LIMIT_N_T098[d] / LIMIT_N_L128[d] for d in published]
     assert ratios == pytest.approx([0.830, 0.824, 0.805, 0.772, 0.738], abs=5e-4)
-
-    def local(t, a, b):
-        return -math.log(t[b] / t[a]) / math.log(a / b)
     pairs = list(zip(published, list(published)[1:]))
-    at98, at99 = [local(n, a, b) for a, b in pairs], [local(LIMIT_N_L128, a, b) for a, b in pairs]
+    at98 = [-_steepness(LIMIT_N_T098, a, b) for a, b in pairs]
+    at99 = [-_steepness(LIMIT_N_L128, a, b) for a, b in pairs]
     assert at98 == pytest.approx([-1.184, -1.575, -2.277, -3.384], abs=0.001)
     assert all(x > y for x, y in zip(at98, at99))  # each less steep than at 0.99
     assert [x - y > 0.3 for x, y in zip(at98, at99)] == [False, False, True, True]  # "within 0.3": missed twice
@@ -1311,6 +1316,7 @@ def test_at_target_098_the_limits_d_curve_steepens_less(capsys):
     for power, p in ((3, 2.43e-10), (4, 1.84e-3), (4.5, 2.44e-3), (5, 3.77e-5), (6, 9.50e-11)):
         code, out = _fit(capsys, *(LIMIT_T098[d] for d in FIVE_D), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
         assert out["collapse"]["df"] == 6 and out["collapse"]["p_value"] == pytest.approx(p, rel=0.01)
+
 
 def test_at_d560_both_targets_steepen_further_towards_a_d_near_512(capsys):
     # docs/theory.md 7.12 (2026-12-04, predicted at 12:43 and 12:48 UTC before the runs). Far above threshold: at
@@ -1327,18 +1333,18 @@ def test_at_d560_both_targets_steepen_further_towards_a_d_near_512(capsys):
     code, out = _fit(capsys, LIMIT_T098[560], "--law", "vural2026.headline")
     (at98,) = out["cells"]
     assert code == 3 and at98["method"] == "glm" and at98["trials"] == 328 and at98["in_regime"] is False
-    assert at98["threshold"] == pytest.approx(442353, rel=5e-4)
+    assert at98["threshold"] == pytest.approx(LIMIT_N_T098[560], rel=5e-4)
     assert at98["ci"] == pytest.approx([430873, 455148], rel=5e-4)
     assert 6.0e5 <= at99 <= 1.0e6 and 4.2e5 <= at98["threshold"] <= 5.8e5
-    assert math.log(at99 / LIMIT_N_L128[600]) / math.log(600 / 560) == pytest.approx(5.41, abs=0.01)
-    code, out = _fit(capsys, LIMIT_T098[600], "--law", "vural2026.headline")
-    local98 = math.log(at98["threshold"] / out["cells"][0]["threshold"]) / math.log(600 / 560)
+    assert _steepness(LIMIT_N_L128, 600, 560) == pytest.approx(5.41, abs=0.01)
+    local98 = _steepness(LIMIT_N_T098, 600, 560)
     assert local98 == pytest.approx(4.09, abs=0.01) and 4 <= local98 <= 8
     assert at98["threshold"] / at99 == pytest.approx(0.674, abs=5e-4) and 0.50 <= at98["threshold"] / at99 <= 0.72
     for rows in (LIMIT_L128, LIMIT_T098):  # six cells, no constant plus one power
         for power in (4, 5, 6, 8):
             code, out = _fit(capsys, *rows.values(), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
             assert out["collapse"]["df"] == 8 and out["collapse"]["p_value"] < 1.5e-7
+
 
 def _limit_cell(capsys, d, trials, ci):
     """The limit's one cell at ``(4096, d)``, ``L = 128`` (``LIMIT_L128[d]``) under the
