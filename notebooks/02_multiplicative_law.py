@@ -438,7 +438,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # and missed; no constant plus one power fits the five (read, not tested: the error left far above threshold grows
 # as `d` falls, and the 0.99 crossing may partly measure it). At target 0.98 the five cells steepen too, less (local
 # exponents -1.18, -1.58, -2.28, -3.38 against 0.99's -1.23, -1.71, -2.62, -4.08; the ratio of the two targets'
-# thresholds 0.83 at 1024 falling to 0.74 at 600, each predicted and held): part of the steepening is the
+# thresholds 0.83 at 1024 falling to 0.74 at 600; predicted and held at each d): part of the steepening is the
 # transition's own, and part, as read, the 0.99 target's nearness to the error left far above threshold. A sixth
 # cell, `d = 560`, reads 6.57e5 at 0.99 and 4.42e5 at 0.98 (local -5.41 and -4.09, each predicted and held), and at
 # `d = 512` the error left at `N = 2e6` is still 1.2-1.4%: the curve steepens towards a `d` near 512.
