@@ -76,6 +76,9 @@ its verdict, ``L`` exponent and CI agree to 1e-8. Later: ``limit_beta3_L_line_28
 ``three_step_eta1e4_L_line.csv`` and ``three_step_eta3e5_L_line.csv``, each the same on 3
 copies. 2026-12-01: ``three_step_eta3e5_L_line_2896_724.csv`` (``--only eta3e5_L_line_2896``),
 the same on 3 copies.
+2026-12-04: the GPU rows ``gd_adam60_gpu_d_line_4096_L64.csv``, ``gd_adam60_gpu_L_line_4096_724.csv``,
+``gd_adam60_gpu_V_line_1024_L64.csv``, ``limit_beta3_gpu_L_line_16384_to512.csv`` and
+``three_step_eta1e5_gpu_L_line_8192.csv`` (``--only`` each name), each the same on 3 copies.
 """
 
 from __future__ import annotations
@@ -104,6 +107,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("gd_adam60_gpu_V_cells.csv", "N", "--law vural2026.headline"),
     ("gd_adam60_gpu_d_line_4096_L64.csv", "N", "--law vural2026.headline"),
     ("gd_adam60_gpu_L_line_4096_724.csv", "N", "--law vural2026.headline"),
+    ("gd_adam60_gpu_V_line_1024_L64.csv", "N", "--law vural2026.headline"),
     ("gd_adam60_trigger_in_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_adam60_trigger_in_zeta05_L_line.csv", "N", "--law vural2026.headline"),
     ("gd_adam60_zeta05_L_line.csv", "N", "--law vural2026.headline"),
@@ -179,6 +183,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_beta3_gpu_L_line_8192.csv", "N", "--law vural2026.headline"),
     ("limit_beta3_gpu_L_line_16384.csv", "N", "--law vural2026.headline"),
     ("limit_beta3_gpu_L_line_16384.csv", "N", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L'),
+    ("limit_beta3_gpu_L_line_16384_to512.csv", "N", "--law vural2026.headline"),
+    ("three_step_eta1e5_gpu_L_line_8192.csv", "N", "--law vural2026.headline"),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (
         "--law vural2026.headline", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L')],
 ]

@@ -254,9 +254,11 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # backend=torch`, H200, 2026-11-28) at `(4096, 1024)`, `V/d = 4`: `N*` = 1.86·10⁴, 1.90·10⁴,
 # 1.94·10⁴, 2.03·10⁴ at `L` = 64..512, `L` exponent 0.041 [-0.044, 0.125], refuted, every cell
 # in the regime (`theorycheck fit bench/data/gd_adam60_gpu_L_line_4096.csv --law
-# vural2026.headline`); at `(8192, 1024)` brackets only, `N*(64)` in (3.69·10⁴, 7.38·10⁴] and
-# `N*(256) ≤ 7.38·10⁴`, so `V` 1.50 [0.99, 2.01] at `d = 1024` (thin; `theorycheck fit
-# bench/data/gd_adam60_gpu_V_cells.csv --law vural2026.headline`; docs/theory.md §7.13). In `d`
+# vural2026.headline`); at `(8192, 1024)` `N*(64)` = 5.58·10⁴ [5.51·10⁴, 5.66·10⁴] (H200,
+# 2026-12-04, 60 trials, predicted in [4.0·10⁴, 6.5·10⁴]) and `N*(256) ≤ 7.38·10⁴` (a bracket),
+# so `V` 1.59 [1.46, 1.71] at `d = 1024`, `L = 64` against the law's 2.11 (two `V`; `theorycheck
+# fit bench/data/gd_adam60_gpu_V_line_1024_L64.csv --law vural2026.headline`; docs/theory.md
+# §7.13). In `d`
 # at `(4096, L = 64)` (H200, 2026-12-04): 1.86·10⁴, 2.63·10⁴, 6.58·10⁴ at `d` = 1024, 724, 512,
 # exponent -1.82 [-1.91, -1.72] against -2 (0.30 decades, inconclusive), bending (local -1.0,
 # then -2.65; `theorycheck fit bench/data/gd_adam60_gpu_d_line_4096_L64.csv --law vural2026.headline`);
@@ -343,6 +345,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # and at `L = 512` no threshold: 0 of 8 seeds reach accuracy 0.99 at `N = 9.45·10⁶`.
 # At `(16384, 2048)`, `β = 3`, `L` 32..256 (`bench/data/limit_beta3_gpu_L_line_16384.csv`), the
 # excess is half that at `(8192, 1024)`, as `L V²/d³` says: `C2 = 1.05e4 [7990, 1.38e4]`.
+# Run on to `L = 512` (H200, 2026-12-04; `bench/data/limit_beta3_gpu_L_line_16384_to512.csv`):
+# `N*` = 4.42e5 there, the excess 2.1x the hard-attention threshold, growing as `L^{1.70}` over
+# 256..512 where `(4096, 1024)` gives 2.79 over the same `L`: ordered by the term's share, as below.
 # At `(2896, 724)` (CPU, 2026-11-28; `bench/data/limit_beta3_L_line_2896_724.csv`), on the
 # `V/d = 4` diagonal between `(2048, 512)` and `(4096, 1024)`: `N*` = 3.35e4, 3.80e4, 5.06e4,
 # 1.11e5, 3.44e5 at `L` = 32..362 and none by `N = 3·10⁶` at `L = 512`; `C2 = 6624 [4023,
@@ -372,7 +377,11 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # so `N*` is the same multiple of the hard-attention threshold (5.45e4 here) at both `V`. At
 # `(2896, 724)` that reading predicted 1.42x and 2.65x the hard-attention 3.0e4 (the multiples at
 # `(4096, 724)`); measured 1.42x and 2.89x (`bench/data/three_step_eta1e5_L_line_2896_724.csv`):
-# `N* ≈ N_hard(V, d)·(1 + h(L, d))` to about 10%, `h` rising faster than `L` and falling with `d`. At `η/γ' = 3` (`(2048, 512)`, `β = 4`,
+# `N* ≈ N_hard(V, d)·(1 + h(L, d))` to about 10%, `h` rising faster than `L` and falling with `d`.
+# At `V/d = 8`, `(8192, 1024)` on a GPU (H200, 2026-12-04;
+# `bench/data/three_step_eta1e5_gpu_L_line_8192.csv`): `N*` = 1.52e5, 1.73e5, 2.45e5 at `L` = 64,
+# 128, 256, `L` 0.34 [0.31, 0.37], refuted; 1.37x, 1.56x, 2.20x the hard-attention 1.11e5,
+# within 6% of `(4096, 1024)`'s multiples (computed after the run). At `η/γ' = 3` (`(2048, 512)`, `β = 4`,
 # `bench/data/three_step_eta3e4_L_line.csv`) `N*` = 3.20e4, 3.80e4, 5.92e4, 1.02e5: `L` 0.64
 # [0.61, 0.66], refuted, the excess over hard attention 2.4-2.8x below `η/γ' = 10`'s at every
 # `L`, with the same shape; at `(4096, 1024)` (`bench/data/three_step_eta3e4_L_line_4096.csv`)

@@ -339,6 +339,23 @@ def test_full_training_on_a_gpu_at_a_second_d_is_flat_in_l(capsys):
     assert 2.0e4 <= cells[1]["threshold"] <= 3.3e4
 
 
+def test_full_training_on_a_gpu_to_a_ci_at_v8192(capsys):
+    # docs/theory.md §7.13 (2026-12-04, H200; predicted at 15:25 UTC before the run): (8192, 1024), L = 64, N* in
+    # [4.0e4, 6.5e4] (held: 5.58e4), V exponent from (4096, 1024) in [1.1, 1.8] (held: 1.59), the law's 2.11
+    code, out = _fit(capsys, "gd_adam60_gpu_V_line_1024_L64.csv", "--law", "vural2026.headline")
+    assert code == 1 and out["verdict"] == "refuted" and out["exponents"]["V"]["thin"] is True
+    assert out["exponents"]["V"]["estimate"] == pytest.approx(1.586, abs=0.0005)
+    assert out["exponents"]["V"]["ci"] == pytest.approx([1.460, 1.713], abs=0.0005)
+    wide = next(c for c in out["cells"] if c["params"]["V"] == 8192)
+    assert wide["method"] == "glm" and wide["trials"] == 60 and wide["in_regime"]
+    assert wide["threshold"] == pytest.approx(55783, abs=1) and 4.0e4 <= wide["threshold"] <= 6.5e4
+    assert wide["ci"] == pytest.approx([55101, 56587], abs=1)
+    # the run's first two points are those of 2026-11-28 on the same seeds, outcome for outcome
+    def rows(name):
+        return {r for r in (DATA / name).read_text().splitlines()[1:] if r.startswith("64,8192,")}
+    assert rows("gd_adam60_gpu_V_cells.csv") < rows("gd_adam60_gpu_V_line_1024_L64.csv")
+
+
 def test_full_training_few_steps_is_censored(capsys):
     # docs/theory.md §7.8: at 30 steps the check stopped at its cost ceiling with no success
     # up to N = 28392 in either cell; fit reports both cells censored there, not a threshold.
@@ -579,6 +596,36 @@ def test_beta_dependence_of_the_excess_at_v8192_and_v16384_on_a_gpu(capsys):
     assert min(ratios) == pytest.approx(0.958, abs=0.0005) and max(ratios) == pytest.approx(1.014, abs=0.0005)
 
 
+#: N* of the three-step limit with hard attention at (16384, 2048) (docs/theory.md §7.10, 1.423e5-1.436e5):
+#: what the beta = 3 line there counts its excess over
+HARD_16384 = 1.43e5
+
+
+def test_beta3_at_v16384_to_l512_accelerates_as_its_share_says(capsys, tmp_path):
+    # docs/theory.md §7.11 (2026-12-04, H200): beta = 3 at (16384, 2048) run on to L = 512. Predicted before the run:
+    # N*'s local L exponent over 256..512 above 0.5 (0.91: held). The excess's, 1.70 while its share of the
+    # hard-attention threshold passes 0.65 -> 2.09, lies in the 1.5-2.3 that the other beta = 3 lines give over
+    # those shares (read off them before this run), far from (4096, 1024)'s 2.79 over the same L
+    cells = _refuted_l_line(capsys, "limit_beta3_gpu_L_line_16384_to512.csv", 0.357, [0.350, 0.365], 324)
+    n = [c["shared_width"]["threshold"] for c in cells]
+    assert n == pytest.approx([154221, 162473, 183767, 235183, 442300], abs=1)
+    assert [c["in_regime"] for c in cells] == [False, True, True, True, True]
+    assert math.log2(n[4] / n[3]) == pytest.approx(0.911, abs=0.001)
+    share = [x / HARD_16384 - 1 for x in n]
+    assert (share[3], share[4]) == pytest.approx((0.645, 2.093), abs=0.001)
+    assert 1.5 < math.log2(share[4] / share[3]) < 2.3
+    rows = (DATA / "limit_beta3_gpu_L_line_16384_to512.csv").read_text().splitlines()
+    (tmp_path / "le256.csv").write_text("\n".join([rows[0], *(r for r in rows[1:] if int(r.split(",")[0]) <= 256)]))
+    code = main(["fit", str(tmp_path / "le256.csv"), "--law", "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3",
+                 "--params", "V,d,L", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["constant"]["C2"]["estimate"] == pytest.approx(1.042e4, rel=1e-3)
+    assert out["constant"]["C2"]["ci"] == pytest.approx([8355, 13000], rel=1e-3)
+    c2 = out["constant"]["C2"]["estimate"]
+    held = 0.431 * 16384 * math.log(16384) + 1254 * 16384 ** 2 / 2048 ** 2 + c2 * 512 * 16384 ** 2 / 2048 ** 3
+    assert n[4] / held == pytest.approx(1.40, abs=0.01)  # at L = 512 the cell leaves the added term
+
+
 def test_beta3_on_the_diagonal_between_v2048_and_v4096(capsys, tmp_path):
     # docs/theory.md §7.11 (2026-11-28): beta = 3 at (2896, 724), two CPU runs pooled (their
     # L = 256 cells on other seeds); the added term on L <= 128 only
@@ -680,6 +727,25 @@ def test_the_finite_step_line_at_eta_over_gamma_3_at_4096(capsys):
     eta10 = _refuted_l_line(capsys, "three_step_eta1e5_L_line_4096.csv", 0.733, [0.642, 0.824], 52)
     ratios = [(c["shared_width"]["threshold"] - HARD_4096) / (t - HARD_4096) for c, t in zip(eta10, thresholds)]
     assert ratios == pytest.approx([3.2, 3.6, 3.6], abs=0.05)
+
+
+#: N* of the three-step limit with hard attention at (8192, 1024), L = 64 (docs/theory.md §7.9, §7.10)
+HARD_8192 = 1.110e5
+
+
+def test_the_finite_step_line_at_v8192_on_a_gpu(capsys):
+    # docs/theory.md §7.12 (2026-12-04, H200): beta = 4, eta/gamma' = 10 at (8192, 1024), L 64..256, the check's
+    # Bernoulli search (154 trials). Predicted before the run: L exponent in [0.2, 1.0] (held: 0.34). Computed
+    # after it: N* as multiples of the hard-attention threshold, within 6% of (4096, 1024)'s at each L
+    cells = _refuted_l_line(capsys, "three_step_eta1e5_gpu_L_line_8192.csv", 0.343, [0.310, 0.375], 154)
+    n = [c["shared_width"]["threshold"] for c in cells]
+    assert n == pytest.approx([152084, 173302, 244555], abs=1)
+    assert [c["in_regime"] for c in cells] == [False, True, True]
+    eta10 = _refuted_l_line(capsys, "three_step_eta1e5_L_line_4096.csv", 0.733, [0.642, 0.824], 52)
+    here = [x / HARD_8192 for x in n]
+    there = [c["shared_width"]["threshold"] / HARD_4096 for c in eta10[:3]]
+    assert here == pytest.approx([1.370, 1.561, 2.203], abs=0.001)
+    assert [a / b - 1 for a, b in zip(here, there)] == pytest.approx([0.058, -0.002, -0.055], abs=0.001)
 
 
 def _anchors_2896_724(capsys):
