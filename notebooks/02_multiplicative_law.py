@@ -451,6 +451,11 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # transition's own, and part, as read, the 0.99 target's nearness to the error left far above threshold. A sixth
 # cell, `d = 560`, reads 6.57e5 at 0.99 and 4.42e5 at 0.98 (local -5.41 and -4.09, each predicted and held), and at
 # `d = 512` the error left at `N = 2e6` is still 1.2-1.4%: the curve steepens towards a `d` near 512.
+# It is a wall: `N* ≈ C0 + C1/(d − d0)`, `d0` = 487 read off the six cells, predicted `d` = 1448 and 540 before
+# they ran (ranges [1.12e5, 1.22e5] and [7.8e5, 1.01e6]: 1.120e5 and 8.883e5, both held; the form's own point 4.3%
+# high at 1448, inside the CI at 540); on all eight cells `d0` = 485 [481, 490], `d0² = 6.9·V log V`, within 1.5%,
+# not exact (p = 0.004; `theorycheck fit bench/data/limit_beta10_zeta05_trigger_in_4096*_L128.csv --law
+# "N >= C0 + C1/(d - C2)" --params d`).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

@@ -145,3 +145,16 @@ def test_a_sum_law_finds_its_small_terms_from_the_balanced_start():
         assert abs(np.log(base.fitted_constants[name] / planted)) < np.log(1.5), (name, base.fitted_constants)
     for seed in range(1, 4):
         assert abs(fit_law(law, _nudged(data, seed), width_trends=("V", "d")).llf - base.llf) < 1e-6
+
+
+def test_a_law_with_a_pole_inside_the_constants_box_is_fitted():
+    # N >= C0 + C1/(d - C2): a threshold that diverges at d = C2 (a wall in d). For C2 above a
+    # cell's d the law is negative there and its log NaN; the start's least squares used to stop
+    # on that with "array must not contain infs or NaNs". Planted at C2 = 480 on d = 560..1024
+    # (6 trials a point, width 0.1): the fit recovers the wall. Its standard error on these cells
+    # is 6-10 in d (seeds 3-8 gave 467-483); 20 is 2-3 of them, far below a wrong optimum's miss.
+    law = Law.parse("N >= C0 + C1/(d - C2)", resource="N")
+    data = planted_dataset(law, grid={"d": [560, 600, 640, 724, 860, 1024]},
+                           constants={"C0": 7e4, "C1": 4e7, "C2": 480}, width=0.1, trials=6, seed=3)
+    wall = fit_law(law, data).constants["C2"]
+    assert abs(wall.estimate - 480) < 20 and wall.ci[0] < 480 < wall.ci[1]

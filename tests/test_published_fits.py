@@ -14,12 +14,14 @@ from theorycheck.cli.main import main
 DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
 # the limit's cells at (4096, d), L = 128 (beta 10, zeta 1/2, trigger in; docs/theory.md 7.12), by d
 LIMIT_L128 = {1024: "limit_beta10_zeta05_trigger_in_4096_L128.csv",
-              **{d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128.csv" for d in (860, 724, 640, 600, 560)}}
+              **{d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128.csv" for d in (860, 724, 640, 600, 560, 1448, 540)}}
 FIVE_D = (1024, 860, 724, 640, 600)  # the five d of 2026-12-03/04, before 560
+SIX_D = (*FIVE_D, 560)  # and 560: the six the wall's form was read off, before 1448 and 540
 THREE_LIMITS = [LIMIT_L128[d] for d in (1024, 860, 724)]  # the three cells of 2026-12-03
 FOUR_LIMITS = [*THREE_LIMITS, LIMIT_L128[640]]  # and the fourth, below them
 # their thresholds as docs/theory.md 7.12 publishes them (each checked to 5e-4 by its cell's own test), by d
-LIMIT_N_L128 = {1024: 151209, 860: 187280, 724: 251490, 640: 347500, 600: 452260, 560: 656722}
+LIMIT_N_L128 = {1024: 151209, 860: 187280, 724: 251490, 640: 347500, 600: 452260, 560: 656722, 1448: 112044,
+                540: 888251}
 # the same five cells at target 0.98 (docs/theory.md 7.12, 2026-12-04), by d
 LIMIT_T098 = {d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128_target098.csv" for d in (*FIVE_D, 560)}
 # their thresholds as docs/theory.md 7.12 publishes them (each checked to 5e-4 by a test), by d
@@ -1406,10 +1408,38 @@ def test_at_d560_both_targets_steepen_further_towards_a_d_near_512(capsys):
     local98 = _steepness(LIMIT_N_T098, 600, 560)
     assert local98 == pytest.approx(4.09, abs=0.01) and 4 <= local98 <= 8
     assert at98["threshold"] / at99 == pytest.approx(0.674, abs=5e-4) and 0.50 <= at98["threshold"] / at99 <= 0.72
-    for rows in (LIMIT_L128, LIMIT_T098):  # six cells, no constant plus one power
+    for rows in ([LIMIT_L128[d] for d in SIX_D], LIMIT_T098.values()):  # six cells, no constant plus one power
         for power in (4, 5, 6, 8):
-            code, out = _fit(capsys, *rows.values(), "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
+            code, out = _fit(capsys, *rows, "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
             assert out["collapse"]["df"] == 8 and out["collapse"]["p_value"] < 1.5e-7
+
+
+def test_the_limits_d_curve_is_a_wall_near_d485(capsys):
+    # docs/theory.md 7.12 (2026-12-04). Read off the six cells: N* = C0 + C1/(d - d0), d0 = 487.3, collapsing
+    # (p = 0.30) where powers 1.5 and 2 of the pole do not. Predicted at 15:49 UTC before the runs: N*(1448) in
+    # [1.12e5, 1.22e5] and N*(540) in [7.8e5, 1.01e6] (both held; 1448 by 0.04%). The form's own point is 4.3% high
+    # at 1448, outside the cell's CI, and inside the CI at 540, where the rejected powers all fall below it
+    pole = "N >= C0 + C1/(d - C2)"
+    code, six = _fit(capsys, *(LIMIT_L128[d] for d in SIX_D), "--law", pole, "--params", "d")
+    c = {k: v["estimate"] for k, v in six["constant"].items()}
+    assert c["C2"] == pytest.approx(487.3, abs=0.05)
+    assert six["constant"]["C2"]["ci"] == pytest.approx([479.8, 494.9], abs=0.05)
+    assert six["collapse"]["p_value"] == pytest.approx(0.30, abs=0.005)
+    form = {d: c["C0"] + c["C1"] / (d - c["C2"]) for d in (1448, 540)}
+    assert form[1448] == pytest.approx(1.169e5, rel=1e-3) and form[540] == pytest.approx(8.76e5, rel=1e-3)
+    high = _limit_cell(capsys, 1448, trials=164, ci=[109823, 114311])
+    low = _limit_cell(capsys, 540, trials=500, ci=[861700, 911500])
+    assert 1.12e5 <= high["threshold"] <= 1.22e5 and 7.8e5 <= low["threshold"] <= 1.01e6
+    assert form[1448] > high["ci"][1] and low["ci"][0] < form[540] < low["ci"][1]
+    for power in ("1.5", "2"):  # the other forms named in the prediction fall below the 540 cell
+        code, other = _fit(capsys, *(LIMIT_L128[d] for d in SIX_D), "--law", f"{pole}**{power}", "--params", "d")
+        k = {n: v["estimate"] for n, v in other["constant"].items()}
+        assert k["C0"] + k["C1"] / (540 - k["C2"]) ** float(power) < low["ci"][0]
+    code, eight = _fit(capsys, *LIMIT_L128.values(), "--law", pole, "--params", "d")
+    assert eight["constant"]["C2"]["ci"] == pytest.approx([481.1, 489.8], abs=0.05)
+    ratios = [cell["threshold"] / cell["predicted"] for cell in eight["cells"]]
+    assert min(ratios) == pytest.approx(0.986, abs=5e-4) and max(ratios) == pytest.approx(1.015, abs=5e-4)
+    assert eight["collapse"]["p_value"] == pytest.approx(0.004, abs=5e-4)
 
 
 def _limit_cell(capsys, d, trials, ci):

@@ -37,12 +37,14 @@ def start_point(model: LawModel, ths: Sequence[Threshold], log_c0: np.ndarray | 
     nc = len(model.free)
     log_c = np.zeros(nc) if log_c0 is None else np.asarray(log_c0, dtype=float)
     if nc and not model.with_scale:
-        shift = minimize_scalar(lambda d: float(np.sum((y - model.log_f(log_c + d)[ok]) ** 2)),
-                                bounds=(-60, 60), method="bounded").x
-        log_c = log_c + shift
-
         def resid(lc: np.ndarray) -> np.ndarray:
-            return y - model.log_f(lc)[ok]
+            # where the law is not positive at a cell (``C1/(d - C2)`` with ``C2`` past a cell's ``d``)
+            # its log is NaN: a residual of 1e3 instead steers the start back, as negllf's 1e300 does
+            r = y - model.log_f(lc)[ok]
+            return np.where(np.isfinite(r), r, 1e3)
+
+        shift = minimize_scalar(lambda d: float(np.sum(resid(log_c + d) ** 2)), bounds=(-60, 60), method="bounded").x
+        log_c = log_c + shift
 
         if len(ok) > nc:
             log_c = least_squares(resid, log_c, bounds=(log_c - 50, log_c + 50)).x
