@@ -1416,7 +1416,7 @@ def test_at_d560_both_targets_steepen_further_towards_a_d_near_512(capsys):
 
 def test_the_limits_d_curve_is_a_wall_near_d485(capsys):
     # docs/theory.md 7.12 (2026-12-04). Read off the six cells: N* = C0 + C1/(d - d0), d0 = 487.3, collapsing
-    # (p = 0.30) where powers 1.5 and 2 of the pole do not. Predicted at 15:49 UTC before the runs: N*(1448) in
+    # (p = 0.30) where powers 1.5 and 2 of the pole do not. Predicted at 15:48 UTC before the runs: N*(1448) in
     # [1.12e5, 1.22e5] and N*(540) in [7.8e5, 1.01e6] (both held; 1448 by 0.04%). The form's own point is 4.3% high
     # at 1448, outside the cell's CI, and inside the CI at 540, where the rejected powers all fall below it
     pole = "N >= C0 + C1/(d - C2)"
