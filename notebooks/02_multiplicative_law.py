@@ -455,7 +455,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # they ran (ranges [1.12e5, 1.22e5] and [7.8e5, 1.01e6]: 1.120e5 and 8.883e5, both held; the form's own point 4.3%
 # high at 1448, inside the CI at 540); on all eight cells `d0` = 485 [481, 490], `d0² = 6.9·V log V`, within 1.5%,
 # not exact (p = 0.004; `theorycheck fit bench/data/limit_beta10_zeta05_trigger_in_4096*_L128.csv --law
-# "N >= C0 + C1/(d - C2)" --params d`).
+# "N >= C0 + C1/(d - C2)" --params d`). At `V = 2048` (`d` 384, 430, 512; predicted [300, 356] before the run)
+# `d0` = 342 [335, 349]: the wall moves as `sqrt(V)`, `d0² ≈ 57·V` at both `V`.
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

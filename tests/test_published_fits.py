@@ -1442,6 +1442,24 @@ def test_the_limits_d_curve_is_a_wall_near_d485(capsys):
     assert eight["collapse"]["p_value"] == pytest.approx(0.004, abs=5e-4)
 
 
+def test_the_wall_moves_as_sqrt_v(capsys):
+    # docs/theory.md 7.12 (2026-12-04; predicted at 16:35 UTC before the run): at V = 2048, L = 128, the pole's d0 in
+    # [300, 356] (sqrt(V log V) 328, sqrt(V) 343; 243 if it moved as V) and N*(384)/N*(512) above 2; both held
+    code, out = _fit(capsys, "limit_beta10_zeta05_trigger_in_2048_d_line_L128.csv", "--law", "vural2026.headline")
+    n = {c["params"]["d"]: c for c in out["cells"]}
+    assert [n[d]["trials"] for d in (384, 430, 512)] == [600, 368, 312] and not any(c["in_regime"] for c in n.values())
+    assert [n[d]["threshold"] for d in (384, 430, 512)] == pytest.approx([358000, 184300, 107900], rel=5e-4)
+    assert n[384]["threshold"] / n[512]["threshold"] > 2
+    code, out = _fit(capsys, "limit_beta10_zeta05_trigger_in_2048_d_line_L128.csv", "--law", "N >= C0 + C1/(d - C2)",
+                     "--params", "d")
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(342.1, abs=0.05) and wall["ci"] == pytest.approx([335.4, 348.9], abs=0.05)
+    assert 300 <= wall["estimate"] <= 356
+    # against 485.4 [481.1, 489.8] at V = 4096 (the test above): d0 ~ V^0.50, d0^2 ~ 57 V at both V
+    assert math.log2(485.4 / wall["estimate"]) == pytest.approx(0.505, abs=0.001)
+    assert wall["estimate"] ** 2 / 2048 == pytest.approx(485.4 ** 2 / 4096, rel=0.01)
+
+
 def _limit_cell(capsys, d, trials, ci):
     """The limit's one cell at ``(4096, d)``, ``L = 128`` (``LIMIT_L128[d]``) under the
     headline law: exit 3 (one cell), its GLM over ``trials`` trials, outside ``N << L·V``, the published
