@@ -17,6 +17,7 @@ LIMIT_L128 = {1024: "limit_beta10_zeta05_trigger_in_4096_L128.csv",
               **{d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128.csv" for d in (860, 724, 640, 600, 560, 1448, 540)}}
 FIVE_D = (1024, 860, 724, 640, 600)  # the five d of 2026-12-03/04, before 560
 SIX_D = (*FIVE_D, 560)  # and 560: the six the wall's form was read off, before 1448 and 540
+SIX_LIMITS = [LIMIT_L128[d] for d in SIX_D]
 THREE_LIMITS = [LIMIT_L128[d] for d in (1024, 860, 724)]  # the three cells of 2026-12-03
 FOUR_LIMITS = [*THREE_LIMITS, LIMIT_L128[640]]  # and the fourth, below them
 # their thresholds as docs/theory.md 7.12 publishes them (each checked to 5e-4 by its cell's own test), by d
@@ -44,6 +45,24 @@ def _steepness(n, hi, lo):
     """How fast the threshold grows as ``d`` falls from ``hi`` to ``lo``: ``log(n[lo]/n[hi]) / log(hi/lo)``,
     minus the local ``d`` exponent between the two cells (``n``: thresholds by ``d``)."""
     return math.log(n[lo] / n[hi]) / math.log(hi / lo)
+
+
+#: the limit's added term (docs/theory.md §7.11): §7.9's count floor and storage term held, one constant for L
+HELD_TERM = "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3"
+
+
+def _held_term_fit(capsys, *rows):
+    """``theorycheck fit ROWS --law HELD_TERM --params V,d,L --json``: the exit code and the parsed output."""
+    return _fit(capsys, *rows, "--law", HELD_TERM, "--params", "V,d,L")
+
+
+def _rows_up_to_l(tmp_path, name, top):
+    """The rows of bench/data/``name`` with ``L <= top`` (``L`` its first column), written to a file in
+    ``tmp_path``; returns that file's path."""
+    header, *rows = (DATA / name).read_text().splitlines()
+    path = tmp_path / f"L_le_{top}_{name}"
+    path.write_text("\n".join([header, *(r for r in rows if int(r.split(",")[0]) <= top)]) + "\n")
+    return path
 
 
 def test_mean_bias_v_line(capsys):
@@ -524,9 +543,7 @@ def test_beta4_gpu_l_lines_are_refuted(capsys, name, slope, ci, thresholds, tria
 
 def test_beta4_excess_is_one_added_term(capsys):
     # the count floor and storage term of §7.9 held fixed; one constant for the L term
-    code = main(["fit", *(str(DATA / n) for n, *_ in BETA4_GPU_L_LINES), "--law",
-                 "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3", "--params", "V,d,L", "--json"])
-    out = json.loads(capsys.readouterr().out)
+    code, out = _held_term_fit(capsys, *(n for n, *_ in BETA4_GPU_L_LINES))
     assert out["constant"]["C2"]["estimate"] == pytest.approx(1866, abs=0.5)
     assert out["constant"]["C2"]["ci"] == pytest.approx([1584, 2199], abs=0.5)
     ratios = [c["threshold"] / c["predicted"] for c in out["cells"]]
@@ -563,9 +580,7 @@ def test_beta_dependence_of_the_excess_at_v4096(capsys):
     # 2026-11-27 evening, beside the GPU's beta = 4 line at the same (V, d)
     cells = _refuted_l_line(capsys, "limit_beta5_L_line_4096.csv", 0.046, [0.039, 0.052], 588)
     assert [round(c["threshold"]) for c in cells] == pytest.approx([35352, 36065, 40131], rel=1e-4)
-    code = main(["fit", str(DATA / "limit_beta5_L_line_4096.csv"), "--law",
-                 "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3", "--params", "V,d,L", "--json"])
-    out = json.loads(capsys.readouterr().out)
+    code, out = _held_term_fit(capsys, "limit_beta5_L_line_4096.csv")
     assert code == 0 and out["constant"]["C2"]["ci"] == pytest.approx([626.5, 726.4], abs=0.5)
     # beta = 3: both runs (L = 32, 128, 512, then 256 and 362); N*'s local exponent 0.19 .. 2.66
     cells = _refuted_l_line(capsys, "limit_beta3_L_line_4096.csv", 0.670, [0.660, 0.680], 978)
@@ -578,9 +593,7 @@ def test_beta_dependence_of_the_excess_at_v8192_and_v16384_on_a_gpu(capsys):
     cells = _refuted_l_line(capsys, "limit_beta5_gpu_L_line_8192.csv", 0.057, [0.052, 0.062], 822)
     assert [round(c["threshold"]) for c in cells] == pytest.approx([111648, 111372, 115323, 121017, 130613], rel=1e-4)
     assert [c["in_regime"] for c in cells] == [False, True, True, True, True]
-    code = main(["fit", str(DATA / "limit_beta5_gpu_L_line_8192.csv"), "--law",
-                 "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3", "--params", "V,d,L", "--json"])
-    out = json.loads(capsys.readouterr().out)
+    code, out = _held_term_fit(capsys, "limit_beta5_gpu_L_line_8192.csv")
     assert code == 0 and set(out["constant"]) == {"C2"}  # the written terms held, no overall K
     assert out["constant"]["C2"]["estimate"] == pytest.approx(555.0, abs=0.5)
     assert out["constant"]["C2"]["ci"] == pytest.approx([413.8, 744.2], abs=0.5)
@@ -590,9 +603,7 @@ def test_beta_dependence_of_the_excess_at_v8192_and_v16384_on_a_gpu(capsys):
     # beta = 3 at (16384, 2048), L 32..256: a run cut by its time limit; the held-term form fits
     cells = _refuted_l_line(capsys, "limit_beta3_gpu_L_line_16384.csv", 0.206, [0.200, 0.212], 376)
     assert [round(c["threshold"]) for c in cells] == pytest.approx([152671, 162786, 182947, 236239], rel=1e-4)
-    code = main(["fit", str(DATA / "limit_beta3_gpu_L_line_16384.csv"), "--law",
-                 "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3", "--params", "V,d,L", "--json"])
-    out = json.loads(capsys.readouterr().out)
+    code, out = _held_term_fit(capsys, "limit_beta3_gpu_L_line_16384.csv")
     assert code == 0 and out["constant"]["C2"]["ci"] == pytest.approx([7990, 13840], abs=1)
     ratios = [c["threshold"] / c["predicted"] for c in out["cells"]]
     assert min(ratios) == pytest.approx(0.958, abs=0.0005) and max(ratios) == pytest.approx(1.014, abs=0.0005)
@@ -616,11 +627,7 @@ def test_beta3_at_v16384_to_l512_accelerates_as_its_share_says(capsys, tmp_path)
     share = [x / HARD_16384 - 1 for x in n]
     assert (share[3], share[4]) == pytest.approx((0.645, 2.093), abs=0.001)
     assert 1.5 < math.log2(share[4] / share[3]) < 2.3
-    rows = (DATA / "limit_beta3_gpu_L_line_16384_to512.csv").read_text().splitlines()
-    (tmp_path / "le256.csv").write_text("\n".join([rows[0], *(r for r in rows[1:] if int(r.split(",")[0]) <= 256)]))
-    code = main(["fit", str(tmp_path / "le256.csv"), "--law", "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3",
-                 "--params", "V,d,L", "--json"])
-    out = json.loads(capsys.readouterr().out)
+    code, out = _held_term_fit(capsys, _rows_up_to_l(tmp_path, "limit_beta3_gpu_L_line_16384_to512.csv", 256))
     assert code == 0 and out["constant"]["C2"]["estimate"] == pytest.approx(1.042e4, rel=1e-3)
     assert out["constant"]["C2"]["ci"] == pytest.approx([8355, 13000], rel=1e-3)
     c2 = out["constant"]["C2"]["estimate"]
@@ -634,12 +641,7 @@ def test_beta3_on_the_diagonal_between_v2048_and_v4096(capsys, tmp_path):
     cells = _refuted_l_line(capsys, "limit_beta3_L_line_2896_724.csv", 0.876, [0.862, 0.890], 1302)
     assert [round(c["threshold"]) for c in cells] == pytest.approx([33457, 37993, 50604, 111358, 343751], rel=1e-4)
     assert [c["in_regime"] for c in cells] == [False, True, True, True, False]
-    rows = (DATA / "limit_beta3_L_line_2896_724.csv").read_text().splitlines()
-    small = [rows[0], *(r for r in rows[1:] if int(r.split(",")[0]) <= 128)]
-    (tmp_path / "le128.csv").write_text("\n".join(small) + "\n")
-    code = main(["fit", str(tmp_path / "le128.csv"), "--law", "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3",
-                 "--params", "V,d,L", "--json"])
-    out = json.loads(capsys.readouterr().out)
+    code, out = _held_term_fit(capsys, _rows_up_to_l(tmp_path, "limit_beta3_L_line_2896_724.csv", 128))
     assert code == 0 and out["constant"]["C2"]["estimate"] == pytest.approx(6624, rel=1e-3)
     assert out["constant"]["C2"]["ci"] == pytest.approx([4023, 10910], rel=1e-3)
 
@@ -1408,10 +1410,14 @@ def test_at_d560_both_targets_steepen_further_towards_a_d_near_512(capsys):
     local98 = _steepness(LIMIT_N_T098, 600, 560)
     assert local98 == pytest.approx(4.09, abs=0.01) and 4 <= local98 <= 8
     assert at98["threshold"] / at99 == pytest.approx(0.674, abs=5e-4) and 0.50 <= at98["threshold"] / at99 <= 0.72
-    for rows in ([LIMIT_L128[d] for d in SIX_D], LIMIT_T098.values()):  # six cells, no constant plus one power
+    for rows in (SIX_LIMITS, LIMIT_T098.values()):  # six cells, no constant plus one power
         for power in (4, 5, 6, 8):
             code, out = _fit(capsys, *rows, "--law", f"N >= C0 + C1/d**{power}", "--params", "d")
             assert out["collapse"]["df"] == 8 and out["collapse"]["p_value"] < 1.5e-7
+
+
+#: the wall's position at V = 4096 over the eight limit cells (docs/theory.md 7.12), checked by the next test
+WALL_D0_4096 = 485.4
 
 
 def test_the_limits_d_curve_is_a_wall_near_d485(capsys):
@@ -1420,7 +1426,7 @@ def test_the_limits_d_curve_is_a_wall_near_d485(capsys):
     # [1.12e5, 1.22e5] and N*(540) in [7.8e5, 1.01e6] (both held; 1448 by 0.04%). The form's own point is 4.3% high
     # at 1448, outside the cell's CI, and inside the CI at 540, where the rejected powers all fall below it
     pole = "N >= C0 + C1/(d - C2)"
-    code, six = _fit(capsys, *(LIMIT_L128[d] for d in SIX_D), "--law", pole, "--params", "d")
+    code, six = _fit(capsys, *SIX_LIMITS, "--law", pole, "--params", "d")
     c = {k: v["estimate"] for k, v in six["constant"].items()}
     assert c["C2"] == pytest.approx(487.3, abs=0.05)
     assert six["constant"]["C2"]["ci"] == pytest.approx([479.8, 494.9], abs=0.05)
@@ -1432,10 +1438,11 @@ def test_the_limits_d_curve_is_a_wall_near_d485(capsys):
     assert 1.12e5 <= high["threshold"] <= 1.22e5 and 7.8e5 <= low["threshold"] <= 1.01e6
     assert form[1448] > high["ci"][1] and low["ci"][0] < form[540] < low["ci"][1]
     for power in ("1.5", "2"):  # the other forms named in the prediction fall below the 540 cell
-        code, other = _fit(capsys, *(LIMIT_L128[d] for d in SIX_D), "--law", f"{pole}**{power}", "--params", "d")
+        code, other = _fit(capsys, *SIX_LIMITS, "--law", f"{pole}**{power}", "--params", "d")
         k = {n: v["estimate"] for n, v in other["constant"].items()}
         assert k["C0"] + k["C1"] / (540 - k["C2"]) ** float(power) < low["ci"][0]
     code, eight = _fit(capsys, *LIMIT_L128.values(), "--law", pole, "--params", "d")
+    assert eight["constant"]["C2"]["estimate"] == pytest.approx(WALL_D0_4096, abs=0.05)
     assert eight["constant"]["C2"]["ci"] == pytest.approx([481.1, 489.8], abs=0.05)
     ratios = [cell["threshold"] / cell["predicted"] for cell in eight["cells"]]
     assert min(ratios) == pytest.approx(0.986, abs=5e-4) and max(ratios) == pytest.approx(1.015, abs=5e-4)
@@ -1455,9 +1462,9 @@ def test_the_wall_moves_as_sqrt_v(capsys):
     wall = out["constant"]["C2"]
     assert wall["estimate"] == pytest.approx(342.1, abs=0.05) and wall["ci"] == pytest.approx([335.4, 348.9], abs=0.05)
     assert 300 <= wall["estimate"] <= 356
-    # against 485.4 [481.1, 489.8] at V = 4096 (the test above): d0 ~ V^0.50, d0^2 ~ 57 V at both V
-    assert math.log2(485.4 / wall["estimate"]) == pytest.approx(0.505, abs=0.001)
-    assert wall["estimate"] ** 2 / 2048 == pytest.approx(485.4 ** 2 / 4096, rel=0.01)
+    # against WALL_D0_4096 (the test above): d0 ~ V^0.50, d0^2 ~ 57 V at both V
+    assert math.log2(WALL_D0_4096 / wall["estimate"]) == pytest.approx(0.505, abs=0.001)
+    assert wall["estimate"] ** 2 / 2048 == pytest.approx(WALL_D0_4096 ** 2 / 4096, rel=0.01)
 
 
 def _limit_cell(capsys, d, trials, ci):
