@@ -79,6 +79,13 @@ the same on 3 copies.
 2026-12-04: the GPU rows ``gd_adam60_gpu_d_line_4096_L64.csv``, ``gd_adam60_gpu_L_line_4096_724.csv``,
 ``gd_adam60_gpu_V_line_1024_L64.csv``, ``limit_beta3_gpu_L_line_16384_to512.csv`` and
 ``three_step_eta1e5_gpu_L_line_8192.csv`` (``--only`` each name), each the same on 3 copies.
+Later that day: ``limit_beta10_zeta05_trigger_in_2048_d_line_L512.csv`` and
+``limit_hard_zeta05_trigger_in_2048_430_L128_L512.csv``, each the same on 3 copies. The pole law
+``N >= C0 + C1/(d - C2)`` on that file alone (three cells, one a bracket, three constants) flips
+between refuted and inconclusive: it is not published. The published pole fits pool it with
+``..._2048_600_724_L512.csv`` (and the ``L128`` pair); run on one concatenated CSV each (this list
+takes one file a fit), only the log-form neighbour's ΔBIC (-0.0066 and -0.024) moved, by 1e-5
+relative; the walls and their CIs did not.
 """
 
 from __future__ import annotations
@@ -185,6 +192,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_beta3_gpu_L_line_16384.csv", "N", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L'),
     ("limit_beta3_gpu_L_line_16384_to512.csv", "N", "--law vural2026.headline"),
     ("three_step_eta1e5_gpu_L_line_8192.csv", "N", "--law vural2026.headline"),
+    ("limit_beta10_zeta05_trigger_in_2048_d_line_L512.csv", "N", "--law vural2026.headline"),
+    ("limit_hard_zeta05_trigger_in_2048_430_L128_L512.csv", "N", "--law vural2026.headline"),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (
         "--law vural2026.headline", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L')],
 ]

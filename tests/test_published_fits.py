@@ -1467,6 +1467,57 @@ def test_the_wall_moves_as_sqrt_v(capsys):
     assert wall["estimate"] ** 2 / 2048 == pytest.approx(WALL_D0_4096 ** 2 / 4096, rel=0.01)
 
 
+def _cells_by_d_l(capsys, *rows):
+    """The cells of ``rows`` (bench/data names) under the headline law, by ``(d, L)``."""
+    code, out = _fit(capsys, *rows, "--law", "vural2026.headline")
+    return {(c["params"]["d"], c["params"]["L"]): c for c in out["cells"]}
+
+
+def test_the_wall_moves_with_l_through_the_softmax_leak(capsys):
+    # docs/theory.md 7.12 (2026-12-04 from 18:27 UTC). At V = 2048, beta = 10, zeta = 1/2, trigger in, 0.99, L 128
+    # and 512. Predicted at 18:36 UTC, before the run: r = N*(512)/N*(128) in [1.05, 1.6] at d = 512, larger at
+    # 430, larger still at 384 or no crossing there; the pole's d0 at L = 512 in [355, 450]. At 18:45, before the
+    # next: d = 600 and 724 at L = 128 in [7.0e4, 9.0e4] and [5.3e4, 7.2e4], at 512 600 in [8.5e4, 1.25e5] and r at
+    # 724 in [0.95, 1.25], r falling as d rises. At 19:13, hard attention at d = 430: N*(128) in [0.8e5, 1.84e5]
+    # (at most beta = 10's) and r in [0.85, 1.2]. Every one held
+    n = _cells_by_d_l(capsys, "limit_beta10_zeta05_trigger_in_2048_d_line_L512.csv")
+    near = _cells_by_d_l(capsys, "limit_beta10_zeta05_trigger_in_2048_d_line_L128.csv")
+    for name in ("limit_beta10_zeta05_trigger_in_2048_600_724_L128.csv",
+                 "limit_beta10_zeta05_trigger_in_2048_600_724_L512.csv"):
+        n.update(_cells_by_d_l(capsys, name))
+    n.update(near)
+    assert [n[d, 512]["trials"] for d in (384, 430, 512, 600, 724)] == [20, 600, 328, 160, 180]
+    # d = 384 at L = 512: no crossing, a bracket open above (1 of 4 at 3.55e6, then 0 of 4 at 7.1e6)
+    assert n[384, 512]["method"] == "bracket" and n[384, 512]["ci"][1] is None
+    assert n[384, 512]["threshold"] > 10 * n[384, 128]["threshold"]
+    est = {k: c["threshold"] for k, c in n.items()}
+    assert [est[d, 512] for d in (430, 512, 600, 724)] == pytest.approx([366213, 148685, 97670, 73736], rel=5e-4)
+    assert [est[d, 128] for d in (600, 724)] == pytest.approx([81662, 64361], rel=5e-4)
+    assert 7.0e4 <= est[600, 128] <= 9.0e4 and 5.3e4 <= est[724, 128] <= 7.2e4 and 8.5e4 <= est[600, 512] <= 1.25e5
+    r = {d: est[d, 512] / est[d, 128] for d in (430, 512, 600, 724)}
+    assert [round(r[d], 3) for d in (430, 512, 600, 724)] == [1.987, 1.378, 1.196, 1.146]
+    assert 1.05 <= r[512] <= 1.6 and 0.95 <= r[724] <= 1.25 and r[430] > r[512] > r[600] > r[724]
+    assert n[512, 512]["in_regime"] and not n[430, 512]["in_regime"]
+    pole = "N >= C0 + C1/(d - C2)"
+    walls = {}
+    for L in (128, 512):
+        code, out = _fit(capsys, f"limit_beta10_zeta05_trigger_in_2048_d_line_L{L}.csv",
+                         f"limit_beta10_zeta05_trigger_in_2048_600_724_L{L}.csv", "--law", pole, "--params", "d")
+        walls[L] = out["constant"]["C2"]
+        if L == 128:  # five cells within 0.6% of the pole
+            assert out["ratio_spread"]["min"] > 0.99 and out["ratio_spread"]["max"] < 1.01
+    assert walls[128]["estimate"] == pytest.approx(343.3, abs=0.05)
+    assert walls[128]["ci"] == pytest.approx([337.3, 349.5], abs=0.05)
+    assert walls[512]["estimate"] == pytest.approx(380.7, abs=0.05)
+    assert walls[512]["ci"] == pytest.approx([372.8, 388.7], abs=0.05)
+    assert 355 <= walls[512]["estimate"] <= 450 and walls[512]["ci"][0] > walls[128]["ci"][1]
+    hard = _cells_by_d_l(capsys, "limit_hard_zeta05_trigger_in_2048_430_L128_L512.csv")
+    assert [hard[430, L]["threshold"] for L in (128, 512)] == pytest.approx([164636, 171602], rel=5e-4)
+    assert [hard[430, L]["trials"] for L in (128, 512)] == [296, 444]
+    assert 0.8e5 <= hard[430, 128]["threshold"] <= est[430, 128]
+    assert hard[430, 512]["threshold"] / hard[430, 128]["threshold"] == pytest.approx(1.042, abs=5e-4)
+
+
 def _limit_cell(capsys, d, trials, ci):
     """The limit's one cell at ``(4096, d)``, ``L = 128`` (``LIMIT_L128[d]``) under the
     headline law: exit 3 (one cell), its GLM over ``trials`` trials, outside ``N << L·V``, the published
