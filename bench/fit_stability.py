@@ -86,6 +86,8 @@ between refuted and inconclusive: it is not published. The published pole fits p
 ``..._2048_600_724_L512.csv`` (and the ``L128`` pair); run on one concatenated CSV each (this list
 takes one file a fit), only the log-form neighbour's ΔBIC (-0.0066 and -0.024) moved, by 1e-5
 relative; the walls and their CIs did not.
+``limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv`` and ``limit_hard_zeta05_trigger_in_2048_d_line_L128.csv``
+under the headline and the pole law: each the same on 3 copies.
 """
 
 from __future__ import annotations
@@ -194,6 +196,10 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("three_step_eta1e5_gpu_L_line_8192.csv", "N", "--law vural2026.headline"),
     ("limit_beta10_zeta05_trigger_in_2048_d_line_L512.csv", "N", "--law vural2026.headline"),
     ("limit_hard_zeta05_trigger_in_2048_430_L128_L512.csv", "N", "--law vural2026.headline"),
+    ("limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv", "N", "--law vural2026.headline"),
+    ("limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
+    ("limit_hard_zeta05_trigger_in_2048_d_line_L128.csv", "N", "--law vural2026.headline"),
+    ("limit_hard_zeta05_trigger_in_2048_d_line_L128.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (
         "--law vural2026.headline", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L')],
 ]

@@ -457,12 +457,15 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # not exact (p = 0.004; `theorycheck fit bench/data/limit_beta10_zeta05_trigger_in_4096*_L128.csv --law
 # "N >= C0 + C1/(d - C2)" --params d`). At `V = 2048` (`d` 384, 430, 512; predicted [300, 356] before the run)
 # `d0` = 342 [335, 349]: the wall moves as `sqrt(V)`, `d0² ≈ 57·V` at both `V`.
+# At `V = 1024` (`d` 272..430; predicted [234, 253] before the run) `d0` = 252 [231, 275]: held, too wide to
+# tell `sqrt(V)` from `sqrt(V log V)`; `d0²/V` = 62, 57.5, 57.5 at 1024, 2048, 4096.
 # And it moves with `L`: at `V = 2048`, `L` 128 and 512, `d` 384..724 (2416 trials, each cell predicted before it
 # ran, every prediction held), `d0` = 343 [337, 350] at `L = 128` (five cells) and 381 [373, 389] at 512, where `d =
 # 384` has no 0.99 crossing up to `N = 7.1e6`. The local `L` exponent is 0.10 at `d = 724`, 0.13, 0.23 and 0.50 at
 # 600, 512 and 430: no coupling far from the wall, unbounded at it. With hard attention at `d = 430` it is 0.03
 # (`N*` 1.65e5 and 1.72e5): what couples `L` in is the mass the `β = 10` softmax leaks to the `L − 1` distractors,
-# near a wall that is the read-out's own (hard attention stays under 0.99 at `d = 320` too). One `V`, two `L`
+# near a wall that is the read-out's own (hard attention's pole at `L = 128` is at 339 [334, 343], predicted
+# [290, 340]; it stays under 0.99 at `d = 320` too). One `V`, two `L`
 # (`theorycheck fit bench/data/limit_beta10_zeta05_trigger_in_2048_*_L512.csv --law "N >= C0 + C1/(d - C2)"
 # --params d`, and `_L128`).
 #

@@ -1467,6 +1467,42 @@ def test_the_wall_moves_as_sqrt_v(capsys):
     assert wall["estimate"] ** 2 / 2048 == pytest.approx(WALL_D0_4096 ** 2 / 4096, rel=0.01)
 
 
+def test_hard_attentions_own_wall(capsys):
+    # docs/theory.md 7.12 (2026-12-04; predicted at 19:57 UTC before the run): hard attention at (2048, L = 128) has
+    # its pole d0 in [290, 340], below beta = 10's; N*(384) under beta = 10's 3.58e5; its ratio to beta = 10's
+    # threshold in [0.8, 1.0] at d = 512 and [0.85, 1.02] at 600. All held; the cell at 430 repeats the earlier one
+    # on other seeds (a cell's key carries its place in the list) and lands within 0.5% of it
+    n = _cells_by_d_l(capsys, "limit_hard_zeta05_trigger_in_2048_d_line_L128.csv")
+    est = {d: n[d, 128]["threshold"] for d in (384, 430, 512, 600)}
+    assert [n[d, 128]["trials"] for d in (384, 430, 512, 600)] == [600, 392, 180, 208]
+    assert list(est.values()) == pytest.approx([297781, 165363, 103737, 81171], rel=5e-4)
+    soft = {384: 358025, 430: 184306, 512: 107920, 600: 81662}  # beta = 10's cells, checked by the test below
+    assert est[384] < soft[384] and 0.8 <= est[512] / soft[512] <= 1.0 and 0.85 <= est[600] / soft[600] <= 1.02
+    earlier = _cells_by_d_l(capsys, "limit_hard_zeta05_trigger_in_2048_430_L128_L512.csv")[430, 128]["threshold"]
+    assert est[430] / earlier == pytest.approx(1.0044, abs=5e-4)
+    code, out = _fit(capsys, "limit_hard_zeta05_trigger_in_2048_d_line_L128.csv", "--law", "N >= C0 + C1/(d - C2)",
+                     "--params", "d")
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(338.5, abs=0.05) and wall["ci"] == pytest.approx([334.3, 342.8], abs=0.05)
+    assert 290 <= wall["estimate"] <= 340
+
+
+def test_the_wall_at_a_third_v(capsys):
+    # docs/theory.md 7.12 (2026-12-04; predicted at 19:45 UTC before the run): at V = 1024, L = 128, the pole's d0
+    # in [234, 253] (sqrt(V) from 2048's 343.3 with the two-V exponent's range; sqrt(V log V) gives 231.6), N*(272)
+    # in [1.0e5, 2.6e5], N*(430) in [2.5e4, 5e4]; all held. The CI does not separate sqrt(V) from sqrt(V log V)
+    rows = "limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv"
+    n = {c["params"]["d"]: c for c in _fit(capsys, rows, "--law", "vural2026.headline")[1]["cells"]}
+    assert [n[d]["trials"] for d in (272, 304, 362, 430)] == [600, 600, 464, 276]
+    assert [n[d]["threshold"] for d in (272, 304, 362, 430)] == pytest.approx([203588, 87401, 48756, 35880], rel=5e-4)
+    assert 1.0e5 <= n[272]["threshold"] <= 2.6e5 and 2.5e4 <= n[430]["threshold"] <= 5e4
+    code, out = _fit(capsys, rows, "--law", "N >= C0 + C1/(d - C2)", "--params", "d")
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(252.1, abs=0.05) and wall["ci"] == pytest.approx([231.0, 275.1], abs=0.05)
+    assert 234 <= wall["estimate"] <= 253 and wall["ci"][0] < 231.6 < 242.7 < wall["ci"][1]
+    assert wall["estimate"] ** 2 / 1024 == pytest.approx(62, abs=0.5)  # 57.5 at 2048 and 4096
+
+
 def _cells_by_d_l(capsys, *rows):
     """The cells of ``rows`` (bench/data names) under the headline law, by ``(d, L)``."""
     code, out = _fit(capsys, *rows, "--law", "vural2026.headline")
