@@ -1416,8 +1416,24 @@ def test_at_d560_both_targets_steepen_further_towards_a_d_near_512(capsys):
             assert out["collapse"]["df"] == 8 and out["collapse"]["p_value"] < 1.5e-7
 
 
+#: the limit's d curve as a wall at d = C2 (docs/theory.md 7.12)
+POLE = "N >= C0 + C1/(d - C2)"
 #: the wall's position at V = 4096 over the eight limit cells (docs/theory.md 7.12), checked by the next test
 WALL_D0_4096 = 485.4
+#: the limit's thresholds at (2048, d), L = 128, beta = 10 (docs/theory.md 7.12), by d; checked (to 5e-4) by
+#: test_the_wall_moves_with_l_through_the_softmax_leak
+LIMIT_N_2048_L128 = {384: 358025, 430: 184306, 512: 107920, 600: 81662, 724: 64361}
+
+
+def _pole_fit(capsys, *rows):
+    """``theorycheck fit ROWS --law POLE --params d --json``: the exit code and the parsed output."""
+    return _fit(capsys, *rows, "--law", POLE, "--params", "d")
+
+
+def _cells_by_d_l(capsys, *rows):
+    """The cells of ``rows`` (bench/data names) under the headline law, by ``(d, L)``."""
+    code, out = _fit(capsys, *rows, "--law", "vural2026.headline")
+    return {(c["params"]["d"], c["params"]["L"]): c for c in out["cells"]}
 
 
 def test_the_limits_d_curve_is_a_wall_near_d485(capsys):
@@ -1425,8 +1441,7 @@ def test_the_limits_d_curve_is_a_wall_near_d485(capsys):
     # (p = 0.30) where powers 1.5 and 2 of the pole do not. Predicted at 15:48 UTC before the runs: N*(1448) in
     # [1.12e5, 1.22e5] and N*(540) in [7.8e5, 1.01e6] (both held; 1448 by 0.04%). The form's own point is 4.3% high
     # at 1448, outside the cell's CI, and inside the CI at 540, where the rejected powers all fall below it
-    pole = "N >= C0 + C1/(d - C2)"
-    code, six = _fit(capsys, *SIX_LIMITS, "--law", pole, "--params", "d")
+    code, six = _pole_fit(capsys, *SIX_LIMITS)
     c = {k: v["estimate"] for k, v in six["constant"].items()}
     assert c["C2"] == pytest.approx(487.3, abs=0.05)
     assert six["constant"]["C2"]["ci"] == pytest.approx([479.8, 494.9], abs=0.05)
@@ -1438,10 +1453,10 @@ def test_the_limits_d_curve_is_a_wall_near_d485(capsys):
     assert 1.12e5 <= high["threshold"] <= 1.22e5 and 7.8e5 <= low["threshold"] <= 1.01e6
     assert form[1448] > high["ci"][1] and low["ci"][0] < form[540] < low["ci"][1]
     for power in ("1.5", "2"):  # the other forms named in the prediction fall below the 540 cell
-        code, other = _fit(capsys, *SIX_LIMITS, "--law", f"{pole}**{power}", "--params", "d")
+        code, other = _fit(capsys, *SIX_LIMITS, "--law", f"{POLE}**{power}", "--params", "d")
         k = {n: v["estimate"] for n, v in other["constant"].items()}
         assert k["C0"] + k["C1"] / (540 - k["C2"]) ** float(power) < low["ci"][0]
-    code, eight = _fit(capsys, *LIMIT_L128.values(), "--law", pole, "--params", "d")
+    code, eight = _pole_fit(capsys, *LIMIT_L128.values())
     assert eight["constant"]["C2"]["estimate"] == pytest.approx(WALL_D0_4096, abs=0.05)
     assert eight["constant"]["C2"]["ci"] == pytest.approx([481.1, 489.8], abs=0.05)
     ratios = [cell["threshold"] / cell["predicted"] for cell in eight["cells"]]
@@ -1457,8 +1472,7 @@ def test_the_wall_moves_as_sqrt_v(capsys):
     assert [n[d]["trials"] for d in (384, 430, 512)] == [600, 368, 312] and not any(c["in_regime"] for c in n.values())
     assert [n[d]["threshold"] for d in (384, 430, 512)] == pytest.approx([358000, 184300, 107900], rel=5e-4)
     assert n[384]["threshold"] / n[512]["threshold"] > 2
-    code, out = _fit(capsys, "limit_beta10_zeta05_trigger_in_2048_d_line_L128.csv", "--law", "N >= C0 + C1/(d - C2)",
-                     "--params", "d")
+    code, out = _pole_fit(capsys, "limit_beta10_zeta05_trigger_in_2048_d_line_L128.csv")
     wall = out["constant"]["C2"]
     assert wall["estimate"] == pytest.approx(342.1, abs=0.05) and wall["ci"] == pytest.approx([335.4, 348.9], abs=0.05)
     assert 300 <= wall["estimate"] <= 356
@@ -1476,12 +1490,11 @@ def test_hard_attentions_own_wall(capsys):
     est = {d: n[d, 128]["threshold"] for d in (384, 430, 512, 600)}
     assert [n[d, 128]["trials"] for d in (384, 430, 512, 600)] == [600, 392, 180, 208]
     assert list(est.values()) == pytest.approx([297781, 165363, 103737, 81171], rel=5e-4)
-    soft = {384: 358025, 430: 184306, 512: 107920, 600: 81662}  # beta = 10's cells, checked by the test below
+    soft = LIMIT_N_2048_L128  # beta = 10's
     assert est[384] < soft[384] and 0.8 <= est[512] / soft[512] <= 1.0 and 0.85 <= est[600] / soft[600] <= 1.02
     earlier = _cells_by_d_l(capsys, "limit_hard_zeta05_trigger_in_2048_430_L128_L512.csv")[430, 128]["threshold"]
     assert est[430] / earlier == pytest.approx(1.0044, abs=5e-4)
-    code, out = _fit(capsys, "limit_hard_zeta05_trigger_in_2048_d_line_L128.csv", "--law", "N >= C0 + C1/(d - C2)",
-                     "--params", "d")
+    code, out = _pole_fit(capsys, "limit_hard_zeta05_trigger_in_2048_d_line_L128.csv")
     wall = out["constant"]["C2"]
     assert wall["estimate"] == pytest.approx(338.5, abs=0.05) and wall["ci"] == pytest.approx([334.3, 342.8], abs=0.05)
     assert 290 <= wall["estimate"] <= 340
@@ -1496,17 +1509,11 @@ def test_the_wall_at_a_third_v(capsys):
     assert [n[d]["trials"] for d in (272, 304, 362, 430)] == [600, 600, 464, 276]
     assert [n[d]["threshold"] for d in (272, 304, 362, 430)] == pytest.approx([203588, 87401, 48756, 35880], rel=5e-4)
     assert 1.0e5 <= n[272]["threshold"] <= 2.6e5 and 2.5e4 <= n[430]["threshold"] <= 5e4
-    code, out = _fit(capsys, rows, "--law", "N >= C0 + C1/(d - C2)", "--params", "d")
+    code, out = _pole_fit(capsys, rows)
     wall = out["constant"]["C2"]
     assert wall["estimate"] == pytest.approx(252.1, abs=0.05) and wall["ci"] == pytest.approx([231.0, 275.1], abs=0.05)
     assert 234 <= wall["estimate"] <= 253 and wall["ci"][0] < 231.6 < 242.7 < wall["ci"][1]
     assert wall["estimate"] ** 2 / 1024 == pytest.approx(62, abs=0.5)  # 57.5 at 2048 and 4096
-
-
-def _cells_by_d_l(capsys, *rows):
-    """The cells of ``rows`` (bench/data names) under the headline law, by ``(d, L)``."""
-    code, out = _fit(capsys, *rows, "--law", "vural2026.headline")
-    return {(c["params"]["d"], c["params"]["L"]): c for c in out["cells"]}
 
 
 def test_the_wall_moves_with_l_through_the_softmax_leak(capsys):
@@ -1516,29 +1523,26 @@ def test_the_wall_moves_with_l_through_the_softmax_leak(capsys):
     # next: d = 600 and 724 at L = 128 in [7.0e4, 9.0e4] and [5.3e4, 7.2e4], at 512 600 in [8.5e4, 1.25e5] and r at
     # 724 in [0.95, 1.25], r falling as d rises. At 19:13, hard attention at d = 430: N*(128) in [0.8e5, 1.84e5]
     # (at most beta = 10's) and r in [0.85, 1.2]. Every one held
-    n = _cells_by_d_l(capsys, "limit_beta10_zeta05_trigger_in_2048_d_line_L512.csv")
-    near = _cells_by_d_l(capsys, "limit_beta10_zeta05_trigger_in_2048_d_line_L128.csv")
-    for name in ("limit_beta10_zeta05_trigger_in_2048_600_724_L128.csv",
-                 "limit_beta10_zeta05_trigger_in_2048_600_724_L512.csv"):
-        n.update(_cells_by_d_l(capsys, name))
-    n.update(near)
+    n = {}
+    for L in (128, 512):
+        for line in ("d_line", "600_724"):
+            n.update(_cells_by_d_l(capsys, f"limit_beta10_zeta05_trigger_in_2048_{line}_L{L}.csv"))
     assert [n[d, 512]["trials"] for d in (384, 430, 512, 600, 724)] == [20, 600, 328, 160, 180]
     # d = 384 at L = 512: no crossing, a bracket open above (1 of 4 at 3.55e6, then 0 of 4 at 7.1e6)
     assert n[384, 512]["method"] == "bracket" and n[384, 512]["ci"][1] is None
     assert n[384, 512]["threshold"] > 10 * n[384, 128]["threshold"]
     est = {k: c["threshold"] for k, c in n.items()}
     assert [est[d, 512] for d in (430, 512, 600, 724)] == pytest.approx([366213, 148685, 97670, 73736], rel=5e-4)
-    assert [est[d, 128] for d in (600, 724)] == pytest.approx([81662, 64361], rel=5e-4)
+    assert [est[d, 128] for d in LIMIT_N_2048_L128] == pytest.approx(list(LIMIT_N_2048_L128.values()), rel=5e-4)
     assert 7.0e4 <= est[600, 128] <= 9.0e4 and 5.3e4 <= est[724, 128] <= 7.2e4 and 8.5e4 <= est[600, 512] <= 1.25e5
     r = {d: est[d, 512] / est[d, 128] for d in (430, 512, 600, 724)}
     assert [round(r[d], 3) for d in (430, 512, 600, 724)] == [1.987, 1.378, 1.196, 1.146]
     assert 1.05 <= r[512] <= 1.6 and 0.95 <= r[724] <= 1.25 and r[430] > r[512] > r[600] > r[724]
     assert n[512, 512]["in_regime"] and not n[430, 512]["in_regime"]
-    pole = "N >= C0 + C1/(d - C2)"
     walls = {}
     for L in (128, 512):
-        code, out = _fit(capsys, f"limit_beta10_zeta05_trigger_in_2048_d_line_L{L}.csv",
-                         f"limit_beta10_zeta05_trigger_in_2048_600_724_L{L}.csv", "--law", pole, "--params", "d")
+        code, out = _pole_fit(capsys, *(f"limit_beta10_zeta05_trigger_in_2048_{line}_L{L}.csv"
+                                        for line in ("d_line", "600_724")))
         walls[L] = out["constant"]["C2"]
         if L == 128:  # five cells within 0.6% of the pole
             assert out["ratio_spread"]["min"] > 0.99 and out["ratio_spread"]["max"] < 1.01
