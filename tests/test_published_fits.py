@@ -1516,6 +1516,21 @@ def test_the_wall_at_a_third_v(capsys):
     assert wall["estimate"] ** 2 / 1024 == pytest.approx(62, abs=0.5)  # 57.5 at 2048 and 4096
 
 
+def test_below_the_wall_hard_attention_stays_under_099():
+    # docs/theory.md 7.12 (2026-12-04, not predicted): at (2048, 320), L = 128, below the wall, hard attention with
+    # every test sequence's informative position selected stays under 0.99 at N = 4e6, and beta = 10 lower still:
+    # the wall is the read-out's (bench/data/limit_accuracy_large_N_2048_320_L128.jsonl, seeds 13660-13661)
+    acc = {}
+    for line in (DATA / "limit_accuracy_large_N_2048_320_L128.jsonl").read_text(encoding="utf-8").splitlines():
+        out = json.loads(line)
+        assert out["params"]["d"] == 320 and out["params"]["L"] == 128 and out["seeds"] == [13660, 13661]
+        assert out["selection_accuracy"] == [1.0, 1.0]
+        acc[float(out["options"]["beta"]), out["params"]["N"]] = out["accuracy"]  # hard attention's is "inf"
+    assert acc[math.inf, 4000000] == pytest.approx([0.980, 0.986], abs=5e-4) and max(acc[math.inf, 4000000]) < 0.99
+    assert acc[10.0, 4000000] == pytest.approx([0.969, 0.977], abs=5e-4)
+    assert all(b < h for b, h in zip(acc[10.0, 4000000], acc[math.inf, 4000000]))
+
+
 def test_the_wall_moves_with_l_through_the_softmax_leak(capsys):
     # docs/theory.md 7.12 (2026-12-04 from 18:27 UTC). At V = 2048, beta = 10, zeta = 1/2, trigger in, 0.99, L 128
     # and 512. Predicted at 18:36 UTC, before the run: r = N*(512)/N*(128) in [1.05, 1.6] at d = 512, larger at
