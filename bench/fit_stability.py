@@ -88,6 +88,9 @@ takes one file a fit), only the log-form neighbour's ΔBIC (-0.0066 and -0.024) 
 relative; the walls and their CIs did not.
 ``limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv`` and ``limit_hard_zeta05_trigger_in_2048_d_line_L128.csv``
 under the headline and the pole law: each the same on 3 copies.
+Late on 2026-12-04: ``limit_hard_zeta05_trigger_in_2048_d_line_L512.csv`` under the headline (``--only
+hard_zeta05_trigger_in_2048_d_line_L512``). Its pole fits pool it with the ``430`` file (``--where L=512``, or
+both ``L`` under one pole); this list takes one file a fit, so they are checked by tests/test_published_fits.py only.
 """
 
 from __future__ import annotations
@@ -200,6 +203,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     ("limit_hard_zeta05_trigger_in_2048_d_line_L128.csv", "N", "--law vural2026.headline"),
     ("limit_hard_zeta05_trigger_in_2048_d_line_L128.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
+    ("limit_hard_zeta05_trigger_in_2048_d_line_L512.csv", "N", "--law vural2026.headline"),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (
         "--law vural2026.headline", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L')],
 ]

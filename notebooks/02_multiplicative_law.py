@@ -465,7 +465,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 600, 512 and 430: no coupling far from the wall, unbounded at it. With hard attention at `d = 430` it is 0.03
 # (`N*` 1.65e5 and 1.72e5): what couples `L` in is the mass the `β = 10` softmax leaks to the `L − 1` distractors,
 # near a wall that is the read-out's own (hard attention's pole at `L = 128` is at 339 [334, 343], predicted
-# [290, 340]; it stays under 0.99 at `d = 320` too). One `V`, two `L`
+# [290, 340]; it stays under 0.99 at `d = 320` too). Hard attention's wall does not move with `L`: at `L = 512`
+# its thresholds at `d` 384..600 are 0.97-1.04x those at 128 (predicted [0.85, 1.25], held), and one pole blind
+# to `L` fits its eight cells, `d0` = 335 [329, 341] (`--params d,L` on the three `limit_hard_..._2048_*` files),
+# where `β = 10`'s ten cells reject it. One `V`, two `L`
 # (`theorycheck fit bench/data/limit_beta10_zeta05_trigger_in_2048_*_L512.csv --law "N >= C0 + C1/(d - C2)"
 # --params d`, and `_L128`).
 #

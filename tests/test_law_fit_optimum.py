@@ -181,3 +181,36 @@ def test_a_pole_law_whose_cells_widen_towards_the_wall_gets_their_width():
     spread = [n for n in fit.notes if "scatter around the fitted law" in n]
     assert not spread or float(spread[0].split("LR ")[1].split()[0]) < 13.8, spread
     assert wall.ci[0] < 343 < wall.ci[1]
+
+
+def test_a_law_negative_at_its_start_is_refused_in_one_line():
+    # N >= C0 + C1/(d - C2*L**a) is negative at d = 384, L = 512 with every constant at 1, where the fit and the
+    # identifiability check start; before 2026-12-04 that surfaced as numpy's "SVD did not converge" after a
+    # RuntimeWarning. Now a ValueError says what to do
+    planted = Law.parse("N >= C0 + C1/(d - C2*(L/128)**a)", resource="N", constants=["C0", "C1", "C2", "a"])
+    data = planted_dataset(planted, grid={"d": [384, 512, 600], "L": [128, 512]},
+                           constants={"C0": 3e4, "C1": 1.3e7, "C2": 335.0, "a": 0.05}, width=0.12, trials=4, seed=5)
+    law = Law.parse("N >= C0 + C1/(d - C2*L**a)", resource="N", constants=["C0", "C1", "C2", "a"])
+    model = LawModel(law, data, 0.5, trends=(), width_trends=())
+    try:
+        identifiable(model)
+    except ValueError as exc:
+        assert "is not a positive number at" in str(exc) and "L/128 for L" in str(exc) and "\n" not in str(exc)
+    else:
+        raise AssertionError("a law negative at its start was fitted")
+
+
+def test_a_pole_that_moves_as_a_power_of_l_is_found():
+    # N >= C0 + C1/(d - C2*(L/128)**a): the start's common shift of every constant moved the exponent a too and
+    # parked the start at the pole (every constant 3.408, nothing identified, a "refuted" verdict on the exact law)
+    # until 2026-12-04; least squares from the unshifted point is now a candidate start. Planted with a = 0.08 and
+    # d0 = 335 on eight cells of 8 trials a point: the fit gets both within ~3 of their standard errors, which the
+    # 0.05 and 6 below allow, and says they are identified
+    law = Law.parse("N >= C0 + C1/(d - C2*(L/128)**a)", resource="N", constants=["C0", "C1", "C2", "a"])
+    data = planted_dataset(law, grid={"d": [384, 430, 512, 600], "L": [128, 512]},
+                           constants={"C0": 3e4, "C1": 1.3e7, "C2": 335.0, "a": 0.08}, width=0.12, trials=8, seed=5)
+    fit = fit_law(law, data)
+    assert fit.identified
+    c2, a = fit.constants["C2"], fit.constants["a"]
+    assert abs(c2.estimate - 335.0) < 6 and c2.ci[0] < 335.0 < c2.ci[1]
+    assert abs(a.estimate - 0.08) < 0.05 and a.ci[0] < 0.08 < a.ci[1]

@@ -1481,6 +1481,21 @@ def test_the_wall_moves_as_sqrt_v(capsys):
     assert wall["estimate"] ** 2 / 2048 == pytest.approx(WALL_D0_4096 ** 2 / 4096, rel=0.01)
 
 
+def test_the_pole_holds_the_thresholds_and_the_widths_broaden_at_the_wall(capsys):
+    # docs/theory.md 7.12: at (2048, L = 128, beta = 10) the five cells' thresholds sit on the pole (LR 2.2 on 2 df,
+    # no excess scatter), yet the collapse test rejects the joint fit (p = 0.017): what it rejects is the fit's one
+    # power of d for the transition width, since each cell's own width (its rows alone, --where d=D) jumps by 1.75x
+    # from 430 to 384 and is flat from 600 to 724
+    rows = [f"limit_beta10_zeta05_trigger_in_2048_{line}_L128.csv" for line in ("d_line", "600_724")]
+    code, out = _pole_fit(capsys, *rows)
+    assert out["collapse"]["p_value"] == pytest.approx(0.0170, abs=5e-4) and out["collapse"]["df"] == 5
+    assert any("LR 2.2 on 2 df" in note for note in out["notes"])
+    widths = {d: _fit(capsys, *rows, "--where", f"d={d}", "--law", "N >= C")[1]["width"]
+              for d in (384, 430, 512, 600, 724)}
+    assert list(widths.values()) == pytest.approx([0.2301, 0.1314, 0.1106, 0.0791, 0.0797], abs=5e-4)
+    assert widths[384] / widths[430] > 1.6 and widths[724] / widths[600] == pytest.approx(1.0, abs=0.02)
+
+
 def test_hard_attentions_own_wall(capsys):
     # docs/theory.md 7.12 (2026-12-04; predicted at 19:57 UTC before the run): hard attention at (2048, L = 128) has
     # its pole d0 in [290, 340], below beta = 10's; N*(384) under beta = 10's 3.58e5; its ratio to beta = 10's
@@ -1498,6 +1513,36 @@ def test_hard_attentions_own_wall(capsys):
     wall = out["constant"]["C2"]
     assert wall["estimate"] == pytest.approx(338.5, abs=0.05) and wall["ci"] == pytest.approx([334.3, 342.8], abs=0.05)
     assert 290 <= wall["estimate"] <= 340
+
+
+def test_hard_attentions_wall_does_not_move_with_l(capsys):
+    # docs/theory.md 7.12 (2026-12-04, predicted at 21:48 UTC before the run): hard attention at (2048, L = 512), d
+    # 384, 512, 600: r = N*(512)/N*(128) in [0.85, 1.25] at 384 and [0.9, 1.15] at 512 and 600 (held: 0.97, 1.00,
+    # 0.99); the pole's d0 at L = 512 in [328, 352] (its point held; its CI, one df, too wide to decide). Not
+    # predicted: one L-blind pole fits all eight hard cells, L exponent ~0, where beta = 10's ten cells reject it
+    hard = {}
+    for name in ("d_line_L128", "d_line_L512", "430_L128_L512"):
+        hard.update(_cells_by_d_l(capsys, f"limit_hard_zeta05_trigger_in_2048_{name}.csv"))
+    assert [hard[d, 512]["trials"] for d in (384, 512, 600)] == [596, 256, 192]
+    assert [hard[d, 512]["threshold"] for d in (384, 512, 600)] == pytest.approx([289344, 103986, 80585], rel=5e-4)
+    r = {d: hard[d, 512]["threshold"] / hard[d, 128]["threshold"] for d in (384, 430, 512, 600)}
+    assert [round(r[d], 3) for d in (384, 512, 600)] == [0.972, 1.002, 0.993]
+    assert 0.85 <= r[384] <= 1.25 and all(0.9 <= r[d] <= 1.15 for d in (512, 600))
+    rows = [f"limit_hard_zeta05_trigger_in_2048_{name}.csv" for name in ("d_line_L512", "430_L128_L512")]
+    code, at_512 = _pole_fit(capsys, *rows, "--where", "L=512")
+    assert len(at_512["cells"]) == 4 and at_512["constant"]["C2"]["estimate"] == pytest.approx(329.8, abs=0.05)
+    assert 328 <= at_512["constant"]["C2"]["estimate"] <= 352 and at_512["constant"]["C2"]["ci"][0] < 300
+    files = [f"limit_hard_zeta05_trigger_in_2048_{name}.csv" for name in ("d_line_L128", "d_line_L512",
+                                                                          "430_L128_L512")]
+    code, blind = _fit(capsys, *files, "--law", POLE, "--params", "d,L")
+    assert blind["exponents"]["L"]["status"] == "consistent" and abs(blind["exponents"]["L"]["estimate"]) < 0.005
+    assert blind["exponents"]["L"]["ci"] == pytest.approx([-0.0219, 0.0245], abs=5e-4)
+    assert blind["constant"]["C2"]["ci"] == pytest.approx([328.8, 341.0], abs=0.05)
+    assert blind["ratio_spread"]["min"] > 0.98 and blind["ratio_spread"]["max"] < 1.035
+    soft = [f"limit_beta10_zeta05_trigger_in_2048_{line}_L{L}.csv"
+            for line in ("d_line", "600_724") for L in (128, 512)]
+    code, out = _fit(capsys, *soft, "--law", POLE, "--params", "d,L")
+    assert out["collapse"]["p_value"] < 1e-100 and any("LR 758.8 on 7 df" in note for note in out["notes"])
 
 
 def test_the_wall_at_a_third_v(capsys):

@@ -51,6 +51,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--ignore", help="comma-separated columns that move with the cells but are not "
                                          "variables of the fit (e.g. a width scaled with V by design); each "
                                          "must take one value per cell; the verdict notes them")
+    parser.add_argument("--where", action="append", default=None, metavar="COND",
+                        help='fit only the rows where COND holds, e.g. "L=512" or "d>=384" (COLUMN OP VALUE, '
+                             "OP one of = != < <= > >=; repeat for several, all must hold)")
     parser.add_argument("--ci-level", type=float, default=0.95,
                         help="level of a thresholds table's ci_low/ci_high (default 0.95)")
     parser.add_argument("--decreasing", action="store_true",
@@ -175,8 +178,10 @@ def save_rows(data: Any, path: str, settings: dict[str, str] | None = None) -> N
 
 def _check_numbers(args: argparse.Namespace) -> None:
     """The numeric options, named as the command line names them, before the data are read."""
+    from theorycheck.cli.fit_where import parse_where
     from theorycheck.validate import check_int, check_open_unit, check_positive
 
+    parse_where(args.where)  # its form, before any data are read
     for name in ("level", "ci_level", "q"):
         if getattr(args, name) is None:
             continue

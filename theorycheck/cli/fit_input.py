@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from theorycheck.cli.fit_pool import canonical, line_labels, pool
+from theorycheck.cli.fit_where import Where, apply_where
 from theorycheck.cli.rows_file import SEEDS, check_distinct_seeds
 
 __all__ = ["RESERVED", "CsvData", "cell_text", "read_data", "store_path", "unused_columns"]
@@ -189,11 +190,12 @@ def cell_text(value: object) -> str:
 
 
 def read_data(paths: str | Sequence[str], *, resource: str,
-              params: Callable[[list[str], str, dict], list[str]]) -> CsvData:
+              params: Callable[[list[str], str, dict], list[str]], where: Sequence[Where] = ()) -> CsvData:
     """Read ``paths`` (a CSV or a trial store, :func:`store_path`; several pool their binomial
-    rows, :mod:`theorycheck.cli.fit_pool`); ``params(header, kind, distinct)`` chooses the
+    rows, :mod:`theorycheck.cli.fit_pool`), keeping the rows that satisfy ``where``
+    (:mod:`theorycheck.cli.fit_where`); ``params(header, kind, distinct)`` chooses the
     parameter columns (and may refuse the header with a ValueError); ``distinct`` maps each
-    column to the set of its distinct entries."""
+    column to the set of its distinct entries (among the rows kept)."""
     paths = [paths] if isinstance(paths, str) else list(paths)
     sources, seen = [], {}
     for path in paths:
@@ -215,6 +217,8 @@ def read_data(paths: str | Sequence[str], *, resource: str,
     else:
         path = " + ".join(paths)
         header, raw, labels, notes = pool(sources, lambda p, h: _kind(p, h, resource)[0], own=(SEEDS,))
+    raw, labels, kept = apply_where(where, path, header, raw, labels)
+    notes = [*notes, *kept]
     kind, column = _kind(path, header, resource)
     distinct = {h: {canonical(rec.get(h)) for rec in raw} for h in header}
     params = params(header, kind, distinct)

@@ -25,8 +25,9 @@ from theorycheck.threshold.result import Threshold
 
 
 def start_point(model: LawModel, ths: Sequence[Threshold], log_c0: np.ndarray | None = None) -> np.ndarray:
-    """Starting parameters: the constants shifted from ``log_c0`` (default ``C = 1``), then
-    fitted by least squares to the cells' log thresholds; the cells' median slope."""
+    """Starting parameters: the constants fitted by least squares to the cells' log thresholds
+    from ``log_c0`` (default ``C = 1``) shifted by one common factor, and from ``log_c0`` itself,
+    the better kept (docs/methods.md, "an unshifted start"); the cells' median slope."""
     ok = [i for i, th in enumerate(ths) if th.estimate is not None]
     if not ok:
         raise ValueError(
@@ -44,10 +45,14 @@ def start_point(model: LawModel, ths: Sequence[Threshold], log_c0: np.ndarray | 
             return np.where(np.isfinite(r), r, 1e3)
 
         shift = minimize_scalar(lambda d: float(np.sum(resid(log_c + d) ** 2)), bounds=(-60, 60), method="bounded").x
-        log_c = log_c + shift
-
         if len(ok) > nc:
-            log_c = least_squares(resid, log_c, bounds=(log_c - 50, log_c + 50)).x
+            # least squares from the common shift, and from the unshifted point: a shift of every
+            # constant moves a constant in an exponent too (C2*(L/128)**a), which can park the start
+            # at a pole from which least squares does not leave; keep the better
+            fits = [least_squares(resid, x, bounds=(x - 50, x + 50)) for x in (log_c + shift, log_c)]
+            log_c = min(fits, key=lambda f: f.cost).x  # the shifted one on a tie, as before 2026-12-04
+        else:
+            log_c = log_c + shift
         log_k: list[float] = []
     else:
         log_k = [float(np.mean(y - model.log_f(log_c)[ok]))]
