@@ -468,7 +468,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # [290, 340]; it stays under 0.99 at `d = 320` too). Hard attention's wall does not move with `L`: at `L = 512`
 # its thresholds at `d` 384..600 are 0.97-1.04x those at 128 (predicted [0.85, 1.25], held), and one pole blind
 # to `L` fits its eight cells, `d0` = 335 [329, 341] (`--params d,L` on the three `limit_hard_..._2048_*` files),
-# where `β = 10`'s ten cells reject it. One `V`, two `L`
+# where `β = 10`'s ten cells reject it. The wall also depends on the target: at 0.98 (`V = 2048`, `L = 128`, `d`
+# 352..512, predicted [314, 338] before the run) `d0` = 327 [325, 329], against 343 at 0.99: as read, it is where
+# the read-out's error left at large `N` reaches `1 − target`. One `V`, two `L`
 # (`theorycheck fit bench/data/limit_beta10_zeta05_trigger_in_2048_*_L512.csv --law "N >= C0 + C1/(d - C2)"
 # --params d`, and `_L128`).
 #

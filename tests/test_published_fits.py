@@ -1545,6 +1545,29 @@ def test_hard_attentions_wall_does_not_move_with_l(capsys):
     assert out["collapse"]["p_value"] < 1e-100 and any("LR 758.8 on 7 df" in note for note in out["notes"])
 
 
+def test_the_wall_sits_lower_at_target_098(capsys):
+    # docs/theory.md 7.12 (2026-12-04; predicted at 21:54 UTC before the run): at (2048, L = 128, beta = 10) and
+    # target 0.98 the pole's d0 in [314, 338] (0.952 x 343.3, the ratio read at V = 4096 after its runs), below
+    # 0.99's; N*(352) in [3.0e5, 9.0e5] (0.99's pole there: ~1.6e6); the ratio to 0.99's threshold in [0.74, 0.86]
+    # at 512, [0.66, 0.80] at 430 and [0.45, 0.72] at 384, rising with d. All held
+    rows = "limit_beta10_zeta05_trigger_in_2048_d_line_L128_target098.csv"
+    n = {d: c for (d, _), c in _cells_by_d_l(capsys, rows).items()}
+    assert [n[d]["trials"] for d in (352, 384, 430, 512)] == [600, 600, 188, 252]
+    est = {d: n[d]["threshold"] for d in (352, 384, 430, 512)}
+    assert list(est.values()) == pytest.approx([480011, 225580, 134419, 87390], rel=5e-4)
+    assert 3.0e5 <= est[352] <= 9.0e5
+    ratio = {d: est[d] / LIMIT_N_2048_L128[d] for d in (384, 430, 512)}
+    assert 0.45 <= ratio[384] <= 0.72 and 0.66 <= ratio[430] <= 0.80 and 0.74 <= ratio[512] <= 0.86
+    assert ratio[384] < ratio[430] < ratio[512]
+    code, out = _pole_fit(capsys, rows)
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(327.3, abs=0.05) and wall["ci"] == pytest.approx([325.3, 329.4], abs=0.05)
+    assert 314 <= wall["estimate"] <= 338 and wall["ci"][1] < 337.3  # clear of 0.99's CI
+    code, at_4096 = _pole_fit(capsys, *(f"limit_beta10_zeta05_trigger_in_4096_{d}_L128_target098.csv"
+                                        for d in (1024, 860, 724, 640, 600, 560)))
+    assert at_4096["constant"]["C2"]["estimate"] / WALL_D0_4096 == pytest.approx(0.952, abs=5e-4)
+
+
 def test_the_wall_at_a_third_v(capsys):
     # docs/theory.md 7.12 (2026-12-04; predicted at 19:45 UTC before the run): at V = 1024, L = 128, the pole's d0
     # in [234, 253] (sqrt(V) from 2048's 343.3 with the two-V exponent's range; sqrt(V log V) gives 231.6), N*(272)
