@@ -456,7 +456,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # high at 1448, inside the CI at 540); on all eight cells `d0` = 485 [481, 490], `d0² = 6.9·V log V`, within 1.5%,
 # not exact (p = 0.004; `theorycheck fit bench/data/limit_beta10_zeta05_trigger_in_4096*_L128.csv --law
 # "N >= C0 + C1/(d - C2)" --params d`). At `V = 2048` (`d` 384, 430, 512; predicted [300, 356] before the run)
-# `d0` = 342 [335, 349]: the wall moves as `sqrt(V)`, `d0² ≈ 57·V` at both `V`.
+# `d0` = 342 [337, 348]: the wall moves as `sqrt(V)`, `d0² ≈ 57·V` at both `V`.
 # At `V = 1024` (`d` 272..430; predicted [234, 253] before the run) `d0` = 252 [231, 275]: held, too wide to
 # tell `sqrt(V)` from `sqrt(V log V)`; `d0²/V` = 62, 57.5, 57.5 at 1024, 2048, 4096.
 # And it moves with `L`: at `V = 2048`, `L` 128 and 512, `d` 384..724 (2416 trials, each cell predicted before it
@@ -470,7 +470,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # to `L` fits its eight cells, `d0` = 335 [329, 341] (`--params d,L` on the three `limit_hard_..._2048_*` files),
 # where `β = 10`'s ten cells reject it. The wall also depends on the target: at 0.98 (`V = 2048`, `L = 128`, `d`
 # 352..512, predicted [314, 338] before the run) `d0` = 327 [325, 329], against 343 at 0.99: as read, it is where
-# the read-out's error left at large `N` reaches `1 − target`. One `V`, two `L`
+# the read-out's error left at large `N` reaches `1 − target`. At `L = 32` (predicted before the run) `β = 10` is
+# within 3% of hard attention, its wall at 336 [330, 343]: 336, 343, 381 at `L` 32, 128, 512. One `V`, three `L`
 # (`theorycheck fit bench/data/limit_beta10_zeta05_trigger_in_2048_*_L512.csv --law "N >= C0 + C1/(d - C2)"
 # --params d`, and `_L128`).
 #

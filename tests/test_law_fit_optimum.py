@@ -2,6 +2,7 @@
 (theorycheck/compare/law_model.py, law_maximise.maximise)."""
 
 import numpy as np
+import pytest
 from statsmodels.tools.numdiff import approx_fprime
 
 from theorycheck.compare import fit_law
@@ -214,3 +215,41 @@ def test_a_pole_that_moves_as_a_power_of_l_is_found():
     c2, a = fit.constants["C2"], fit.constants["a"]
     assert abs(c2.estimate - 335.0) < 6 and c2.ci[0] < 335.0 < c2.ci[1]
     assert abs(a.estimate - 0.08) < 0.05 and a.ci[0] < 0.08 < a.ci[1]
+
+
+def test_as_many_cells_as_constants_are_fitted_by_the_likelihood():
+    # Three cells of a pole, three constants: the start had only the common shift, which put C2 at the first
+    # cell's d, so the likelihood fit failed and the verdict fell back to least squares on the thresholds (whose
+    # own start flipped under ulp-level nudges) until 2026-12-04. Now least squares places the start, and the
+    # likelihood fit goes through the three thresholds: d0's CI holds the planted 336, and the estimate is within 12
+    # of it (about 2 of its standard errors, ~6 at 8 trials a point), the width near the planted 0.12
+    law = Law.parse("N >= C0 + C1/(d - C2)", resource="N")
+    data = planted_dataset(law, grid={"d": [384, 430, 512]}, constants={"C0": 2.9e4, "C1": 1.3e7, "C2": 336.0},
+                           width=0.12, trials=8, seed=11)
+    fit = fit_law(law, data)
+    assert fit.identified and fit.constants_from == "likelihood"
+    c2 = fit.constants["C2"]
+    assert abs(c2.estimate - 336.0) < 12 and c2.ci[0] < 336.0 < c2.ci[1]
+    assert 0.06 < fit.width < 0.24
+
+
+def test_a_thresholds_table_of_a_moving_pole_is_fitted_too():
+    # The table fit (weighted least squares on thresholds, compare/table_fit.py) started from the same common shift
+    # and parked N >= C0 + C1/(d - C2*(L/128)**a) at the pole (every constant 3.408, not identified) until
+    # 2026-12-04. Exact thresholds of that law, 3% CIs: the fit returns the constants they were made from
+    from theorycheck.compare.table_fit import fit_law_table
+    from theorycheck.compare.threshold_table import ThresholdTable
+
+    law = Law.parse("N >= C0 + C1/(d - C2*(L/128)**a)", resource="N", constants=["C0", "C1", "C2", "a"])
+    rows = []
+    for L in (128, 512):
+        for d in (384, 430, 512, 600):
+            n = 3e4 + 1.3e7 / (d - 335 * (L / 128) ** 0.08)
+            rows.append({"d": d, "L": L, "threshold": n, "ci_low": n / 1.03, "ci_high": n * 1.03})
+    table = ThresholdTable.from_rows(rows, resource="N", variables=["d", "L"], increasing=True, ci_level=0.95,
+                                     column="threshold")
+    fit = fit_law_table(law, table)
+    assert fit.identified
+    got = {k: v.estimate for k, v in fit.constants.items()}
+    assert got == {"C0": pytest.approx(3e4, rel=1e-4), "C1": pytest.approx(1.3e7, rel=1e-4),
+                   "C2": pytest.approx(335.0, rel=1e-5), "a": pytest.approx(0.08, rel=1e-4)}

@@ -45,10 +45,11 @@ def start_point(model: LawModel, ths: Sequence[Threshold], log_c0: np.ndarray | 
             return np.where(np.isfinite(r), r, 1e3)
 
         shift = minimize_scalar(lambda d: float(np.sum(resid(log_c + d) ** 2)), bounds=(-60, 60), method="bounded").x
-        if len(ok) > nc:
+        if len(ok) >= nc:
             # least squares from the common shift, and from the unshifted point: a shift of every
             # constant moves a constant in an exponent too (C2*(L/128)**a), which can park the start
-            # at a pole from which least squares does not leave; keep the better
+            # at a pole from which least squares does not leave; keep the better. With as many cells
+            # as constants too: the shift alone parked a three-cell pole at its first cell's d
             fits = [least_squares(resid, x, bounds=(x - 50, x + 50)) for x in (log_c + shift, log_c)]
             log_c = min(fits, key=lambda f: f.cost).x  # the shifted one on a tie, as before 2026-12-04
         else:

@@ -60,18 +60,23 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
         log_k = p[nc] if model.with_scale else 0.0
         return (y - model.log_f(p[:nc]) - log_k) * w
 
-    x0 = np.zeros(nc)
-    if nc and not model.with_scale:  # shift all constants together to the data's level first
-        x0 = x0 + minimize_scalar(lambda d: float(np.sum(resid(x0 + d) ** 2)), bounds=(-60, 60),
-                                  method="bounded").x
+    starts = [np.zeros(nc)]
+    if nc and not model.with_scale:  # shift all constants together to the data's level first; and
+        # start unshifted too, the better kept (the shifted one on a tie): a common shift moves a
+        # constant in an exponent, or parks a pole at a cell (docs/methods.md, "an unshifted start")
+        starts.insert(0, starts[0] + minimize_scalar(lambda d: float(np.sum(resid(starts[0] + d) ** 2)),
+                                                     bounds=(-60, 60), method="bounded").x)
     if model.with_scale:
-        x0 = np.append(x0, np.average(y - model.log_f(x0[:nc]), weights=w ** 2))
+        starts = [np.append(x, np.average(y - model.log_f(x[:nc]), weights=w ** 2)) for x in starts]
+
     def jac(p: np.ndarray) -> np.ndarray:  # exact: a forward difference's error depends on the CPU
         cols = [model.dlog_f(p[:nc])] + ([np.ones((len(cells), 1))] if model.with_scale else [])
         return -np.hstack(cols) * w[:, None]
 
-    sol = least_squares(resid, x0, jac=jac, bounds=(x0 - 50.0, x0 + 50.0)) if len(x0) else None
-    p = sol.x if sol is not None else x0
+    sols = [least_squares(resid, x, jac=jac, bounds=(x - 50.0, x + 50.0)) for x in starts
+            if len(x) and np.all(np.isfinite(resid(x)))]
+    sol = min(sols, key=lambda f: f.cost) if sols else None
+    p = sol.x if sol is not None else starts[0]
     r = resid(p)
     chisq, df = float(r @ r), len(cells) - len(p)
     identified = len(p) <= len(cells)
