@@ -22,9 +22,9 @@ from theorycheck.cli.fit_pool import canonical
 
 __all__ = ["Where", "parse_where", "apply_where"]
 
+#: The orderings; ``=``, ``==`` and ``!=`` compare entries (:meth:`Where.holds`).
 _OPS: dict[str, Callable[[float, float], bool]] = {
-    "<=": operator.le, ">=": operator.ge, "!=": operator.ne, "==": operator.eq,
-    "<": operator.lt, ">": operator.gt, "=": operator.eq}
+    "<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt}
 _FORM = re.compile(r"^\s*([^<>=!\s]+)\s*(<=|>=|!=|==|<|>|=)\s*(\S.*?)\s*$")
 
 
