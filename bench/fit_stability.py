@@ -98,6 +98,8 @@ end of the ``d`` exponent's equivalence CI (-0.00047672 by 1e-12, 2e-6 relative)
 2048_d_line_L32``): the headline the same on 3 copies; the pole fit (three cells, three constants) flipped its verdict
 on one copy until the start's fix of that evening (docs/methods.md, "an unshifted start"), and now moves only in a
 neighbouring form's ΔBIC of 1.3e-9 (by 1.9e-11); the wall and its CI do not.
+``limit_hard_zeta05_trigger_in_2048_d_line_L128_target098.csv`` under the headline and the pole law (``--only
+hard_zeta05_trigger_in_2048_d_line_L128_target098``): each the same on 3 copies.
 """
 
 from __future__ import annotations
@@ -213,6 +215,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_hard_zeta05_trigger_in_2048_d_line_L512.csv", "N", "--law vural2026.headline"),
     ("limit_beta10_zeta05_trigger_in_2048_d_line_L128_target098.csv", "N", "--law vural2026.headline"),
     ("limit_beta10_zeta05_trigger_in_2048_d_line_L32.csv", "N", "--law vural2026.headline"),
+    ("limit_hard_zeta05_trigger_in_2048_d_line_L128_target098.csv", "N", "--law vural2026.headline"),
+    ("limit_hard_zeta05_trigger_in_2048_d_line_L128_target098.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     ("limit_beta10_zeta05_trigger_in_2048_d_line_L32.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     ("limit_beta10_zeta05_trigger_in_2048_d_line_L128_target098.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (

@@ -469,8 +469,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # its thresholds at `d` 384..600 are 0.97-1.04x those at 128 (predicted [0.85, 1.25], held), and one pole blind
 # to `L` fits its eight cells, `d0` = 335 [329, 341] (`--params d,L` on the three `limit_hard_..._2048_*` files),
 # where `β = 10`'s ten cells reject it. The wall also depends on the target: at 0.98 (`V = 2048`, `L = 128`, `d`
-# 352..512, predicted [314, 338] before the run) `d0` = 327 [325, 329], against 343 at 0.99: as read, it is where
-# the read-out's error left at large `N` reaches `1 − target`. At `L = 32` (predicted before the run) `β = 10` is
+# 352..512, predicted [314, 338] before the run) `d0` = 327 [325, 329], against 343 at 0.99, and hard attention's
+# 317 [314, 320] against 339 (predicted [316, 330]): as read, it is where the read-out's error left at large `N`
+# reaches `1 − target`. At `L = 32` (predicted before the run) `β = 10` is
 # within 3% of hard attention, its wall at 336 [330, 343]: 336, 343, 381 at `L` 32, 128, 512. One `V`, three `L`
 # (`theorycheck fit bench/data/limit_beta10_zeta05_trigger_in_2048_*_L512.csv --law "N >= C0 + C1/(d - C2)"
 # --params d`, and `_L128`).

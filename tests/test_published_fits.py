@@ -1589,6 +1589,26 @@ def test_beta_10s_wall_at_l_32_is_near_hard_attentions(capsys):
     assert 330 <= wall["estimate"] <= 345 and out["verdict"] == "inconclusive"
 
 
+def test_hard_attentions_wall_moves_with_the_target(capsys):
+    # docs/theory.md 7.12 (2026-12-04; predicted at 23:05 UTC before the run): hard attention at (2048, L = 128) and
+    # target 0.98 has its pole d0 in [316, 330], below its 0.99 wall; its thresholds 0.6-0.95x beta = 10's at 0.98
+    # at d = 352, 0.8-1.0x at 384, 0.85-1.02x at 430, 0.9-1.03x at 512. All held (the wall at the range's low edge)
+    hard = {d: c for (d, _), c in _cells_by_d_l(
+        capsys, "limit_hard_zeta05_trigger_in_2048_d_line_L128_target098.csv").items()}
+    soft = {d: c for (d, _), c in _cells_by_d_l(
+        capsys, "limit_beta10_zeta05_trigger_in_2048_d_line_L128_target098.csv").items()}
+    assert [hard[d]["trials"] for d in (352, 384, 430, 512)] == [600, 400, 248, 212]
+    est = [hard[d]["threshold"] for d in (352, 384, 430, 512)]
+    assert est == pytest.approx([344800, 191900, 125400, 83700], rel=5e-4)
+    ratio = [hard[d]["threshold"] / soft[d]["threshold"] for d in (352, 384, 430, 512)]
+    ranges = [(0.6, 0.95), (0.8, 1.0), (0.85, 1.02), (0.9, 1.03)]
+    assert [lo <= r <= hi for r, (lo, hi) in zip(ratio, ranges)] == [True] * 4
+    code, out = _pole_fit(capsys, "limit_hard_zeta05_trigger_in_2048_d_line_L128_target098.csv")
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(316.7, abs=0.05) and wall["ci"] == pytest.approx([313.6, 319.8], abs=0.05)
+    assert 316 <= wall["estimate"] <= 330 and wall["ci"][1] < 334.3  # below hard attention's 0.99 wall's CI
+
+
 def test_the_wall_at_a_third_v(capsys):
     # docs/theory.md 7.12 (2026-12-04; predicted at 19:45 UTC before the run): at V = 1024, L = 128, the pole's d0
     # in [234, 253] (sqrt(V) from 2048's 343.3 with the two-V exponent's range; sqrt(V log V) gives 231.6), N*(272)
