@@ -1436,6 +1436,11 @@ def _cells_by_d_l(capsys, *rows):
     return {(c["params"]["d"], c["params"]["L"]): c for c in out["cells"]}
 
 
+def _cells_by_d(capsys, *rows):
+    """The cells of ``rows`` (bench/data names, one ``L``) under the headline law, by ``d``."""
+    return {d: c for (d, _), c in _cells_by_d_l(capsys, *rows).items()}
+
+
 def test_the_limits_d_curve_is_a_wall_near_d485(capsys):
     # docs/theory.md 7.12 (2026-12-04). Read off the six cells: N* = C0 + C1/(d - d0), d0 = 487.3, collapsing
     # (p = 0.30) where powers 1.5 and 2 of the pole do not. Predicted at 15:48 UTC before the runs: N*(1448) in
@@ -1522,20 +1527,19 @@ def test_hard_attentions_wall_does_not_move_with_l(capsys):
     # 384, 512, 600: r = N*(512)/N*(128) in [0.85, 1.25] at 384 and [0.9, 1.15] at 512 and 600 (held: 0.97, 1.00,
     # 0.99); the pole's d0 at L = 512 in [328, 352] (its point held; its CI, one df, too wide to decide). Not
     # predicted: one L-blind pole fits all eight hard cells, L exponent ~0, where beta = 10's ten cells reject it
+    files = [f"limit_hard_zeta05_trigger_in_2048_{name}.csv" for name in ("d_line_L128", "d_line_L512",
+                                                                          "430_L128_L512")]
     hard = {}
-    for name in ("d_line_L128", "d_line_L512", "430_L128_L512"):
-        hard.update(_cells_by_d_l(capsys, f"limit_hard_zeta05_trigger_in_2048_{name}.csv"))
+    for name in files:  # the 430 file last: its (430, 128) cell is the one of 19:13 UTC
+        hard.update(_cells_by_d_l(capsys, name))
     assert [hard[d, 512]["trials"] for d in (384, 512, 600)] == [596, 256, 192]
     assert [hard[d, 512]["threshold"] for d in (384, 512, 600)] == pytest.approx([289344, 103986, 80585], rel=5e-4)
     r = {d: hard[d, 512]["threshold"] / hard[d, 128]["threshold"] for d in (384, 430, 512, 600)}
     assert [round(r[d], 3) for d in (384, 512, 600)] == [0.972, 1.002, 0.993]
     assert 0.85 <= r[384] <= 1.25 and all(0.9 <= r[d] <= 1.15 for d in (512, 600))
-    rows = [f"limit_hard_zeta05_trigger_in_2048_{name}.csv" for name in ("d_line_L512", "430_L128_L512")]
-    code, at_512 = _pole_fit(capsys, *rows, "--where", "L=512")
+    code, at_512 = _pole_fit(capsys, *files[1:], "--where", "L=512")
     assert len(at_512["cells"]) == 4 and at_512["constant"]["C2"]["estimate"] == pytest.approx(329.8, abs=0.05)
     assert 328 <= at_512["constant"]["C2"]["estimate"] <= 352 and at_512["constant"]["C2"]["ci"][0] < 300
-    files = [f"limit_hard_zeta05_trigger_in_2048_{name}.csv" for name in ("d_line_L128", "d_line_L512",
-                                                                          "430_L128_L512")]
     code, blind = _fit(capsys, *files, "--law", POLE, "--params", "d,L")
     assert blind["exponents"]["L"]["status"] == "consistent" and abs(blind["exponents"]["L"]["estimate"]) < 0.005
     assert blind["exponents"]["L"]["ci"] == pytest.approx([-0.0219, 0.0245], abs=5e-4)
@@ -1553,7 +1557,7 @@ def test_the_wall_sits_lower_at_target_098(capsys):
     # 0.99's; N*(352) in [3.0e5, 9.0e5] (0.99's pole there: ~1.6e6); the ratio to 0.99's threshold in [0.74, 0.86]
     # at 512, [0.66, 0.80] at 430 and [0.45, 0.72] at 384, rising with d. All held
     rows = "limit_beta10_zeta05_trigger_in_2048_d_line_L128_target098.csv"
-    n = {d: c for (d, _), c in _cells_by_d_l(capsys, rows).items()}
+    n = _cells_by_d(capsys, rows)
     assert [n[d]["trials"] for d in (352, 384, 430, 512)] == [600, 600, 188, 252]
     est = {d: n[d]["threshold"] for d in (352, 384, 430, 512)}
     assert list(est.values()) == pytest.approx([480011, 225580, 134419, 87390], rel=5e-4)
@@ -1575,7 +1579,7 @@ def test_beta_10s_wall_at_l_32_is_near_hard_attentions(capsys):
     # in [2.8e5, 3.35e5], N*(430) in [1.6e5, 1.78e5], N*(512) in [1.0e5, 1.08e5], the pole's d0 in [330, 345];
     # all held, each cell within 3% of hard attention's at L = 128
     rows = "limit_beta10_zeta05_trigger_in_2048_d_line_L32.csv"
-    n = {d: c for (d, _), c in _cells_by_d_l(capsys, rows).items()}
+    n = _cells_by_d(capsys, rows)
     assert [n[d]["trials"] for d in (384, 430, 512)] == [600, 480, 252]
     est = {d: n[d]["threshold"] for d in (384, 430, 512)}
     assert list(est.values()) == pytest.approx([305936, 169875, 104182], rel=5e-4)
@@ -1593,10 +1597,8 @@ def test_hard_attentions_wall_moves_with_the_target(capsys):
     # docs/theory.md 7.12 (2026-12-04; predicted at 23:05 UTC before the run): hard attention at (2048, L = 128) and
     # target 0.98 has its pole d0 in [316, 330], below its 0.99 wall; its thresholds 0.6-0.95x beta = 10's at 0.98
     # at d = 352, 0.8-1.0x at 384, 0.85-1.02x at 430, 0.9-1.03x at 512. All held (the wall at the range's low edge)
-    hard = {d: c for (d, _), c in _cells_by_d_l(
-        capsys, "limit_hard_zeta05_trigger_in_2048_d_line_L128_target098.csv").items()}
-    soft = {d: c for (d, _), c in _cells_by_d_l(
-        capsys, "limit_beta10_zeta05_trigger_in_2048_d_line_L128_target098.csv").items()}
+    hard = _cells_by_d(capsys, "limit_hard_zeta05_trigger_in_2048_d_line_L128_target098.csv")
+    soft = _cells_by_d(capsys, "limit_beta10_zeta05_trigger_in_2048_d_line_L128_target098.csv")
     assert [hard[d]["trials"] for d in (352, 384, 430, 512)] == [600, 400, 248, 212]
     est = [hard[d]["threshold"] for d in (352, 384, 430, 512)]
     assert est == pytest.approx([344800, 191900, 125400, 83700], rel=5e-4)
@@ -1614,7 +1616,7 @@ def test_the_wall_at_a_third_v(capsys):
     # in [234, 253] (sqrt(V) from 2048's 343.3 with the two-V exponent's range; sqrt(V log V) gives 231.6), N*(272)
     # in [1.0e5, 2.6e5], N*(430) in [2.5e4, 5e4]; all held. The CI does not separate sqrt(V) from sqrt(V log V)
     rows = "limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv"
-    n = {c["params"]["d"]: c for c in _fit(capsys, rows, "--law", "vural2026.headline")[1]["cells"]}
+    n = _cells_by_d(capsys, rows)
     assert [n[d]["trials"] for d in (272, 304, 362, 430)] == [600, 600, 464, 276]
     assert [n[d]["threshold"] for d in (272, 304, 362, 430)] == pytest.approx([203588, 87401, 48756, 35880], rel=5e-4)
     assert 1.0e5 <= n[272]["threshold"] <= 2.6e5 and 2.5e4 <= n[430]["threshold"] <= 5e4
