@@ -100,6 +100,8 @@ on one copy until the start's fix of that evening (docs/methods.md, "an unshifte
 neighbouring form's ΔBIC of 1.3e-9 (by 1.9e-11); the wall and its CI do not.
 ``limit_hard_zeta05_trigger_in_2048_d_line_L128_target098.csv`` under the headline and the pole law (``--only
 hard_zeta05_trigger_in_2048_d_line_L128_target098``): each the same on 3 copies.
+2026-12-05: ``limit_beta10_zeta05_trigger_in_1024_262_268_L128.csv`` under the headline (``--only 1024_262_268``); its
+six-cell pole pools it with the ``d_line`` file (``--where "d>=262"``): tests/test_published_fits.py only.
 """
 
 from __future__ import annotations
@@ -219,6 +221,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_hard_zeta05_trigger_in_2048_d_line_L128_target098.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     ("limit_beta10_zeta05_trigger_in_2048_d_line_L32.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     ("limit_beta10_zeta05_trigger_in_2048_d_line_L128_target098.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
+    ("limit_beta10_zeta05_trigger_in_1024_262_268_L128.csv", "N", "--law vural2026.headline"),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (
         "--law vural2026.headline", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L')],
 ]

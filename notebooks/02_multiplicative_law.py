@@ -458,7 +458,12 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # "N >= C0 + C1/(d - C2)" --params d`). At `V = 2048` (`d` 384, 430, 512; predicted [300, 356] before the run)
 # `d0` = 342 [337, 348]: the wall moves as `sqrt(V)`, `d0² ≈ 57·V` at both `V`.
 # At `V = 1024` (`d` 272..430; predicted [234, 253] before the run) `d0` = 252 [231, 275]: held, too wide to
-# tell `sqrt(V)` from `sqrt(V log V)`; `d0²/V` = 62, 57.5, 57.5 at 1024, 2048, 4096.
+# tell `sqrt(V)` from `sqrt(V log V)`. Two cells nearer the wall (each predicted; 262's range missed, above it)
+# narrow it to 255.8 [253.2, 258.3] on six cells, and at `d = 256` the success rate stays near one half from
+# `N = 1.4·10⁶` to `1.2·10⁷`: `d0²/V` = 63.9, 57.5, 57.5 at 1024, 2048, 4096, the wall moving as `V^0.42` then
+# `V^0.50`, neither `sqrt(V)` nor `sqrt(V log V)` over the three `V` (`theorycheck fit
+# bench/data/limit_beta10_zeta05_trigger_in_1024_*_L128.csv --where "d>=262" --law "N >= C0 + C1/(d - C2)"
+# --params d`).
 # And it moves with `L`: at `V = 2048`, `L` 128 and 512, `d` 384..724 (2416 trials, each cell predicted before it
 # ran, every prediction held), `d0` = 343 [337, 350] at `L = 128` (five cells) and 381 [373, 389] at 512, where `d =
 # 384` has no 0.99 crossing up to `N = 7.1e6`. The local `L` exponent is 0.10 at `d = 724`, 0.13, 0.23 and 0.50 at

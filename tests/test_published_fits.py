@@ -2,6 +2,7 @@
 (bench/data). The fits are deterministic; the numbers are compared at the precision printed
 in the docs, so a change of the comparator that moves a published number fails here first."""
 
+import csv
 import json
 import math
 from collections import Counter
@@ -1626,6 +1627,28 @@ def test_the_wall_at_a_third_v(capsys):
     assert 234 <= wall["estimate"] <= 253 and wall["ci"][0] < 231.6 < 242.7 < wall["ci"][1]
     assert wall["estimate"] ** 2 / 1024 == pytest.approx(62, abs=0.5)  # 57.5 at 2048 and 4096
 
+
+
+def test_the_wall_at_1024_sits_above_sqrt_v(capsys):
+    # docs/theory.md 7.12 (2026-12-05). Predicted at 00:59 UTC, before the run: N*(262) in [2.5e5, 4.2e5] (missed:
+    # 5.35e5), N*(256) in [3.5e5, 1e6] (missed: no stable crossing, on the side fixed in advance as favouring a wall
+    # at 250 or beyond); at 01:09, before the rerun: N*(268) in [1.9e5, 2.9e5] and the six-cell pole in [246, 258]
+    # (both held). The six-cell CI is disjoint from sqrt(V)'s [238.5, 247.1] (2048's CI over sqrt(2))
+    n = _cells_by_d(capsys, "limit_beta10_zeta05_trigger_in_1024_262_268_L128.csv")
+    assert [n[d]["trials"] for d in (262, 268)] == [644, 600]
+    assert [n[d]["threshold"] for d in (262, 268)] == pytest.approx([534900, 287900], rel=5e-4)
+    assert n[262]["threshold"] > 4.2e5 and 1.9e5 <= n[268]["threshold"] <= 2.9e5
+    code, out = _fit(capsys, "limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv",
+                     "limit_beta10_zeta05_trigger_in_1024_262_268_L128.csv", "--law", POLE, "--params", "d")
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(255.8, abs=0.05) and wall["ci"] == pytest.approx([253.2, 258.3], abs=0.05)
+    assert 246 <= wall["estimate"] <= 258 and wall["ci"][0] > 349.5 / 2 ** 0.5  # 2048's CI top over sqrt(2)
+    assert wall["estimate"] ** 2 / 1024 == pytest.approx(63.9, abs=0.05)  # 57.5 at 2048 and 4096
+    # d = 256: the success rate stays near one half at large N (10 of 20 from 1.42e6 to 1.23e7), the median's wall
+    text = (DATA / "limit_beta10_zeta05_trigger_in_1024_256_L128.csv").read_text(encoding="utf-8")
+    rows = list(csv.DictReader(text.splitlines()))
+    late = [(int(r["successes"]), int(r["trials"])) for r in rows if float(r["N"]) >= 1.4e6]
+    assert len(late) == 5 and [sum(k for k, _ in late), sum(t for _, t in late)] == [10, 20]
 
 def test_below_the_wall_hard_attention_stays_under_099():
     # docs/theory.md 7.12 (2026-12-04, not predicted): at (2048, 320), L = 128, below the wall, hard attention with
