@@ -463,7 +463,12 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # `N = 1.4·10⁶` to `1.2·10⁷`: `d0²/V` = 63.9, 57.5, 57.5 at 1024, 2048, 4096, the wall moving as `V^0.42` then
 # `V^0.50`, neither `sqrt(V)` nor `sqrt(V log V)` over the three `V` (`theorycheck fit
 # bench/data/limit_beta10_zeta05_trigger_in_1024_*_L128.csv --where "d>=262" --law "N >= C0 + C1/(d - C2)"
-# --params d`).
+# --params d`). At `V = 512` (`d` 204..304, seven cells, each predicted and held) `d0` = 198.9 [195.4, 202.5],
+# `d0²/V` = 77.3: the wall's local `V` exponent is 0.36, 0.42, 0.50 from 512 to 4096, and a pole moving as one
+# power of `V` misses the 26 cells (within 0.87..1.29, where each `V`'s own pole holds within 0.94..1.07).
+# Hard attention's wall at 512 is 172.7 [168.4, 177.2] (predicted near `β = 10`'s: missed): the read-out's wall
+# moves as `sqrt(V)` (`V^0.49` from 512 to 2048), and `β = 10`'s drift is its softmax's leak, 2.7x larger at 512's
+# wall than at 2048's because the token scores spread more at smaller `d` (0.147 against 0.108; predicted).
 # And it moves with `L`: at `V = 2048`, `L` 128 and 512, `d` 384..724 (2416 trials, each cell predicted before it
 # ran, every prediction held), `d0` = 343 [337, 350] at `L = 128` (five cells) and 381 [373, 389] at 512, where `d =
 # 384` has no 0.99 crossing up to `N = 7.1e6`. The local `L` exponent is 0.10 at `d = 724`, 0.13, 0.23 and 0.50 at

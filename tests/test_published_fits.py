@@ -1650,6 +1650,77 @@ def test_the_wall_at_1024_sits_above_sqrt_v(capsys):
     late = [(int(r["successes"]), int(r["trials"])) for r in rows if float(r["N"]) >= 1.4e6]
     assert len(late) == 5 and [sum(k for k, _ in late), sum(t for _, t in late)] == [10, 20]
 
+
+FOUR_V = ["limit_beta10_zeta05_trigger_in_512_d_line_L128.csv", "limit_beta10_zeta05_trigger_in_512_204_212_L128.csv",
+          "limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv", "limit_beta10_zeta05_trigger_in_1024_262_268_L128.csv",
+          "limit_beta10_zeta05_trigger_in_2048_d_line_L128.csv", "limit_beta10_zeta05_trigger_in_2048_600_724_L128.csv",
+          *[f"limit_beta10_zeta05_trigger_in_4096{d}_L128.csv" for d in ("", "_540", "_560", "_600", "_640", "_724",
+                                                                          "_860", "_1448")]]
+
+
+def test_the_wall_at_512_and_no_single_power_of_v(capsys):
+    # docs/theory.md 7.12 (2026-12-05). Predicted at 01:26 UTC, before the run: N* in [2.8e4, 9e4], [2.2e4, 4.5e4],
+    # [1.6e4, 3.2e4], [1.3e4, 2.4e4] at d 216, 232, 256, 304, the pole in [178, 205]; at 01:30, before the next:
+    # [9e4, 2.5e5], [7.5e4, 1.3e5], [6.2e4, 8.6e4] at 204, 208, 212, the seven-cell pole in [188, 200]. All held
+    n = _cells_by_d(capsys, *FOUR_V[:2])
+    ds = (204, 208, 212, 216, 232, 256, 304)
+    assert [n[d]["trials"] for d in ds] == [600] * 7
+    assert [n[d]["threshold"] for d in ds] == pytest.approx([179700, 113300, 71450, 59000, 36380, 25330, 17060],
+                                                            rel=5e-4)
+    ranges = [(9e4, 2.5e5), (7.5e4, 1.3e5), (6.2e4, 8.6e4), (2.8e4, 9e4), (2.2e4, 4.5e4), (1.6e4, 3.2e4),
+              (1.3e4, 2.4e4)]
+    assert [lo <= n[d]["threshold"] <= hi for d, (lo, hi) in zip(ds, ranges)] == [True] * 7
+    code, out = _pole_fit(capsys, FOUR_V[0])
+    assert out["constant"]["C2"]["estimate"] == pytest.approx(194.5, abs=0.05)
+    code, out = _pole_fit(capsys, *FOUR_V[:2])
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(198.9, abs=0.05) and wall["ci"] == pytest.approx([195.4, 202.5], abs=0.05)
+    assert 188 <= wall["estimate"] <= 200 and wall["estimate"] ** 2 / 512 == pytest.approx(77.3, abs=0.05)
+    # the wall's local V exponent rises towards 1/2: 0.36 (512 to 1024), 0.42, 0.50
+    walls = (198.9, 255.8, 343.3, 485.4)
+    assert [round(math.log2(b / a), 2) for a, b in zip(walls, walls[1:])] == [0.36, 0.42, 0.5]
+    # one pole whose place moves as one power of V misses the 26 cells, each V's own pole holding within 0.94..1.07
+    code, out = _fit(capsys, *FOUR_V, "--law", "N >= C0*(V/2048)**C3 + C1*(V/2048)**C4/(d - C2*(V/2048)**C5)",
+                     "--params", "d,V")
+    assert len(out["cells"]) == 26 and out["constant"]["C5"]["estimate"] == pytest.approx(0.355, abs=5e-4)
+    assert out["constant"]["C5"]["ci"] == pytest.approx([0.328, 0.384], abs=5e-4)
+    assert out["ratio_spread"]["min"] == pytest.approx(0.867, abs=5e-4) and out["ratio_spread"]["max"] > 1.28
+    assert out["collapse"]["p_value"] < 1e-100
+
+
+def test_hard_attentions_wall_at_512_follows_sqrt_v(capsys):
+    # docs/theory.md 7.12 (2026-12-05). Predicted at 01:41 UTC, before the run: hard attention's wall at V = 512 near
+    # beta = 10's, in [190, 200], thresholds 0.6-0.95x beta = 10's at 204, 0.7-0.98x at 208 and 212, 0.85-1.03x from
+    # 216 to 304 (missed: only 304 held); the alternative written beside it, sqrt(V) from hard attention's own 2048
+    # wall (338.5 / 2), is inside the CI. At 01:49, the token-score spread s in [0.12, 0.17] at (512, 200) and
+    # [0.09, 0.12] at (2048, 344), the leak's factor exp(beta^2 (s512^2 - s2048^2)) >= 1.5: held
+    hard = _cells_by_d(capsys, "limit_hard_zeta05_trigger_in_512_d_line_L128.csv")
+    soft = _cells_by_d(capsys, *FOUR_V[:2])
+    ds = (204, 208, 212, 216, 232, 256, 304)
+    assert [hard[d]["trials"] for d in ds] == [600] * 7
+    assert [hard[d]["threshold"] for d in ds] == pytest.approx([44240, 39990, 37150, 33890, 26870, 21180, 16060],
+                                                               rel=5e-4)
+    ratio = [hard[d]["threshold"] / soft[d]["threshold"] for d in ds]
+    assert [round(r, 2) for r in ratio] == [0.25, 0.35, 0.52, 0.57, 0.74, 0.84, 0.94]
+    code, out = _pole_fit(capsys, "limit_hard_zeta05_trigger_in_512_d_line_L128.csv")
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(172.7, abs=0.05) and wall["ci"] == pytest.approx([168.4, 177.2], abs=0.05)
+    assert not 190 <= wall["estimate"] <= 200 and wall["ci"][0] < 338.5 / 2 < wall["ci"][1]
+    # V^0.49 [0.46, 0.51] from 512 to 2048 (hard attention's 2048 wall 338.5 [334.3, 342.8]); sqrt(V log V): 0.57
+    assert [round(math.log(a / b) / math.log(4), 2) for a, b in ((338.5, 172.7), (334.3, 177.2), (342.8, 168.4))] \
+        == [0.49, 0.46, 0.51]
+    spread = {}
+    text = (DATA / "limit_score_spread_at_the_wall_512_2048.jsonl").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        run = json.loads(line)
+        assert run["seeds"] == [13670, 13671] and run["options"]["beta"] == 10.0 and run["params"]["L"] == 128
+        spread[run["params"]["V"], run["params"]["d"]] = [o["extras"]["diagnostics"]["token_score_spread"]
+                                                          for o in run["outcomes"]]
+    assert spread[512, 200] == pytest.approx([0.1497, 0.1452], abs=5e-4)
+    assert spread[2048, 344] == pytest.approx([0.1096, 0.1071], abs=5e-4)
+    s512, s2048 = (sum(spread[k]) / 2 for k in ((512, 200), (2048, 344)))
+    assert math.exp(100 * (s512**2 - s2048**2)) == pytest.approx(2.72, abs=0.005)
+
 def test_below_the_wall_hard_attention_stays_under_099():
     # docs/theory.md 7.12 (2026-12-04, not predicted): at (2048, 320), L = 128, below the wall, hard attention with
     # every test sequence's informative position selected stays under 0.99 at N = 4e6, and beta = 10 lower still:
