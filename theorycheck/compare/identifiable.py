@@ -19,20 +19,7 @@ import numpy as np
 #: overflowed, or is zero by construction): its constant is not identified whatever its size.
 _NOTHING = 1e-12
 
-__all__ = ["Relation", "balanced_point", "confounded", "confounded_notes", "identifiable", "independent_variables",
-           "reaching_no_cell"]
-
-
-def _column_size(jac: np.ndarray) -> np.ndarray:
-    """Root mean square over the cells of each column of ``jac``."""
-    return np.sqrt(np.mean(jac**2, axis=0))
-
-
-def reaching_no_cell(jac: np.ndarray) -> list[int]:
-    """The columns of ``jac`` (``d log f / d log C`` per cell and constant) whose root mean square
-    is below ``_NOTHING``: constants whose term reaches no cell, as at the start of a fit
-    (:func:`identifiable`) or at an optimum that drove a term to nothing."""
-    return [int(i) for i in np.flatnonzero(_column_size(jac) <= _NOTHING)]
+__all__ = ["Relation", "balanced_point", "confounded", "confounded_notes", "identifiable", "independent_variables"]
 
 
 def identifiable(model: Any) -> list[str]:
@@ -71,7 +58,7 @@ def identifiable(model: Any) -> list[str]:
     def rank(m: np.ndarray) -> int:  # of the columns scaled to unit root mean square: shape, not size
         if m.shape[1] == 0:
             return 0
-        size = _column_size(m)
+        size = np.sqrt(np.mean(m**2, axis=0))
         m = m / np.where(size > _NOTHING, size, np.inf)  # a column that reaches no cell: zeros
         sv = np.linalg.svd(m / np.sqrt(m.shape[0]), compute_uv=False)
         return int(np.sum(sv > 1e-4 * max(1.0, sv[0])))

@@ -54,7 +54,7 @@ from theorycheck.compare.cell_model import CellFit, cell_overlaps, fit_cells
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.dispersion import between_cell_dispersion
 from theorycheck.compare.exponents import Exponent
-from theorycheck.compare.identifiable import identifiable, reaching_no_cell
+from theorycheck.compare.identifiable import identifiable
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.law_maximise import at_step, best_start
 from theorycheck.threshold.glm import fit_threshold
@@ -127,8 +127,7 @@ def fit_law(
                      f"{math.exp(-p[i_s]):.3g} in log {data.resource} against at most {max(cell_widths):.3g} "
                      "within a cell): joint likelihood not identified")
         p = np.concatenate([x0[:nc], p[nc:i_s], x0[i_s:i_s + 1], p[i_s + 1:]])  # its constants and width mean nothing
-    gone = reaching_no_cell(model.dlog_f(p[:len(model.free)])) if model.free else []  # a term driven to nothing
-    at_bound = [i for i in range(nc) if min(abs(p[i] - bounds[i][0]), abs(p[i] - bounds[i][1])) < 1e-3 or i in gone]
+    at_bound = [i for i in range(nc) if min(abs(p[i] - bounds[i][0]), abs(p[i] - bounds[i][1])) < 1e-3]
     if at_bound:
         identified = False
         notes.append("a constant ran to its bound: the law's terms are not separated by these cells")
