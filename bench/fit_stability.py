@@ -119,6 +119,9 @@ some copies. A rule on the likelihood (a constant is at its bound when sending i
 log-likelihood) is not built. Seen on that run and checked on dcc36ba's code: ``gd_plain_lr400_zeta05_L_line.csv``
 moves in which neighbour the headline names as decisive (``times log(L)``, ΔBIC 21, on the file; ``over log(L)``,
 ΔBIC 22, on a copy), beyond the ``C`` recorded above; its verdict, exponent and CI do not move.
+``limit_hard_zeta05_trigger_in_1024_d_line_L128.csv`` under the headline and the pole law (``--only
+hard_zeta05_trigger_in_1024``): the headline the same on 3 copies; the pole fit moves only in a neighbouring
+form's ΔBIC (-0.036437334 against -0.036437394, 1.7e-6 relative); its wall and CI do not.
 """
 
 from __future__ import annotations
@@ -244,6 +247,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_beta10_zeta05_trigger_in_512_204_212_L128.csv", "N", "--law vural2026.headline"),
     ("limit_hard_zeta05_trigger_in_512_d_line_L128.csv", "N", "--law vural2026.headline"),
     ("limit_hard_zeta05_trigger_in_512_d_line_L128.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
+    ("limit_hard_zeta05_trigger_in_1024_d_line_L128.csv", "N", "--law vural2026.headline"),
+    ("limit_hard_zeta05_trigger_in_1024_d_line_L128.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (
         "--law vural2026.headline", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L')],
 ]

@@ -1721,6 +1721,34 @@ def test_hard_attentions_wall_at_512_follows_sqrt_v(capsys):
     s512, s2048 = (sum(spread[k]) / 2 for k in ((512, 200), (2048, 344)))
     assert math.exp(100 * (s512**2 - s2048**2)) == pytest.approx(2.72, abs=0.005)
 
+
+def test_hard_attentions_wall_at_1024_and_one_power_of_v(capsys):
+    # docs/theory.md 7.12 (2026-12-05). Predicted at 01:50 UTC, before the run: the wall in [236, 248] (sqrt(V) from
+    # 512's and 2048's), N* in [2.0e5, 1.0e6], [1.3e5, 3.4e5], [9.5e4, 2.1e5], [5.6e4, 1.0e5], [3.6e4, 6.1e4] at d
+    # 252, 262, 272, 304, 362, each below beta = 10's. All held
+    rows = "limit_hard_zeta05_trigger_in_1024_d_line_L128.csv"
+    hard = _cells_by_d(capsys, rows)
+    soft = _cells_by_d(capsys, *FOUR_V[2:4])
+    ds = (252, 262, 272, 304, 362)
+    assert [hard[d]["trials"] for d in ds] == [600, 600, 600, 600, 452]
+    assert [hard[d]["threshold"] for d in ds] == pytest.approx([298000, 182400, 128200, 73410, 45500], rel=5e-4)
+    ranges = [(2.0e5, 1.0e6), (1.3e5, 3.4e5), (9.5e4, 2.1e5), (5.6e4, 1.0e5), (3.6e4, 6.1e4)]
+    assert [lo <= hard[d]["threshold"] <= hi for d, (lo, hi) in zip(ds, ranges)] == [True] * 5
+    assert all(hard[d]["threshold"] < soft[d]["threshold"] for d in (262, 272, 304, 362))
+    code, out = _pole_fit(capsys, rows)
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(238.3, abs=0.05) and wall["ci"] == pytest.approx([236.7, 239.8], abs=0.05)
+    assert 236 <= wall["estimate"] <= 248
+    # not predicted: one pole moving as a power of V over hard attention's 16 cells at 512, 1024, 2048 (L = 128)
+    code, out = _fit(capsys, *[f"limit_hard_zeta05_trigger_in_{v}_d_line_L128.csv" for v in (512, 1024, 2048)],
+                     "--law", "N >= C0*(V/1024)**C3 + C1*(V/1024)**C4/(d - C2*(V/1024)**C5)", "--params", "d,V")
+    assert len(out["cells"]) == 16
+    power = out["constant"]["C5"]
+    assert power["estimate"] == pytest.approx(0.515, abs=5e-4)
+    assert power["ci"] == pytest.approx([0.495, 0.535], abs=5e-4)
+    assert power["ci"][0] < 0.5 < power["ci"][1] < 0.57  # sqrt(V), not sqrt(V log V)
+    assert out["ratio_spread"]["min"] > 0.976 and out["ratio_spread"]["max"] < 1.026
+
 def test_below_the_wall_hard_attention_stays_under_099():
     # docs/theory.md 7.12 (2026-12-04, not predicted): at (2048, 320), L = 128, below the wall, hard attention with
     # every test sequence's informative position selected stays under 0.99 at N = 4e6, and beta = 10 lower still:
