@@ -249,6 +249,7 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_hard_zeta05_trigger_in_512_d_line_L128.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     ("limit_hard_zeta05_trigger_in_1024_d_line_L128.csv", "N", "--law vural2026.headline"),
     ("limit_hard_zeta05_trigger_in_1024_d_line_L128.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
+    ("limit_hard_zeta05_trigger_in_4096_600_724_L128.csv", "N", "--law vural2026.headline"),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (
         "--law vural2026.headline", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L')],
 ]

@@ -470,7 +470,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # moves as `sqrt(V)` (`V^0.49` from 512 to 2048), and `β = 10`'s drift is its softmax's leak, 2.7x larger at 512's
 # wall than at 2048's because the token scores spread more at smaller `d` (0.147 against 0.108; predicted).
 # At 1024 hard attention's wall is 238.3 [236.7, 239.8] (predicted [236, 248]), and one pole moving as `V^a` fits
-# its 16 cells at 512..2048 within 2.5%, `a` = 0.515 [0.495, 0.535]: the read-out's wall moves as `sqrt(V)`.
+# its 16 cells at 512..2048 within 2.5%, `a` = 0.515 [0.495, 0.535]: from 512 to 2048 the read-out's wall moves as
+# `sqrt(V)`. At 4096 two hard-attention cells predicted from that form held (0.93x and 0.98x `β = 10` at `d` 600 and
+# 724); refit with them the exponent moves to 0.451 [0.432, 0.470] and the cells scatter more: the wall there is not
+# pinned.
 # And it moves with `L`: at `V = 2048`, `L` 128 and 512, `d` 384..724 (2416 trials, each cell predicted before it
 # ran, every prediction held), `d0` = 343 [337, 350] at `L = 128` (five cells) and 381 [373, 389] at 512, where `d =
 # 384` has no 0.99 crossing up to `N = 7.1e6`. The local `L` exponent is 0.10 at `d = 724`, 0.13, 0.23 and 0.50 at

@@ -253,4 +253,3 @@ def test_a_thresholds_table_of_a_moving_pole_is_fitted_too():
     got = {k: v.estimate for k, v in fit.constants.items()}
     assert got == {"C0": pytest.approx(3e4, rel=1e-4), "C1": pytest.approx(1.3e7, rel=1e-4),
                    "C2": pytest.approx(335.0, rel=1e-5), "a": pytest.approx(0.08, rel=1e-4)}
-

@@ -1749,6 +1749,27 @@ def test_hard_attentions_wall_at_1024_and_one_power_of_v(capsys):
     assert power["ci"][0] < 0.5 < power["ci"][1] < 0.57  # sqrt(V), not sqrt(V log V)
     assert out["ratio_spread"]["min"] > 0.976 and out["ratio_spread"]["max"] < 1.026
 
+
+def test_hard_attention_at_4096_out_of_sample(capsys):
+    # docs/theory.md 7.12 (2026-12-05). Predicted at 02:12 UTC, before the run, from hard attention's three-V pole
+    # form: N*(4096, 600) in [3.2e5, 4.5e5], N*(4096, 724) in [2.1e5, 2.5e5], each below beta = 10's (4.523e5,
+    # 2.515e5) at 0.75-0.98x and 0.85-1.0x. All held. Not predicted: refit with them, the pole's exponent moves
+    hard = _cells_by_d(capsys, "limit_hard_zeta05_trigger_in_4096_600_724_L128.csv")
+    assert [hard[d]["trials"] for d in (600, 724)] == [256, 176]
+    assert [hard[d]["threshold"] for d in (600, 724)] == pytest.approx([418600, 247400], rel=5e-4)
+    assert 3.2e5 <= hard[600]["threshold"] <= 4.5e5 and 2.1e5 <= hard[724]["threshold"] <= 2.5e5
+    soft = _cells_by_d(capsys, "limit_beta10_zeta05_trigger_in_4096_600_L128.csv",
+                       "limit_beta10_zeta05_trigger_in_4096_724_L128.csv")
+    ratio = [hard[d]["threshold"] / soft[d]["threshold"] for d in (600, 724)]
+    assert 0.75 <= ratio[0] <= 0.98 and 0.85 <= ratio[1] <= 1.0
+    files = [f"limit_hard_zeta05_trigger_in_{v}_d_line_L128.csv" for v in (512, 1024, 2048)]
+    code, out = _fit(capsys, *files, "limit_hard_zeta05_trigger_in_4096_600_724_L128.csv", "--law",
+                     "N >= C0*(V/1024)**C3 + C1*(V/1024)**C4/(d - C2*(V/1024)**C5)", "--params", "d,V")
+    assert len(out["cells"]) == 18
+    power = out["constant"]["C5"]
+    assert power["estimate"] == pytest.approx(0.451, abs=5e-4) and power["ci"][1] < 0.495  # below the 3-V CI
+    assert out["ratio_spread"]["min"] == pytest.approx(0.9645, abs=5e-4)
+
 def test_below_the_wall_hard_attention_stays_under_099():
     # docs/theory.md 7.12 (2026-12-04, not predicted): at (2048, 320), L = 128, below the wall, hard attention with
     # every test sequence's informative position selected stays under 0.99 at N = 4e6, and beta = 10 lower still:
