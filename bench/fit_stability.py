@@ -122,6 +122,16 @@ moves in which neighbour the headline names as decisive (``times log(L)``, ΔBIC
 ``limit_hard_zeta05_trigger_in_1024_d_line_L128.csv`` under the headline and the pole law (``--only
 hard_zeta05_trigger_in_1024``): the headline the same on 3 copies; the pole fit moves only in a neighbouring
 form's ΔBIC (-0.036437334 against -0.036437394, 1.7e-6 relative); its wall and CI do not.
+``limit_hard_zeta05_trigger_in_4096_600_724_L128.csv`` under the headline: the same on 3 copies.
+The whole list on 2026-12-05 (113 fits, 3 copies, the law fit of dcc36ba, after last session's start changes):
+9 moved, each recorded above: ``gd_plain_lr400_zeta05_L_line.csv`` (the decisive neighbour's name),
+``headline_gpu_wide_16384.csv``'s ``three_step_additive`` refit (the ``L`` width trend, 1.4e-6), the two
+``three_step_eta1e5`` lines at ``β = 10`` (``C``'s log standard error, 118.41 against 118.46) and at ``(2896, 724)``
+(``C`` 5.35 on the file, 2.63 and 3.72 on two copies: its CI spans 12 decades and the docs quote none), the pole
+fits at ``L = 32`` and at 0.98 (numbers near zero), and the three of this day (``512_d_line`` twice,
+``hard_zeta05_trigger_in_1024``'s pole). On every one the verdict is the same and the exponents and their CIs
+agree to 3e-9 relative (checked on the 3 copies), and no published number moves; ``limit_beta4_zeta05_L_line.csv`` and ``mean_bias_zeta_2048.csv``, which
+moved before, were the same.
 """
 
 from __future__ import annotations
