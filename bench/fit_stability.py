@@ -130,8 +130,8 @@ The whole list on 2026-12-05 (113 fits, 3 copies, the law fit of dcc36ba, after 
 (``C`` 5.35 on the file, 2.63 and 3.72 on two copies: its CI spans 12 decades and the docs quote none), the pole
 fits at ``L = 32`` and at 0.98 (numbers near zero), and the three of this day (``512_d_line`` twice,
 ``hard_zeta05_trigger_in_1024``'s pole). On every one the verdict is the same and the exponents and their CIs
-agree to 3e-9 relative (checked on the 3 copies), and no published number moves; ``limit_beta4_zeta05_L_line.csv`` and ``mean_bias_zeta_2048.csv``, which
-moved before, were the same.
+agree to 3e-9 relative (checked on the 3 copies), and no published number moves; ``limit_beta4_zeta05_L_line.csv``
+and ``mean_bias_zeta_2048.csv``, which moved before, were the same.
 """
 
 from __future__ import annotations

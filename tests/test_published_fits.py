@@ -1628,6 +1628,20 @@ def test_the_wall_at_a_third_v(capsys):
     assert wall["estimate"] ** 2 / 1024 == pytest.approx(62, abs=0.5)  # 57.5 at 2048 and 4096
 
 
+#: beta = 10's wall at L = 128: two rows files at each of V = 512 and 1024, two at 2048, eight at 4096 (26 cells)
+FOUR_V = ["limit_beta10_zeta05_trigger_in_512_d_line_L128.csv", "limit_beta10_zeta05_trigger_in_512_204_212_L128.csv",
+          "limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv", "limit_beta10_zeta05_trigger_in_1024_262_268_L128.csv",
+          "limit_beta10_zeta05_trigger_in_2048_d_line_L128.csv", "limit_beta10_zeta05_trigger_in_2048_600_724_L128.csv",
+          *[f"limit_beta10_zeta05_trigger_in_4096{d}_L128.csv" for d in ("", "_540", "_560", "_600", "_640", "_724",
+                                                                          "_860", "_1448")]]
+#: hard attention's wall at L = 128, one rows file at each of V = 512, 1024, 2048
+HARD_THREE_V = [f"limit_hard_zeta05_trigger_in_{v}_d_line_L128.csv" for v in (512, 1024, 2048)]
+
+
+def _pole_in_v(v_ref):
+    """The pole law whose place and constants move as powers of ``V / v_ref``."""
+    return f"N >= C0*(V/{v_ref})**C3 + C1*(V/{v_ref})**C4/(d - C2*(V/{v_ref})**C5)"
+
 
 def test_the_wall_at_1024_sits_above_sqrt_v(capsys):
     # docs/theory.md 7.12 (2026-12-05). Predicted at 00:59 UTC, before the run: N*(262) in [2.5e5, 4.2e5] (missed:
@@ -1638,8 +1652,7 @@ def test_the_wall_at_1024_sits_above_sqrt_v(capsys):
     assert [n[d]["trials"] for d in (262, 268)] == [644, 600]
     assert [n[d]["threshold"] for d in (262, 268)] == pytest.approx([534900, 287900], rel=5e-4)
     assert n[262]["threshold"] > 4.2e5 and 1.9e5 <= n[268]["threshold"] <= 2.9e5
-    code, out = _fit(capsys, "limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv",
-                     "limit_beta10_zeta05_trigger_in_1024_262_268_L128.csv", "--law", POLE, "--params", "d")
+    code, out = _pole_fit(capsys, *FOUR_V[2:4])
     wall = out["constant"]["C2"]
     assert wall["estimate"] == pytest.approx(255.8, abs=0.05) and wall["ci"] == pytest.approx([253.2, 258.3], abs=0.05)
     assert 246 <= wall["estimate"] <= 258 and wall["ci"][0] > 349.5 / 2 ** 0.5  # 2048's CI top over sqrt(2)
@@ -1649,13 +1662,6 @@ def test_the_wall_at_1024_sits_above_sqrt_v(capsys):
     rows = list(csv.DictReader(text.splitlines()))
     late = [(int(r["successes"]), int(r["trials"])) for r in rows if float(r["N"]) >= 1.4e6]
     assert len(late) == 5 and [sum(k for k, _ in late), sum(t for _, t in late)] == [10, 20]
-
-
-FOUR_V = ["limit_beta10_zeta05_trigger_in_512_d_line_L128.csv", "limit_beta10_zeta05_trigger_in_512_204_212_L128.csv",
-          "limit_beta10_zeta05_trigger_in_1024_d_line_L128.csv", "limit_beta10_zeta05_trigger_in_1024_262_268_L128.csv",
-          "limit_beta10_zeta05_trigger_in_2048_d_line_L128.csv", "limit_beta10_zeta05_trigger_in_2048_600_724_L128.csv",
-          *[f"limit_beta10_zeta05_trigger_in_4096{d}_L128.csv" for d in ("", "_540", "_560", "_600", "_640", "_724",
-                                                                          "_860", "_1448")]]
 
 
 def test_the_wall_at_512_and_no_single_power_of_v(capsys):
@@ -1680,8 +1686,7 @@ def test_the_wall_at_512_and_no_single_power_of_v(capsys):
     walls = (198.9, 255.8, 343.3, 485.4)
     assert [round(math.log2(b / a), 2) for a, b in zip(walls, walls[1:])] == [0.36, 0.42, 0.5]
     # one pole whose place moves as one power of V misses the 26 cells, each V's own pole holding within 0.94..1.07
-    code, out = _fit(capsys, *FOUR_V, "--law", "N >= C0*(V/2048)**C3 + C1*(V/2048)**C4/(d - C2*(V/2048)**C5)",
-                     "--params", "d,V")
+    code, out = _fit(capsys, *FOUR_V, "--law", _pole_in_v(2048), "--params", "d,V")
     assert len(out["cells"]) == 26 and out["constant"]["C5"]["estimate"] == pytest.approx(0.355, abs=5e-4)
     assert out["constant"]["C5"]["ci"] == pytest.approx([0.328, 0.384], abs=5e-4)
     assert out["ratio_spread"]["min"] == pytest.approx(0.867, abs=5e-4) and out["ratio_spread"]["max"] > 1.28
@@ -1694,7 +1699,7 @@ def test_hard_attentions_wall_at_512_follows_sqrt_v(capsys):
     # 216 to 304 (missed: only 304 held); the alternative written beside it, sqrt(V) from hard attention's own 2048
     # wall (338.5 / 2), is inside the CI. At 01:49, the token-score spread s in [0.12, 0.17] at (512, 200) and
     # [0.09, 0.12] at (2048, 344), the leak's factor exp(beta^2 (s512^2 - s2048^2)) >= 1.5: held
-    hard = _cells_by_d(capsys, "limit_hard_zeta05_trigger_in_512_d_line_L128.csv")
+    hard = _cells_by_d(capsys, HARD_THREE_V[0])
     soft = _cells_by_d(capsys, *FOUR_V[:2])
     ds = (204, 208, 212, 216, 232, 256, 304)
     assert [hard[d]["trials"] for d in ds] == [600] * 7
@@ -1702,7 +1707,7 @@ def test_hard_attentions_wall_at_512_follows_sqrt_v(capsys):
                                                                rel=5e-4)
     ratio = [hard[d]["threshold"] / soft[d]["threshold"] for d in ds]
     assert [round(r, 2) for r in ratio] == [0.25, 0.35, 0.52, 0.57, 0.74, 0.84, 0.94]
-    code, out = _pole_fit(capsys, "limit_hard_zeta05_trigger_in_512_d_line_L128.csv")
+    code, out = _pole_fit(capsys, HARD_THREE_V[0])
     wall = out["constant"]["C2"]
     assert wall["estimate"] == pytest.approx(172.7, abs=0.05) and wall["ci"] == pytest.approx([168.4, 177.2], abs=0.05)
     assert not 190 <= wall["estimate"] <= 200 and wall["ci"][0] < 338.5 / 2 < wall["ci"][1]
@@ -1726,8 +1731,7 @@ def test_hard_attentions_wall_at_1024_and_one_power_of_v(capsys):
     # docs/theory.md 7.12 (2026-12-05). Predicted at 01:50 UTC, before the run: the wall in [236, 248] (sqrt(V) from
     # 512's and 2048's), N* in [2.0e5, 1.0e6], [1.3e5, 3.4e5], [9.5e4, 2.1e5], [5.6e4, 1.0e5], [3.6e4, 6.1e4] at d
     # 252, 262, 272, 304, 362, each below beta = 10's. All held
-    rows = "limit_hard_zeta05_trigger_in_1024_d_line_L128.csv"
-    hard = _cells_by_d(capsys, rows)
+    hard = _cells_by_d(capsys, HARD_THREE_V[1])
     soft = _cells_by_d(capsys, *FOUR_V[2:4])
     ds = (252, 262, 272, 304, 362)
     assert [hard[d]["trials"] for d in ds] == [600, 600, 600, 600, 452]
@@ -1735,13 +1739,12 @@ def test_hard_attentions_wall_at_1024_and_one_power_of_v(capsys):
     ranges = [(2.0e5, 1.0e6), (1.3e5, 3.4e5), (9.5e4, 2.1e5), (5.6e4, 1.0e5), (3.6e4, 6.1e4)]
     assert [lo <= hard[d]["threshold"] <= hi for d, (lo, hi) in zip(ds, ranges)] == [True] * 5
     assert all(hard[d]["threshold"] < soft[d]["threshold"] for d in (262, 272, 304, 362))
-    code, out = _pole_fit(capsys, rows)
+    code, out = _pole_fit(capsys, HARD_THREE_V[1])
     wall = out["constant"]["C2"]
     assert wall["estimate"] == pytest.approx(238.3, abs=0.05) and wall["ci"] == pytest.approx([236.7, 239.8], abs=0.05)
     assert 236 <= wall["estimate"] <= 248
     # not predicted: one pole moving as a power of V over hard attention's 16 cells at 512, 1024, 2048 (L = 128)
-    code, out = _fit(capsys, *[f"limit_hard_zeta05_trigger_in_{v}_d_line_L128.csv" for v in (512, 1024, 2048)],
-                     "--law", "N >= C0*(V/1024)**C3 + C1*(V/1024)**C4/(d - C2*(V/1024)**C5)", "--params", "d,V")
+    code, out = _fit(capsys, *HARD_THREE_V, "--law", _pole_in_v(1024), "--params", "d,V")
     assert len(out["cells"]) == 16
     power = out["constant"]["C5"]
     assert power["estimate"] == pytest.approx(0.515, abs=5e-4)
@@ -1762,13 +1765,13 @@ def test_hard_attention_at_4096_out_of_sample(capsys):
                        "limit_beta10_zeta05_trigger_in_4096_724_L128.csv")
     ratio = [hard[d]["threshold"] / soft[d]["threshold"] for d in (600, 724)]
     assert 0.75 <= ratio[0] <= 0.98 and 0.85 <= ratio[1] <= 1.0
-    files = [f"limit_hard_zeta05_trigger_in_{v}_d_line_L128.csv" for v in (512, 1024, 2048)]
-    code, out = _fit(capsys, *files, "limit_hard_zeta05_trigger_in_4096_600_724_L128.csv", "--law",
-                     "N >= C0*(V/1024)**C3 + C1*(V/1024)**C4/(d - C2*(V/1024)**C5)", "--params", "d,V")
+    code, out = _fit(capsys, *HARD_THREE_V, "limit_hard_zeta05_trigger_in_4096_600_724_L128.csv", "--law",
+                     _pole_in_v(1024), "--params", "d,V")
     assert len(out["cells"]) == 18
     power = out["constant"]["C5"]
     assert power["estimate"] == pytest.approx(0.451, abs=5e-4) and power["ci"][1] < 0.495  # below the 3-V CI
     assert out["ratio_spread"]["min"] == pytest.approx(0.9645, abs=5e-4)
+
 
 def test_below_the_wall_hard_attention_stays_under_099():
     # docs/theory.md 7.12 (2026-12-04, not predicted): at (2048, 320), L = 128, below the wall, hard attention with
