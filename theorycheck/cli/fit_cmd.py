@@ -181,7 +181,7 @@ def _check_numbers(args: argparse.Namespace) -> None:
     from theorycheck.cli.fit_where import parse_where
     from theorycheck.validate import check_int, check_open_unit, check_positive
 
-    parse_where(args.where)  # its form, before any data are read
+    args.where = parse_where(args.where)  # parsed once, before any data are read; load_data reads the conditions
     for name in ("level", "ci_level", "q"):
         if getattr(args, name) is None:
             continue

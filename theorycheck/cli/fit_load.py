@@ -16,7 +16,6 @@ import math
 from typing import Any
 
 from theorycheck.cli.fit_input import RESERVED, read_data, unused_columns
-from theorycheck.cli.fit_where import parse_where
 
 __all__ = ["names_option", "catalogue_id", "load_law", "load_data"]
 
@@ -93,7 +92,7 @@ def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[
         chosen[:] = _choose_params(header, kind, law, resource, names_option(args.params), ignore, distinct)
         return chosen
 
-    csvd = read_data(args.data, resource=resource, params=choose, where=parse_where(getattr(args, "where", None)))
+    csvd = read_data(args.data, resource=resource, params=choose, where=getattr(args, "where", None) or [])
     varying, constant = unused_columns(csvd, resource, chosen)
     notes = [*csvd.notes, *_ignored_notes(csvd, [c for c in varying if c in ignore], chosen)]
     varying = [c for c in varying if c not in ignore]

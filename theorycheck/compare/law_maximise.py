@@ -16,9 +16,10 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.optimize import least_squares, minimize, minimize_scalar
+from scipy.optimize import minimize
 
 from theorycheck.compare.cell_model import MAX_LOG_SLOPE, MAX_WIDTH_TREND
+from theorycheck.compare.constant_start import best_least_squares, common_shift
 from theorycheck.compare.identifiable import balanced_point
 from theorycheck.compare.law_model import LawModel
 from theorycheck.threshold.result import Threshold
@@ -44,14 +45,12 @@ def start_point(model: LawModel, ths: Sequence[Threshold], log_c0: np.ndarray | 
             r = y - model.log_f(lc)[ok]
             return np.where(np.isfinite(r), r, 1e3)
 
-        shift = minimize_scalar(lambda d: float(np.sum(resid(log_c + d) ** 2)), bounds=(-60, 60), method="bounded").x
+        shift = common_shift(resid, log_c)
         if len(ok) >= nc:
-            # least squares from the common shift, and from the unshifted point: a shift of every
-            # constant moves a constant in an exponent too (C2*(L/128)**a), which can park the start
-            # at a pole from which least squares does not leave; keep the better. With as many cells
-            # as constants too: the shift alone parked a three-cell pole at its first cell's d
-            fits = [least_squares(resid, x, bounds=(x - 50, x + 50)) for x in (log_c + shift, log_c)]
-            log_c = min(fits, key=lambda f: f.cost).x  # the shifted one on a tie, as before 2026-12-04
+            # least squares from the common shift and from the unshifted point, the better kept
+            # (compare/constant_start.py). With as many cells as constants too: the shift alone
+            # parked a three-cell pole at its first cell's d
+            log_c = best_least_squares(resid, (log_c + shift, log_c)).x
         else:
             log_c = log_c + shift
         log_k: list[float] = []

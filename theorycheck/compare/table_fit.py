@@ -9,7 +9,8 @@ are its log threshold ``y_c`` and standard error ``s_c``; the model is
 cells' thresholds, docs/theory.md §4 and §6). ``K`` is added only when the constants
 cannot already scale ``f`` and constants the cells do not identify are fixed at 1 (the
 same rule as the binomial fit, :func:`theorycheck.compare.identifiable.identifiable`).
-Weighted least squares (``scipy.optimize.least_squares``); the covariance is
+Weighted least squares (``scipy.optimize.least_squares`` from two starts,
+:mod:`theorycheck.compare.constant_start`); the covariance is
 ``(J^T W J)^-1`` scaled by the residual chi-square per degree of freedom when that
 exceeds 1 (extra scatter between cells), the intervals then Student t on those degrees of
 freedom (as :func:`~theorycheck.compare.exponents.fit_power_law_wls`).
@@ -25,10 +26,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from scipy.optimize import least_squares, minimize_scalar
 from scipy.stats import chi2
 
 from theorycheck.intervals import critical
+from theorycheck.compare.constant_start import best_least_squares, common_shift
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import LRTest
 from theorycheck.compare.identifiable import identifiable
@@ -61,11 +62,8 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
         return (y - model.log_f(p[:nc]) - log_k) * w
 
     starts = [np.zeros(nc)]
-    if nc and not model.with_scale:  # shift all constants together to the data's level first; and
-        # start unshifted too, the better kept (the shifted one on a tie): a common shift moves a
-        # constant in an exponent, or parks a pole at a cell (docs/methods.md, "an unshifted start")
-        starts.insert(0, starts[0] + minimize_scalar(lambda d: float(np.sum(resid(starts[0] + d) ** 2)),
-                                                     bounds=(-60, 60), method="bounded").x)
+    if nc and not model.with_scale:  # shifted together to the data's level, and unshifted (compare/constant_start.py)
+        starts.insert(0, starts[0] + common_shift(resid, starts[0]))
     if model.with_scale:
         starts = [np.append(x, np.average(y - model.log_f(x[:nc]), weights=w ** 2)) for x in starts]
 
@@ -73,9 +71,7 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
         cols = [model.dlog_f(p[:nc])] + ([np.ones((len(cells), 1))] if model.with_scale else [])
         return -np.hstack(cols) * w[:, None]
 
-    sols = [least_squares(resid, x, jac=jac, bounds=(x - 50.0, x + 50.0)) for x in starts
-            if len(x) and np.all(np.isfinite(resid(x)))]
-    sol = min(sols, key=lambda f: f.cost) if sols else None
+    sol = best_least_squares(resid, starts, jac)
     p = sol.x if sol is not None else starts[0]
     r = resid(p)
     chisq, df = float(r @ r), len(cells) - len(p)
