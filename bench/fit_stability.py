@@ -132,6 +132,11 @@ fits at ``L = 32`` and at 0.98 (numbers near zero), and the three of this day (`
 ``hard_zeta05_trigger_in_1024``'s pole). On every one the verdict is the same and the exponents and their CIs
 agree to 3e-9 relative (checked on the 3 copies), and no published number moves; ``limit_beta4_zeta05_L_line.csv``
 and ``mean_bias_zeta_2048.csv``, which moved before, were the same.
+Later on 2026-12-05 (after the start's least squares moved to ``compare/constant_start.py``, the same numbers): the
+three ``limit_beta{10,774,735}_zeta05_trigger_in_512_d_line_L32.csv`` under the headline and the pole law (``--only
+512_d_line_L32``): the headlines and ``beta10``'s pole the same on 3 copies; the poles at ``beta774`` and ``beta735``
+move only in a neighbouring form's ΔBIC (-0.48780546 against -0.48780601, 1.1e-6 relative; 0.30329568 against
+0.30331024, 4.8e-5); their walls and CIs do not.
 """
 
 from __future__ import annotations
@@ -260,6 +265,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     ("limit_hard_zeta05_trigger_in_1024_d_line_L128.csv", "N", "--law vural2026.headline"),
     ("limit_hard_zeta05_trigger_in_1024_d_line_L128.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     ("limit_hard_zeta05_trigger_in_4096_600_724_L128.csv", "N", "--law vural2026.headline"),
+    *[(f"limit_beta{b}_zeta05_trigger_in_512_d_line_L32.csv", "N", rest) for b in (10, 774, 735) for rest in (
+        "--law vural2026.headline", '--law "N >= C0 + C1/(d - C2)" --params d')],
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (
         "--law vural2026.headline", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L')],
 ]

@@ -5,7 +5,9 @@ deterministic ``ci`` profile (derandomize, no deadline). Locally we register a `
 profile without deadlines (SymPy's first-call caching makes timings erratic).
 """
 
+import importlib
 import os
+from pathlib import Path
 
 # Before numpy is imported: one BLAS thread (small products; see theorycheck/cli/main.py).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -22,3 +24,14 @@ settings.register_profile(
 )
 if not os.environ.get("CI"):
     settings.load_profile("dev")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def bench_script(monkeypatch):
+    """``bench_script(name)``: the module of ``bench/<name>.py``, with bench/ on ``sys.path`` for the
+    test (so a script's own ``from command_list import ...`` resolves)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "bench"))
+    return importlib.import_module

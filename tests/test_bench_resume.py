@@ -5,18 +5,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 import pytest
-
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-
-
-def _command_list(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH))
-    import command_list
-
-    return command_list
 
 
 def _cmd(L, N, seed, seeds=1):
@@ -24,8 +14,8 @@ def _cmd(L, N, seed, seeds=1):
             "--seeds", str(seeds), "--seed", str(seed), "--rows", "rows.csv"]
 
 
-def test_pending_skips_exactly_the_recorded_trials(monkeypatch, tmp_path):
-    cl = _command_list(monkeypatch)
+def test_pending_skips_exactly_the_recorded_trials(tmp_path, bench_script):
+    cl = bench_script("command_list")
     rows = tmp_path / "rows.csv"
     rows.write_text("V,d,L,N,beta,successes,trials,seeds\r\n"
                     "2048,512,64,30000,4.0,1,1,10500\r\n"        # one seed, CRLF as csv writes it
@@ -40,18 +30,18 @@ def test_pending_skips_exactly_the_recorded_trials(monkeypatch, tmp_path):
     assert cl.pending(commands, done) == [commands[1], commands[2], commands[4]]
 
 
-def test_rows_without_seeds_skip_nothing(monkeypatch, tmp_path):
-    cl = _command_list(monkeypatch)
+def test_rows_without_seeds_skip_nothing(tmp_path, bench_script):
+    cl = bench_script("command_list")
     rows = tmp_path / "old.csv"
     rows.write_text("V,d,L,N,successes,trials\n2048,512,64,30000,1,1\n")  # written before seeds were kept
     assert cl.recorded(str(rows)) == set() and cl.recorded(str(tmp_path / "none.csv")) == set()
     assert cl.pending([_cmd(64, 30000, 10500)], cl.recorded(str(rows))) == [_cmd(64, 30000, 10500)]
 
 
-def test_a_second_run_on_one_rows_file_stops_before_running_anything(monkeypatch, tmp_path, capsys):
+def test_a_second_run_on_one_rows_file_stops_before_running_anything(tmp_path, capsys, bench_script):
     """Two ``--run`` invocations on one rows file would each run the pending commands; the
     second finds the rows file's lock taken and returns 2 with one line, running nothing."""
-    cl = _command_list(monkeypatch)
+    cl = bench_script("command_list")
     if not cl.rows_lock(str(tmp_path / "rows.csv")).enforced:
         pytest.skip("no fcntl: the lock is not enforced here")
     marker = tmp_path / "ran"
@@ -66,11 +56,11 @@ def test_a_second_run_on_one_rows_file_stops_before_running_anything(monkeypatch
     assert cl.print_or_run([command], args) == 0 and marker.exists()  # released: it runs
 
 
-def test_a_rows_file_that_repeats_its_header_stops_the_run_in_one_line(monkeypatch, tmp_path, capsys):
+def test_a_rows_file_that_repeats_its_header_stops_the_run_in_one_line(tmp_path, capsys, bench_script):
     """Before 2026-12-02 two runs appending to a new rows file at once could both write its
     header; resuming on such a file returns 2 with one line naming the line to delete, and
     runs nothing (it used to stop on "'seeds' is not a seed")."""
-    cl = _command_list(monkeypatch)
+    cl = bench_script("command_list")
     rows = tmp_path / "rows.csv"
     header = "V,d,L,N,beta,successes,trials,seeds\n"
     rows.write_text(header + header + "2048,512,64,30000,4.0,1,1,10500\n")

@@ -14,19 +14,12 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 ROWS = BENCH / "data" / "mean_bias_first_step.csv"
 
 
-def _script(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH))
-    import mean_bias_first_step
-
-    return mean_bias_first_step
-
-
-def test_at_a_small_first_step_the_third_steps_bias_is_the_limits(monkeypatch):
+def test_at_a_small_first_step_the_third_steps_bias_is_the_limits(bench_script):
     """At ``η = 1`` the finite-step algorithm is its limit (§7.12), so its step-3 bias must
     point where the limit's does (asserted: correlation > 0.999; measured 1 − 1.4e-7 on this
     seed, the spreads 0.09% apart: what is left of ``η`` in the step-3 gradient), its first
     step's part must be negligible (1.9e-6 of the signal), and it must grow with ``η``."""
-    script = _script(monkeypatch)
+    script = bench_script("mean_bias_first_step")
     rows = script.one_seed(script.SeedJob((128, 64, 8, 3000), 10.0, [1.0, 3000.0], 1e4, 0.5, True, 7))
     eta1, large, limit = rows
     assert limit["eta"] == 0.0 and limit["corr_step3_ref"] > 0.999
@@ -72,11 +65,11 @@ def test_published_rows_say_what_the_docs_say():
     assert np.all([r["facts"] <= r["facts_unbiased"] for r in rows])
 
 
-def test_the_first_steps_lean_is_linear_in_eta_and_zero_without_it(monkeypatch):
+def test_the_first_steps_lean_is_linear_in_eta_and_zero_without_it(bench_script):
     """``--lean``: ``p̄`` is a softmax of ``η·U G₁(e_x + z_trig)``, so for small ``η`` both
     leans are linear in ``η`` (ratio 10 for 10x ``η``, asserted to 2%; measured 10.11 and
     10.02, the softmax's second-order term) and vanish at ``η = 0``."""
-    script = _script(monkeypatch)
+    script = bench_script("mean_bias_first_step")
     (V, d, L, N) = (128, 64, 8, 3000)
     rows = script.lean_of_seed(script.SeedJob((V, d, L, N), 10.0, [0.0, 10.0, 100.0], None, 0.5, False, 7))
     zero, small, larger = rows
@@ -98,13 +91,13 @@ def test_published_leans_cross_one_where_the_bias_turns_round():
     assert max(r["lean"] for r in rows if r["eta"] == 100000) < 0.3
 
 
-def test_the_lean_follows_its_first_order_predictor_over_seeds(monkeypatch):
+def test_the_lean_follows_its_first_order_predictor_over_seeds(bench_script):
     """``λ_U ≈ η·a·(1/d + 1/V)`` (§7.12, ``marginal_overlap``): on 8 seeds at a small point each
     seed's ratio must lie in [0.8, 1.2] (measured 0.90-1.10: the neglected label-correlated
     terms are ~10% here) and the predictor must order the seeds (correlation ≥ 0.8; measured
     0.935).  At (256, 64, 8, 3000) it does not (ratio 0.73-1.42): V too small for ``UᵀCU``'s
     moments, so that point is not used."""
-    script = _script(monkeypatch)
+    script = bench_script("mean_bias_first_step")
     rows = [script.lean_of_seed(script.SeedJob((512, 128, 16, 8000), 10.0, [100.0], None, 0.5, False, seed))[0]
             for seed in range(7, 15)]
     lean = np.array([r["lean_embedded"] for r in rows])
@@ -374,11 +367,11 @@ def test_past_a_lean_of_one_at_4096_L64_the_runs_that_lean_less_succeed():
     assert mannwhitneyu(won, lost, alternative="less", method="exact").pvalue == pytest.approx(0.0147, abs=1e-4)
 
 
-def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(monkeypatch, tmp_path, capsys):
+def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(tmp_path, capsys, bench_script):
     """``--probe``: rows whose trigger is out of the value path (no mean bias), a file without
     one seed a row or without the runs' outcomes, or ``--probe`` without ``--lean``: a one-line usage error, exit 2, before
     any run."""
-    script = _script(monkeypatch)
+    script = bench_script("mean_bias_first_step")
     rows = tmp_path / "rows.csv"
     rows.write_text("V,d,L,N,zeta,beta,marker_in_value,successes,trials,seeds\n64,32,4,500,0.5,10,false,1,1,3\n")
     bad = tmp_path / "bad.csv"
@@ -396,12 +389,12 @@ def test_a_probe_without_the_trigger_in_the_value_path_is_refused_in_one_line(mo
         assert words in err and "Traceback" not in err
 
 
-def test_a_rerun_over_a_probe_computes_and_appends_only_the_runs_not_stored(monkeypatch, tmp_path, capsys):
+def test_a_rerun_over_a_probe_computes_and_appends_only_the_runs_not_stored(tmp_path, capsys, bench_script):
     """``--lean --probe ROWS --csv F`` on a probe with a round added: the runs whose rows ``F``
     already holds are read back (printed as before, equal to every digit), only the new ones
     are computed and appended, so ``F`` holds each run once (2026-12-03: a rerun wrote a round's
     ten rows twice)."""
-    script = _script(monkeypatch)
+    script = bench_script("mean_bias_first_step")
     head = "V,d,L,N,zeta,beta,marker_in_value,successes,trials,seeds\n"
     rows, leans = tmp_path / "rows.csv", tmp_path / "leans.csv"
     rows.write_text(head + "64,32,4,500,0.5,10,true,1,1,3\n")

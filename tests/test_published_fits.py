@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from scipy.stats import binomtest
 
 from theorycheck.cli.main import main
 
@@ -855,17 +856,6 @@ def test_the_finite_step_line_at_eta_over_gamma_30(capsys):
     assert not any(c["in_regime"] for c in cells)
 
 
-def _bench_script(monkeypatch, name):
-    """The module of ``bench/<name>.py`` (its ``from command_list import ...`` resolved)."""
-    import importlib.util
-
-    monkeypatch.syspath_prepend(str(DATA.parent))
-    spec = importlib.util.spec_from_file_location(name, DATA.parent / f"{name}.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    return script
-
-
 def test_the_finite_step_line_at_beta_10_with_zeta_half_and_the_trigger_in(capsys):
     # docs/theory.md §7.12: eta/gamma' = 10, beta = 10, (2048, 512), zeta = 1/2, 56 and 80
     # single-seed runs (2026-11-28, L = 152 added 2026-11-29). Trigger out: flat, every cell in
@@ -1041,14 +1031,14 @@ def test_a_first_step_that_leans_far_past_one_at_4096_L128_gives_the_gain_back(c
     assert thirty["threshold"] < shared["ci"][0] and shared["ci"][1] < cell["ci"][0]
 
 
-def test_pooled_runs_at_4096_say_a_runs_own_lean_not_its_L_sets_its_outcome(monkeypatch, capsys):
+def test_pooled_runs_at_4096_say_a_runs_own_lean_not_its_L_sets_its_outcome(capsys, bench_script):
     # docs/theory.md 7.12 (2026-12-02, exploratory: chosen after the data): bench/lean_outcome_fit.py
     # regresses each (4096, 1024) probe run's outcome on log(N / the limit's N* at its L) and its
     # own log lean. Over the 126 runs at L 128 and 256 the L term adds LR 1.86 (p 0.17): at the
     # same lean N* at 256 is 1.04x [0.99, 1.09] 128's; N* ~ lean^-0.266 [-0.310, -0.222]. With
     # the L = 64 probe (outside the regime, leans 1.4-1.75 only) L matters (p 0.011): its runs
     # need ~1.13x the N the lean gives, as if the gain stopped growing there
-    script = _bench_script(monkeypatch, "lean_outcome_fit")
+    script = bench_script("lean_outcome_fit")
     _, limit = _fit(capsys, "limit_beta10_zeta05_trigger_in_4096.csv",
                     LIMIT_L128[1024], "--law", "vural2026.headline")
     assert {c["params"]["L"]: round(c["threshold"]) for c in limit["cells"]} == script.LIMIT
@@ -1119,7 +1109,7 @@ def test_past_a_lean_of_one_the_ratio_to_the_limit_is_higher_at_L256_than_at_L12
     assert at[256]["ci"][0] < at[128]["ci"][1] < at[256]["threshold"] and at[128]["threshold"] < at[256]["ci"][0]
 
 
-def test_past_a_lean_of_one_the_ratio_to_the_limit_rises_with_L(capsys, monkeypatch):
+def test_past_a_lean_of_one_the_ratio_to_the_limit_rises_with_L(capsys, bench_script):
     # docs/theory.md 7.12 (2026-12-02): eta/gamma' = 55 at L = 64 leans 2.24-3.15, as 100 at 128
     # and 160 at 256. 35 runs in three rounds: the cell's own GLM 1.31e5 [1.19e5, 1.39e5], 0.876x
     # the limit's at L = 64 (predicted at 16:46 UTC: N* in [1.25e5, 1.65e5] and the CI's top below
@@ -1149,7 +1139,7 @@ def test_past_a_lean_of_one_the_ratio_to_the_limit_rises_with_L(capsys, monkeypa
     assert out["collapse"]["statistic"] == pytest.approx(26.23, abs=0.01) and out["collapse"]["df"] == 3
     # the limit's threshold rises with L too (1.50e5, 1.51e5, 1.53e5), so rising thresholds alone would not
     # say the ratio rises: compare each with the limit at its own L (bench/trigger_in_probes.limits)
-    limit = {L: n for (V, d, L), (n, _) in _bench_script(monkeypatch, "trigger_in_probes").limits().items()
+    limit = {L: n for (V, d, L), (n, _) in bench_script("trigger_in_probes").limits().items()
              if (V, d) == (4096, 1024)}
     ratios = [c["threshold"] / limit[c["params"]["L"]] for c in sorted(out["cells"], key=lambda c: c["params"]["L"])]
     assert ratios == sorted(ratios) and ratios == pytest.approx([0.876, 1.131, 1.286], abs=0.001)
@@ -1661,7 +1651,8 @@ def test_the_wall_at_1024_sits_above_sqrt_v(capsys):
     text = (DATA / "limit_beta10_zeta05_trigger_in_1024_256_L128.csv").read_text(encoding="utf-8")
     rows = list(csv.DictReader(text.splitlines()))
     late = [(int(r["successes"]), int(r["trials"])) for r in rows if float(r["N"]) >= 1.4e6]
-    assert len(late) == 5 and [sum(k for k, _ in late), sum(t for _, t in late)] == [10, 20]
+    assert late == [(3, 4), (1, 4), (1, 4), (3, 4), (2, 4)]
+    assert binomtest(10, 20).proportion_ci(0.95, "exact") == pytest.approx((0.27, 0.73), abs=5e-3)  # Clopper-Pearson
 
 
 def test_the_wall_at_512_and_no_single_power_of_v(capsys):
@@ -1725,7 +1716,85 @@ def test_hard_attentions_wall_at_512_follows_sqrt_v(capsys):
     assert spread[2048, 344] == pytest.approx([0.1096, 0.1071], abs=5e-4)
     s512, s2048 = (sum(spread[k]) / 2 for k in ((512, 200), (2048, 344)))
     assert math.exp(100 * (s512**2 - s2048**2)) == pytest.approx(2.72, abs=0.005)
+    # the leak L e^-beta e^(beta^2 s^2) at beta = 10, L = 128: 5.1% of the informative weight at 512's wall, 1.9% at
+    # 2048's
+    assert [128 * math.exp(-10 + 100 * s**2) for s in (s512, s2048)] == pytest.approx([0.051, 0.019], abs=5e-4)
 
+
+#: the seven cells of V = 512's wall, d 204..304
+D512 = (204, 208, 212, 216, 232, 256, 304)
+
+
+def _ratios(capsys, rows, reference):
+    """``N*`` of ``rows`` over ``reference``'s at each of ``D512``, rounded to 0.01."""
+    n, ref = _cells_by_d(capsys, rows), _cells_by_d(capsys, *reference)
+    return [round(n[d]["threshold"] / ref[d]["threshold"], 2) for d in D512]
+
+
+def test_beta_10s_wall_at_512_and_l_32_is_near_hard_attentions(capsys):
+    # docs/theory.md 7.12 (2026-12-05; predicted at 04:08 UTC before the run): at (512, L = 32, beta = 10) N* in
+    # [5.5e4, 8.5e4], [4.3e4, 5.4e4], [3.6e4, 4.2e4], [2.6e4, 2.95e4], [1.55e4, 1.72e4] at d 196, 204, 212, 232, 304
+    # and the pole in [172, 182]; all held. The rule fixed with it (below 178: the shift falls faster than L; above
+    # 179.2: linear or slower) is met by the point; the CI's top is 179.2
+    rows = "limit_beta10_zeta05_trigger_in_512_d_line_L32.csv"
+    n = _cells_by_d(capsys, rows)
+    ds = (196, 204, 212, 232, 304)
+    assert [n[d]["trials"] for d in ds] == [600, 600, 600, 600, 580]
+    assert [n[d]["threshold"] for d in ds] == pytest.approx([64690, 49860, 38640, 27800, 16250], rel=5e-4)
+    ranges = [(5.5e4, 8.5e4), (4.3e4, 5.4e4), (3.6e4, 4.2e4), (2.6e4, 2.95e4), (1.55e4, 1.72e4)]
+    assert [lo <= n[d]["threshold"] <= hi for d, (lo, hi) in zip(ds, ranges)] == [True] * 5
+    hard = _cells_by_d(capsys, HARD_THREE_V[0])
+    assert [round(n[d]["threshold"] / hard[d]["threshold"], 2) for d in ds[1:]] == [1.13, 1.04, 1.03, 1.01]
+    code, out = _pole_fit(capsys, rows)
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(176.7, abs=0.05) and wall["ci"] == pytest.approx([174.2, 179.2], abs=0.05)
+    assert 172 <= wall["estimate"] < 178 < wall["ci"][1]
+
+
+def test_a_leak_shared_by_fewer_tokens_moves_the_wall_more(capsys):
+    # docs/theory.md 7.12 (2026-12-05). Predicted at 04:12 UTC, before the run: beta = 7.74 at L = 32 (the same
+    # L e^-beta e^(beta^2 s^2) as beta = 10 at L = 128) puts the 512 pole in [190, 207], N* 0.6-1.6x beta = 10's at
+    # L = 128 at 204, 0.7-1.4x at 208, 0.8-1.25x at 212, 0.85-1.2x at 216, 0.9-1.12x at 232, 0.92-1.08x at 256,
+    # 0.95-1.06x at 304 (204, 208, 216 missed). At 04:19, after seeing 4-seed accuracies at N = 8e4 and before the
+    # run: beta = 7.35 (the same root mean square leak over tokens) puts it in [194, 205], N* 0.7-1.4x at 204,
+    # 0.8-1.25x at 208..216, 0.9-1.1x at 232..304 (204, 208 and the pole missed, the pole by 0.1)
+    ref = FOUR_V[:2]
+    at774 = "limit_beta774_zeta05_trigger_in_512_d_line_L32.csv"
+    at735 = "limit_beta735_zeta05_trigger_in_512_d_line_L32.csv"
+    for rows, est in ((at774, [83070, 68120, 57650, 46010, 32810, 24120, 16980]),
+                      (at735, [119000, 88880, 69960, 60460, 36360, 24900, 17490])):
+        n = _cells_by_d(capsys, rows)
+        assert [n[d]["trials"] for d in D512] == [600] * 7
+        assert [n[d]["threshold"] for d in D512] == pytest.approx(est, rel=5e-4)
+    assert _ratios(capsys, at774, ref) == [0.46, 0.6, 0.81, 0.78, 0.9, 0.95, 0.99]
+    assert _ratios(capsys, at735, ref) == [0.66, 0.78, 0.98, 1.02, 1.0, 0.98, 1.03]
+    walls = {}
+    for rows, point, ci in ((at774, 190.4, [186.1, 194.9]), (at735, 193.9, [191.6, 196.1])):
+        code, out = _pole_fit(capsys, rows)
+        walls[rows] = wall = out["constant"]["C2"]
+        assert wall["estimate"] == pytest.approx(point, abs=0.05) and wall["ci"] == pytest.approx(ci, abs=0.05)
+    assert 190 <= walls[at774]["estimate"] <= 207 and walls[at774]["ci"][1] < 210  # the alternative: 210 or beyond
+    assert walls[at735]["estimate"] < 194
+    # the leak (bench/softmax_leak.py, seeds 13680-13683, (512, 204, N = 8e4)); predicted at 04:17 UTC: [3%, 7%] at
+    # (beta, L) = (10, 128), [0.8%, 1.8%] at (10, 32), [2.5%, 7%] at (7.74, 32) (held), and the last over the first
+    # in [0.6, 0.95] (missed: 1.10, above 1 on every seed)
+    mean, by_seed = {}, {}
+    for line in (DATA / "limit_softmax_leak_512_204.jsonl").read_text(encoding="utf-8").splitlines():
+        run = json.loads(line)
+        assert (run["V"], run["d"], run["N"], run["seeds"]) == (512, 204, 80000, [13680, 13681, 13682, 13683])
+        by_seed[run["L"], run["beta"]] = [r["leak"] for r in run["runs"]]
+        mean[run["L"], run["beta"]] = {k: sum(r[k] for r in run["runs"]) / 4 for k in run["runs"][0]}
+    soft, mid, near, cold = mean[128, 10.0], mean[32, 7.74], mean[32, 7.35], mean[32, 10.0]
+    assert [x["leak"] for x in (soft, cold, mid, near)] == pytest.approx([0.0340, 0.0086, 0.0375, 0.0488], abs=5e-5)
+    assert mid["leak"] / soft["leak"] == pytest.approx(1.10, abs=5e-3)
+    assert all(a > b for a, b in zip(by_seed[32, 7.74], by_seed[128, 10.0]))
+    assert soft["moments"] == pytest.approx(0.0392, abs=5e-5) and soft["gauss"] == pytest.approx(0.0409, abs=5e-5)
+    assert [x["conc"] for x in (soft, mid, near)] == pytest.approx([5.37, 2.85, 2.60], abs=5e-3)
+    assert round(near["rms"], 4) == round(soft["rms"], 4) == 0.0786  # the design of 04:19, at the printed precision
+    # the four walls (176.7, 190.4, 193.9, 198.9) order as leak * conc^k exactly for k in (0.50, 2.65)
+    lo = max(math.log(x["leak"] / soft["leak"]) / math.log(soft["conc"] / x["conc"]) for x in (mid, near))
+    hi = math.log(mid["leak"] / cold["leak"]) / math.log(cold["conc"] / mid["conc"])
+    assert (lo, hi) == pytest.approx((0.50, 2.65), abs=5e-3)
 
 def test_hard_attentions_wall_at_1024_and_one_power_of_v(capsys):
     # docs/theory.md 7.12 (2026-12-05). Predicted at 01:50 UTC, before the run: the wall in [236, 248] (sqrt(V) from
@@ -1967,10 +2036,10 @@ SEEDED_ETA_LINES = [("beta4_eta1e4", "three_step_eta1e4_L_line.csv"),
                                         ("beta4_2896_512", "three_step_eta1e5_L_line_2896_512.csv"),
                                         ("beta4_2896_724", "three_step_eta1e5_L_line_2896_724.csv"),
                                         ("beta4_eta3e4", "three_step_eta3e4_L_line.csv")] + SEEDED_ETA_LINES)
-def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
+def test_the_eta_lines_rows_are_the_runs_their_script_lists(line, rows, bench_script):
     # bench/three_step_eta_line.py records the runs behind each rows file; the (V, d, L, N)
     # of its runs must be the rows' trials, one for one
-    script = _bench_script(monkeypatch, "three_step_eta_line")
+    script = bench_script("three_step_eta_line")
     spec = script.LINES[line]
     listed = Counter((spec.V, spec.d, spec.beta, spec.eta, spec.zeta, spec.trigger_in_value, L, N)
                      for L, N, _ in script.runs(spec.rounds))
@@ -1980,9 +2049,9 @@ def test_the_eta_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, r
 
 
 @pytest.mark.parametrize("line, rows", SEEDED_ETA_LINES)
-def test_the_seeded_eta_lines_rows_are_their_scripts_seeds(monkeypatch, line, rows):
+def test_the_seeded_eta_lines_rows_are_their_scripts_seeds(line, rows, bench_script):
     # rows written since 2026-11-28 keep each run's seed: the script's (L, N, seed) one for one
-    script = _bench_script(monkeypatch, "three_step_eta_line")
+    script = bench_script("three_step_eta_line")
     assert Counter(script.runs(script.LINES[line].rounds)) == _trials_by(
         rows, lambda r: (int(r["L"]), int(r["N"]), int(r["seeds"])))
 
@@ -1993,11 +2062,11 @@ def test_the_seeded_eta_lines_rows_are_their_scripts_seeds(monkeypatch, line, ro
                                         ("zeta05_lr400", "gd_plain_lr400_zeta05_L_line.csv"),
                                         ("zeta05_lr400_240", "gd_plain_lr400_240_zeta05_L256_probe.csv"),
                                         ("v2048_lr400", "gd_plain_lr400_L_line_2048.csv")])
-def test_the_plain_gd_lines_rows_are_the_runs_their_script_lists(monkeypatch, line, rows):
+def test_the_plain_gd_lines_rows_are_the_runs_their_script_lists(line, rows, bench_script):
     # bench/gd_plain_lines.py records the runs behind each rows file written by simulate
     # --rows; their (V, d, L, N, steps, lr, zeta, trigger) must be the rows' trials, one for one
 
-    spec = _bench_script(monkeypatch, "gd_plain_lines").LINES[line]
+    spec = bench_script("gd_plain_lines").LINES[line]
     listed = Counter((spec.V, spec.d, L, N, spec.steps, float(spec.lr), spec.zeta, spec.trigger_in)
                      for L, N, _ in spec.runs())
     assert listed == _trials_by(rows, lambda r: (int(r["V"]), int(r["d"]), int(r["L"]), int(r["N"]),

@@ -1,0 +1,92 @@
+"""How much attention the step-2 softmax leaks off the informative position (prints figures).
+
+In the early-phase limit (docs/theory.md §3.2, :mod:`theorycheck.algorithms.limit`) the
+step-2 attention of a test sequence ``X`` with informative position ``ℓ`` is
+
+    σ_i = softmax_i(β·(a_{x_i} + 1{i=ℓ}·α)/|α|),   a_x = e_xᵀ g,
+
+so the informative position wins by ``β`` logits plus its token's score, and each of the
+``L − 1`` distractors takes ``e^{β(a_{x_i} − a_{x_ℓ})/|α| − β}`` of its weight. For each seed
+(:func:`theorycheck.simulate.trial_draws`, the draws of a trial with that seed) this prints
+
+* ``leak``: the test set's mean of ``1 − σ_ℓ``, the mass the read-out sees off the fact;
+* ``odds``: the mean of ``(1 − σ_ℓ)/σ_ℓ``, the distractors' weight over the fact's;
+* ``moments``: ``(L − 1)·e^{−β}·mean_x e^{βa_x/|α|}·mean_x e^{−βa_x/|α|}``, the odds if the
+  tokens at the ``L`` positions were independent uniform draws (the seed's own scores);
+* ``gauss``: ``(L − 1)·e^{−β}·e^{β²s²}`` with ``s = std(a)/|α|`` (``token_score_spread``), the
+  same for Gaussian scores (docs/theory.md §7.12, "the leak");
+* ``conc``: how the leak concentrates on tokens, ``mean_x w_x² / (mean_x w_x)²`` with ``w_x =
+  e^{βa_x/|α|}`` (a token's share of the leak is ``∝ w_x``; ``e^{β²s²}`` for Gaussian scores,
+  1 if every token took the same share), and ``rms = leak·sqrt(conc)``, the root mean square
+  over tokens of the leak a token receives (``leak·w_x/mean w``);
+* ``acc``: the trial's test accuracy.
+
+``--json PATH`` appends one JSON line per point and ``β`` (the rows bench/data keeps).
+Example: ``python bench/softmax_leak.py --point 512,204,128,80000 --beta 10 --seeds 4 --seed 13680``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+import numpy as np
+
+from theorycheck.algorithms.attention_readout import attend
+from theorycheck.algorithms.limit import run_limit
+from theorycheck.simulate import trial_draws
+from theorycheck.tasks.retrieval import RetrievalParams
+
+
+def leak_figures(params: RetrievalParams, beta: float, seed: int, threads: int = 2) -> dict[str, float]:
+    """The module docstring's figures for one trial of the limit at ``beta``."""
+    emb, train_seed, test = trial_draws(params, seed)
+    fit = run_limit(params, emb, train_seed, beta=beta, threads=threads)
+    alpha, scale = fit.diagnostics["trigger_coef"], fit.diagnostics["logit_scale"]
+    a = emb.E @ fit.g
+    _, sigma = attend(test.tokens, test.pos, a, alpha, beta, scale)
+    fact = sigma[np.arange(len(test.pos)), test.pos]
+    z = beta * a / scale
+    shift = float(z.max())  # the moments' product does not depend on it; it keeps exp finite
+    w = np.exp(z - shift)
+    moments = float(np.mean(w) * np.mean(1.0 / w))
+    conc = float(np.mean(w**2) / np.mean(w) ** 2)
+    spread = fit.diagnostics["token_score_spread"]
+    predicted, _ = fit.predict(test)
+    return {"leak": float(np.mean(1.0 - fact)), "odds": float(np.mean((1.0 - fact) / fact)),
+            "moments": (params.L - 1) * math.exp(-beta) * moments,
+            "gauss": (params.L - 1) * math.exp(-beta + (beta * spread) ** 2),
+            "spread": spread, "conc": conc, "rms": float(np.mean(1.0 - fact)) * math.sqrt(conc),
+            "acc": float(np.mean(predicted == test.labels))}
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--point", action="append", required=True, metavar="V,d,L,N")
+    p.add_argument("--beta", type=float, action="append", required=True)
+    p.add_argument("--zeta", type=float, default=0.5)
+    p.add_argument("--seeds", type=int, default=4)
+    p.add_argument("--seed", type=int, default=13680)
+    p.add_argument("--json", default=None, metavar="PATH")
+    args = p.parse_args(argv)
+    print(f"{'V':>5} {'d':>5} {'L':>4} {'N':>7} {'beta':>5} {'leak':>7} {'odds':>7} {'moments':>8} {'gauss':>7} "
+          f"{'s':>6} {'conc':>6} {'rms':>7} {'acc':>6}  (means over {args.seeds} seeds from {args.seed})")
+    for point in args.point:
+        V, d, L, N = (int(float(x)) for x in point.split(","))
+        params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=args.zeta, marker_in_value=True)
+        for beta in args.beta:
+            seeds = list(range(args.seed, args.seed + args.seeds))
+            runs = [leak_figures(params, beta, s) for s in seeds]
+            mean = {k: float(np.mean([r[k] for r in runs])) for k in runs[0]}
+            print(f"{V:>5} {d:>5} {L:>4} {N:>7} {beta:>5g} {mean['leak']:>7.4f} {mean['odds']:>7.4f} "
+                  f"{mean['moments']:>8.4f} {mean['gauss']:>7.4f} {mean['spread']:>6.3f} {mean['conc']:>6.2f} "
+                  f"{mean['rms']:>7.4f} {mean['acc']:>6.3f}")
+            if args.json:
+                with open(args.json, "a", encoding="utf-8") as handle:
+                    handle.write(json.dumps({"V": V, "d": d, "L": L, "N": N, "zeta": args.zeta, "beta": beta,
+                                             "seeds": seeds, "runs": runs}) + "\n")
+
+
+if __name__ == "__main__":
+    main()
