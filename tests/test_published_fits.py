@@ -1796,6 +1796,35 @@ def test_a_leak_shared_by_fewer_tokens_moves_the_wall_more(capsys):
     hi = math.log(mid["leak"] / cold["leak"]) / math.log(cold["conc"] / mid["conc"])
     assert (lo, hi) == pytest.approx((0.50, 2.65), abs=5e-3)
 
+def test_at_equal_leak_times_concentration_the_wall_is_further_out(capsys):
+    # docs/theory.md 7.12 (2026-12-05). Predicted at 04:32 UTC, after seeing 4-seed accuracies at N = 8e4 and before
+    # the run: beta = 6.55 at L = 32 (leak * concentration equal to beta = 10's at L = 128) puts the 512 pole in
+    # [195, 204] if the wall went as leak * conc (k = 1), in [192, 197] if k >= 1.5 (both missed: 211.1); N* 1.0-1.25x
+    # beta = 10's at L = 128 at 256 and 304 (held), 0.7-1.5x at 204 (missed: no stable crossing)
+    rows = "limit_beta655_zeta05_trigger_in_512_d_line_L32.csv"
+    n, ref = _cells_by_d(capsys, rows), _cells_by_d(capsys, *FOUR_V[:2])
+    assert [n[d]["trials"] for d in D512] == [48, 96, 600, 600, 600, 600, 600]
+    assert [n[d]["threshold"] for d in D512[2:]] == pytest.approx([1383000, 248200, 61130, 31240, 19750], rel=5e-4)
+    assert [round(n[d]["threshold"] / ref[d]["threshold"], 2) for d in (256, 304)] == [1.23, 1.16]
+    text = (DATA / rows).read_text(encoding="utf-8")
+    late = {d: [0, 0] for d in ("204", "208")}
+    for r in csv.DictReader(text.splitlines()):  # no stable crossing: the success rate at large N
+        if r["d"] == "204" and float(r["N"]) >= 1.6e6 or r["d"] == "208" and float(r["N"]) >= 1.5e5:
+            late[r["d"]] = [late[r["d"]][0] + int(r["successes"]), late[r["d"]][1] + int(r["trials"])]
+    assert late == {"204": [4, 20], "208": [17, 36]}
+    code, out = _fit(capsys, rows, "--where", "d>=212", "--law", POLE, "--params", "d")
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(211.1, abs=0.05) and wall["ci"] == pytest.approx([210.3, 211.9], abs=0.05)
+    assert wall["ci"][0] > 205  # above both predicted ranges
+    # leak * concentration at 6.55 and at (beta, L) = (10, 128): equal to 1e-3; the window for k closes to (0.50, 1.00)
+    mean = {}
+    for line in (DATA / "limit_softmax_leak_512_204.jsonl").read_text(encoding="utf-8").splitlines():
+        run = json.loads(line)
+        mean[run["L"], run["beta"]] = {k: sum(r[k] for r in run["runs"]) / 4 for k in run["runs"][0]}
+    soft, e = mean[128, 10.0], mean[32, 6.55]
+    assert e["leak"] * e["conc"] == pytest.approx(soft["leak"] * soft["conc"], rel=2e-3)
+    assert math.log(e["leak"] / soft["leak"]) / math.log(soft["conc"] / e["conc"]) == pytest.approx(0.9986, abs=5e-4)
+
 def test_hard_attentions_wall_at_1024_and_one_power_of_v(capsys):
     # docs/theory.md 7.12 (2026-12-05). Predicted at 01:50 UTC, before the run: the wall in [236, 248] (sqrt(V) from
     # 512's and 2048's), N* in [2.0e5, 1.0e6], [1.3e5, 3.4e5], [9.5e4, 2.1e5], [5.6e4, 1.0e5], [3.6e4, 6.1e4] at d
