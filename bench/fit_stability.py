@@ -141,6 +141,9 @@ headline and the pole law on ``d >= 212`` (``--only beta655``): the headline mov
 ratio (216.08088 against 216.08157, 3e-6; the cell at ``d = 204`` has no stable crossing), the pole in the end of the
 ``d`` exponent's equivalence CI (-0.35459099 against -0.35459045, 1.5e-6); the wall and its CI do not. A copy's
 ``--where`` note names its temporary file: each fit's output now reads ``DATA`` for the file's path.
+``limit_hard_zeta05_trigger_in_512_d_line_L32.csv`` under the headline and the pole law (``--only
+hard_zeta05_trigger_in_512_d_line_L32``): the headline the same on 3 copies; the pole moves only in the end of the
+``d`` exponent's equivalence CI (-0.00083913522 against -0.00083913971, 5e-6); its wall and CI do not.
 """
 
 from __future__ import annotations
@@ -272,6 +275,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
     *[(f"limit_beta{b}_zeta05_trigger_in_512_d_line_L32.csv", "N", rest) for b in (10, 774, 735, 655) for rest in (
         "--law vural2026.headline", '--law "N >= C0 + C1/(d - C2)" --params d' + (' --where "d>=212"' if b == 655
                                                                                      else ""))],
+    ("limit_hard_zeta05_trigger_in_512_d_line_L32.csv", "N", "--law vural2026.headline"),
+    ("limit_hard_zeta05_trigger_in_512_d_line_L32.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (
         "--law vural2026.headline", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L')],
 ]

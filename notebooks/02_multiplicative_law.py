@@ -490,13 +490,15 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # within 3% of hard attention, its wall at 336 [330, 343]: 336, 343, 381 at `L` 32, 128, 512. One `V`, three `L`
 # (`theorycheck fit bench/data/limit_beta10_zeta05_trigger_in_2048_*_L512.csv --law "N >= C0 + C1/(d - C2)"
 # --params d`, and `_L128`).
-# At `V = 512` (2026-12-05) `β = 10`'s wall at `L = 32` is 176.7 [174.2, 179.2], 4 above hard attention's against 26
-# at `L = 128` (predicted, held). At `L = 32`, `β` 7.74 and 7.35 leak more mass than `β = 10` at 128 (3.75% and 4.88%
-# against 3.40%, `python bench/softmax_leak.py`) yet put the wall lower, 190.4 and 193.9 against 198.9 (predicted
-# from the leak's mean and from its root mean square over tokens; the ranges nearest the wall missed): at about equal
-# mass the leak moves the wall more the fewer tokens share it. At `β = 6.55`, where `leak·concentration` equals
-# `β = 10`'s at 128, the wall is at 211 (predicted near 199: missed): neither the mean leak, nor its root mean square
-# over tokens, nor `leak·concentration` sets it (`limit_beta{10,774,735,655}_zeta05_trigger_in_512_d_line_L32.csv`).
+# At `V = 512` (2026-12-05) `β = 10`'s wall at `L = 32` is 176.7 [174.2, 179.2], 7 above hard attention's against 29 at
+# `L = 128` (predicted, held); hard attention's wall is blind to `L` there too (169.5 [166.1, 173.0] on its cells at `L`
+# 32 and 128, `L` exponent 0.006 [-0.010, 0.021]). At `L = 32`, `β` 7.74 and 7.35 leak more mass than `β = 10` at 128
+# (3.75% and 4.88% against 3.40%, `python bench/softmax_leak.py`) yet put the wall lower, 190.4 and 193.9 against 198.9
+# (predicted from the leak's mean and from its root mean square over tokens; the ranges nearest the wall missed): at
+# about equal mass the leak moves the wall more the fewer tokens share it. At `β = 6.55`, where `leak·concentration`
+# equals `β = 10`'s at 128, the wall is at 211 (predicted near 199: missed): neither the mean leak, nor its root mean
+# square over tokens, nor `leak·concentration` sets it
+# (`limit_beta{10,774,735,655}_zeta05_trigger_in_512_d_line_L32.csv`).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

@@ -1825,6 +1825,30 @@ def test_at_equal_leak_times_concentration_the_wall_is_further_out(capsys):
     assert e["leak"] * e["conc"] == pytest.approx(soft["leak"] * soft["conc"], rel=2e-3)
     assert math.log(e["leak"] / soft["leak"]) / math.log(soft["conc"] / e["conc"]) == pytest.approx(0.9986, abs=5e-4)
 
+def test_hard_attentions_wall_at_512_is_blind_to_l(capsys):
+    # docs/theory.md 7.12 (2026-12-05; predicted at 05:07 UTC before the run): hard attention at (512, L = 32) is
+    # 0.9-1.1x its L = 128 thresholds at each of the seven d (held), its pole in [167, 179] (missed: 166.4, the CI
+    # holding 172.7), beta = 10 at L = 32 above it at 204 (held)
+    rows = "limit_hard_zeta05_trigger_in_512_d_line_L32.csv"
+    n = _cells_by_d(capsys, rows)
+    assert [n[d]["trials"] for d in D512] == [600] * 6 + [580]
+    assert [n[d]["threshold"] for d in D512] == pytest.approx([44190, 38600, 36870, 33720, 27340, 21270, 15590],
+                                                              rel=5e-4)
+    assert _ratios(capsys, rows, HARD_THREE_V[:1]) == [1.0, 0.97, 0.99, 0.99, 1.02, 1.0, 0.97]
+    soft = _cells_by_d(capsys, "limit_beta10_zeta05_trigger_in_512_d_line_L32.csv")
+    assert soft[204]["threshold"] > n[204]["threshold"]
+    code, out = _pole_fit(capsys, rows)
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(166.4, abs=0.05) and wall["ci"] == pytest.approx([158.7, 174.5], abs=0.05)
+    assert wall["estimate"] < 167 and wall["ci"][0] < 172.7 < wall["ci"][1]
+    # one pole blind to L on the 14 cells at L 32 and 128
+    code, out = _fit(capsys, rows, HARD_THREE_V[0], "--law", POLE, "--params", "d,L")
+    assert out["constant"]["C2"]["estimate"] == pytest.approx(169.5, abs=0.05)
+    assert out["constant"]["C2"]["ci"] == pytest.approx([166.1, 173.0], abs=0.05)
+    slope = out["exponents"]["L"]
+    assert slope["estimate"] == pytest.approx(0.006, abs=5e-4)
+    assert slope["ci"] == pytest.approx([-0.010, 0.021], abs=5e-4)
+
 def test_hard_attentions_wall_at_1024_and_one_power_of_v(capsys):
     # docs/theory.md 7.12 (2026-12-05). Predicted at 01:50 UTC, before the run: the wall in [236, 248] (sqrt(V) from
     # 512's and 2048's), N* in [2.0e5, 1.0e6], [1.3e5, 3.4e5], [9.5e4, 2.1e5], [5.6e4, 1.0e5], [3.6e4, 6.1e4] at d

@@ -79,7 +79,9 @@ def _choose_params(header: list[str], kind: str, law: Any, resource: str, params
 def load_data(args: argparse.Namespace, law: Any) -> tuple[Any, list[str], dict[str, float], dict[str, str]]:
     """The Dataset or ThresholdTable of ``args.data`` (one path or several), notes about pooling and unused columns, the
     one value of each numeric column that is not a parameter (for the law's regime), and the
-    text of every such one-valued column (a run's settings, which ``--save-rows`` keeps)."""
+    text of every such one-valued column (a run's settings, which ``--save-rows`` keeps). ``args.where`` holds the
+    ``--where`` conditions as :func:`~theorycheck.cli.fit_where.parse_where` returns them (the fit command parses
+    them once, before any data are read)."""
     from theorycheck.compare import Dataset
     from theorycheck.compare.threshold_table import ThresholdTable
 

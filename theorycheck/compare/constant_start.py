@@ -3,8 +3,9 @@
 Both law fits begin with least squares on log thresholds: the binomial fit for its start
 (:func:`theorycheck.compare.law_maximise.start_point`, residuals ``y_c − log f(x_c; C)``) and
 the thresholds-table fit for its answer (:func:`theorycheck.compare.table_fit.fit_law_table`,
-residuals weighted by ``1/s_c``). The constants start at ``log C = x`` (``C = 1``). First
-:func:`common_shift` moves every constant by one factor ``e^δ`` to the data's level,
+residuals weighted by ``1/s_c``). The constants start at ``log C = x`` (``C = 1`` unless the
+caller has another start). First :func:`common_shift` moves every constant by one factor ``e^δ``
+to the data's level,
 
     δ = argmin_δ Σ_c r_c(x + δ)²,   |δ| ≤ 60,
 
