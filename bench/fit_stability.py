@@ -144,6 +144,9 @@ ratio (216.08088 against 216.08157, 3e-6; the cell at ``d = 204`` has no stable 
 ``limit_hard_zeta05_trigger_in_512_d_line_L32.csv`` under the headline and the pole law (``--only
 hard_zeta05_trigger_in_512_d_line_L32``): the headline the same on 3 copies; the pole moves only in the end of the
 ``d`` exponent's equivalence CI (-0.00083913522 against -0.00083913971, 5e-6); its wall and CI do not.
+``limit_beta11_zeta05_trigger_in_512_d_line_L128.csv`` under the headline and the pole law (``--only
+beta11_zeta05_trigger_in_512``): the headline the same on 3 copies; the pole moves only in a neighbouring form's ΔBIC
+(-0.22107949 against -0.22107990, 1.8e-6); its wall and CI do not.
 """
 
 from __future__ import annotations
@@ -277,6 +280,8 @@ FITS = [  # (CSV, resource, the rest of the documented command)
                                                                                      else ""))],
     ("limit_hard_zeta05_trigger_in_512_d_line_L32.csv", "N", "--law vural2026.headline"),
     ("limit_hard_zeta05_trigger_in_512_d_line_L32.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
+    ("limit_beta11_zeta05_trigger_in_512_d_line_L128.csv", "N", "--law vural2026.headline"),
+    ("limit_beta11_zeta05_trigger_in_512_d_line_L128.csv", "N", '--law "N >= C0 + C1/(d - C2)" --params d'),
     *[(f"limit_beta4_gpu_L_line_{v}.csv", "N", rest) for v in (4096, 8192, 16384) for rest in (
         "--law vural2026.headline", '--law "N >= 0.431*V*log(V) + 1254*V**2/d**2 + C2*L*V**2/d**3" --params V,d,L')],
 ]

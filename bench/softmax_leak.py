@@ -11,6 +11,8 @@ so the informative position wins by ``β`` logits plus its token's score, and ea
 
 * ``leak``: the test set's mean of ``1 − σ_ℓ``, the mass the read-out sees off the fact;
 * ``odds``: the mean of ``(1 − σ_ℓ)/σ_ℓ``, the distractors' weight over the fact's;
+* ``q99``: the 99th percentile of ``1 − σ_ℓ`` over the test sequences, the leak of the worst 1%
+  (a trial succeeds at accuracy 0.99: what the worst 1% of sequences lose is what can fail it);
 * ``moments``: ``(L − 1)·e^{−β}·mean_x e^{βa_x/|α|}·mean_x e^{−βa_x/|α|}``, the odds if the
   tokens at the ``L`` positions were independent uniform draws (the seed's own scores);
 * ``gauss``: ``(L − 1)·e^{−β}·e^{β²s²}`` with ``s = std(a)/|α|`` (``token_score_spread``), the
@@ -55,6 +57,7 @@ def leak_figures(params: RetrievalParams, beta: float, seed: int, threads: int =
     spread = fit.diagnostics["token_score_spread"]
     predicted, _ = fit.predict(test)
     return {"leak": float(np.mean(1.0 - fact)), "odds": float(np.mean((1.0 - fact) / fact)),
+            "q99": float(np.quantile(1.0 - fact, 0.99)),
             "moments": (params.L - 1) * math.exp(-beta) * moments,
             "gauss": (params.L - 1) * math.exp(-beta + (beta * spread) ** 2),
             "spread": spread, "conc": conc, "rms": float(np.mean(1.0 - fact)) * math.sqrt(conc),
@@ -71,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--json", default=None, metavar="PATH")
     args = p.parse_args(argv)
     print(f"{'V':>5} {'d':>5} {'L':>4} {'N':>7} {'beta':>5} {'leak':>7} {'odds':>7} {'moments':>8} {'gauss':>7} "
-          f"{'s':>6} {'conc':>6} {'rms':>7} {'acc':>6}  (means over {args.seeds} seeds from {args.seed})")
+          f"{'s':>6} {'conc':>6} {'rms':>7} {'q99':>6} {'acc':>6}  (means over {args.seeds} seeds from {args.seed})")
     for point in args.point:
         V, d, L, N = (int(float(x)) for x in point.split(","))
         params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=args.zeta, marker_in_value=True)
@@ -81,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
             mean = {k: float(np.mean([r[k] for r in runs])) for k in runs[0]}
             print(f"{V:>5} {d:>5} {L:>4} {N:>7} {beta:>5g} {mean['leak']:>7.4f} {mean['odds']:>7.4f} "
                   f"{mean['moments']:>8.4f} {mean['gauss']:>7.4f} {mean['spread']:>6.3f} {mean['conc']:>6.2f} "
-                  f"{mean['rms']:>7.4f} {mean['acc']:>6.3f}")
+                  f"{mean['rms']:>7.4f} {mean['q99']:>6.4f} {mean['acc']:>6.3f}")
             if args.json:
                 with open(args.json, "a", encoding="utf-8") as handle:
                     handle.write(json.dumps({"V": V, "d": d, "L": L, "N": N, "zeta": args.zeta, "beta": beta,

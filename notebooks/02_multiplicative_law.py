@@ -498,7 +498,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # about equal mass the leak moves the wall more the fewer tokens share it. At `β = 6.55`, where `leak·concentration`
 # equals `β = 10`'s at 128, the wall is at 211 (predicted near 199: missed): neither the mean leak, nor its root mean
 # square over tokens, nor `leak·concentration` sets it
-# (`limit_beta{10,774,735,655}_zeta05_trigger_in_512_d_line_L32.csv`).
+# (`limit_beta{10,774,735,655}_zeta05_trigger_in_512_d_line_L32.csv`). The leak of the worst 1% of test sequences
+# (its 99th percentile) orders all five walls and predicted `β = 11` at `L = 128` before it ran: 186.3 [183.1, 189.6]
+# (predicted [184, 193], held), where the mean leak gives 181.7 (`limit_beta11_zeta05_trigger_in_512_d_line_L128.csv`).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

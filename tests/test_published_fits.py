@@ -8,6 +8,7 @@ import math
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 from scipy.stats import binomtest
 
@@ -1848,6 +1849,39 @@ def test_hard_attentions_wall_at_512_is_blind_to_l(capsys):
     slope = out["exponents"]["L"]
     assert slope["estimate"] == pytest.approx(0.006, abs=5e-4)
     assert slope["ci"] == pytest.approx([-0.010, 0.021], abs=5e-4)
+
+def test_the_leak_of_the_worst_one_percent_places_the_wall(capsys):
+    # docs/theory.md 7.12 (2026-12-05). Read after the runs, not predicted: the 99th percentile of the per-sequence
+    # leak (q99, 8 seeds) orders the five walls, and the L = 32 walls interpolated in it place beta = 10 at L = 128 at
+    # its measured 198.9. Predicted at 05:21 UTC, before the run: beta = 11 at L = 128 has its pole at 188.5 by that
+    # map, in [184, 193] (the mean leak by the same map: 181.7), N*(304) in [1.6e4, 1.8e4], N*(196) in [6e4, 2.5e5]
+    mean = {}
+    for line in (DATA / "limit_softmax_leak_tail_512_204.jsonl").read_text(encoding="utf-8").splitlines():
+        run = json.loads(line)
+        assert (run["V"], run["d"], run["N"], run["seeds"]) == (512, 204, 80000, list(range(13680, 13688)))
+        mean[run["L"], run["beta"]] = {k: sum(r[k] for r in run["runs"]) / 8 for k in run["runs"][0]}
+    walls = {(32, 10.0): 176.7, (32, 7.74): 190.4, (32, 7.35): 193.9, (128, 10.0): 198.9, (32, 6.55): 211.1}
+    q99 = [mean[k]["q99"] for k in walls]
+    assert q99 == pytest.approx([0.0768, 0.2141, 0.2520, 0.2788, 0.3443], abs=5e-5)
+    assert q99 == sorted(q99)  # the walls are listed in their order
+    leaks = [mean[k]["leak"] for k in walls]
+    assert leaks != sorted(leaks)  # the mean leak does not order them
+    cold = (10.0, 7.74, 7.35, 6.55)  # L = 32, the walls rising
+    q32, leak32 = [mean[32, b]["q99"] for b in cold], [mean[32, b]["leak"] for b in cold]
+    w32 = [walls[32, b] for b in cold]
+    assert float(np.interp(mean[128, 10.0]["q99"], q32, w32)) == pytest.approx(198.9, abs=0.05)
+    assert float(np.interp(mean[128, 11.0]["q99"], q32, w32)) == pytest.approx(188.5, abs=0.05)
+    assert float(np.interp(mean[128, 11.0]["leak"], leak32, w32)) == pytest.approx(181.7, abs=0.05)
+    rows = "limit_beta11_zeta05_trigger_in_512_d_line_L128.csv"
+    n = _cells_by_d(capsys, rows)
+    ds = (196, 204, 212, 232, 304)
+    assert [n[d]["trials"] for d in ds] == [600, 600, 600, 600, 376]
+    assert [n[d]["threshold"] for d in ds] == pytest.approx([115600, 66010, 47740, 31510, 16750], rel=5e-4)
+    assert 6e4 <= n[196]["threshold"] <= 2.5e5 and 1.6e4 <= n[304]["threshold"] <= 1.8e4
+    code, out = _pole_fit(capsys, rows)
+    wall = out["constant"]["C2"]
+    assert wall["estimate"] == pytest.approx(186.3, abs=0.05) and wall["ci"] == pytest.approx([183.1, 189.6], abs=0.05)
+    assert 185 <= wall["estimate"] <= 193 and wall["ci"][0] < 188.5 < wall["ci"][1] and wall["ci"][0] > 181.7
 
 def test_hard_attentions_wall_at_1024_and_one_power_of_v(capsys):
     # docs/theory.md 7.12 (2026-12-05). Predicted at 01:50 UTC, before the run: the wall in [236, 248] (sqrt(V) from

@@ -12,6 +12,7 @@ from theorycheck.tasks.retrieval import RetrievalParams
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 ROWS = BENCH / "data" / "limit_softmax_leak_512_204.jsonl"
+TAIL = BENCH / "data" / "limit_softmax_leak_tail_512_204.jsonl"  # 8 seeds, with q99
 
 
 def test_a_published_seed_is_reproduced(bench_script):
@@ -24,6 +25,10 @@ def test_a_published_seed_is_reproduced(bench_script):
     got = script.leak_figures(params, 10.0, line["seeds"][0])
     for key in ("leak", "odds", "moments", "gauss", "spread", "conc", "rms"):
         assert got[key] == pytest.approx(line["runs"][0][key], rel=1e-6), key
+    tail = next(r for r in map(json.loads, TAIL.read_text(encoding="utf-8").splitlines())
+                if (r["L"], r["beta"]) == (32, 10.0))
+    assert tail["seeds"][0] == line["seeds"][0]
+    assert got["q99"] == pytest.approx(tail["runs"][0]["q99"], rel=1e-6)  # the tail's figure, kept in the other file
 
 
 def test_one_position_leaks_nothing_and_a_colder_softmax_leaks_more(bench_script):
