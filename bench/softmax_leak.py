@@ -49,6 +49,7 @@ def leak_figures(params: RetrievalParams, beta: float, seed: int, threads: int =
     a = emb.E @ fit.g
     _, sigma = attend(test.tokens, test.pos, a, alpha, beta, scale)
     fact = sigma[np.arange(len(test.pos)), test.pos]
+    lost = 1.0 - fact  # each test sequence's leak
     z = beta * a / scale
     shift = float(z.max())  # the moments' product does not depend on it; it keeps exp finite
     w = np.exp(z - shift)
@@ -56,11 +57,11 @@ def leak_figures(params: RetrievalParams, beta: float, seed: int, threads: int =
     conc = float(np.mean(w**2) / np.mean(w) ** 2)
     spread = fit.diagnostics["token_score_spread"]
     predicted, _ = fit.predict(test)
-    return {"leak": float(np.mean(1.0 - fact)), "odds": float(np.mean((1.0 - fact) / fact)),
-            "q99": float(np.quantile(1.0 - fact, 0.99)),
+    leak = float(np.mean(lost))
+    return {"leak": leak, "odds": float(np.mean(lost / fact)), "q99": float(np.quantile(lost, 0.99)),
             "moments": (params.L - 1) * math.exp(-beta) * moments,
             "gauss": (params.L - 1) * math.exp(-beta + (beta * spread) ** 2),
-            "spread": spread, "conc": conc, "rms": float(np.mean(1.0 - fact)) * math.sqrt(conc),
+            "spread": spread, "conc": conc, "rms": leak * math.sqrt(conc),
             "acc": float(np.mean(predicted == test.labels))}
 
 
@@ -75,11 +76,11 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     print(f"{'V':>5} {'d':>5} {'L':>4} {'N':>7} {'beta':>5} {'leak':>7} {'odds':>7} {'moments':>8} {'gauss':>7} "
           f"{'s':>6} {'conc':>6} {'rms':>7} {'q99':>6} {'acc':>6}  (means over {args.seeds} seeds from {args.seed})")
+    seeds = list(range(args.seed, args.seed + args.seeds))
     for point in args.point:
         V, d, L, N = (int(float(x)) for x in point.split(","))
         params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=args.zeta, marker_in_value=True)
         for beta in args.beta:
-            seeds = list(range(args.seed, args.seed + args.seeds))
             runs = [leak_figures(params, beta, s) for s in seeds]
             mean = {k: float(np.mean([r[k] for r in runs])) for k in runs[0]}
             print(f"{V:>5} {d:>5} {L:>4} {N:>7} {beta:>5g} {mean['leak']:>7.4f} {mean['odds']:>7.4f} "

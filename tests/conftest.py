@@ -17,6 +17,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 
+import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
@@ -24,9 +25,6 @@ settings.register_profile(
 )
 if not os.environ.get("CI"):
     settings.load_profile("dev")
-
-
-import pytest  # noqa: E402
 
 
 @pytest.fixture

@@ -1732,6 +1732,17 @@ def _ratios(capsys, rows, reference):
     return [round(n[d]["threshold"] / ref[d]["threshold"], 2) for d in D512]
 
 
+def _leak_figures(name, seeds):
+    """bench/softmax_leak.py's rows in bench/data/``name``, each line at ``(512, 204, N = 8e4)`` on ``seeds``, by
+    ``(L, beta)``: each figure's mean over the seeds, and each seed's figures."""
+    means, runs = {}, {}
+    for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+        run = json.loads(line)
+        assert (run["V"], run["d"], run["N"], run["seeds"]) == (512, 204, 80000, list(seeds))
+        runs[run["L"], run["beta"]] = run["runs"]
+        means[run["L"], run["beta"]] = {k: sum(r[k] for r in run["runs"]) / len(run["runs"]) for k in run["runs"][0]}
+    return means, runs
+
 def test_beta_10s_wall_at_512_and_l_32_is_near_hard_attentions(capsys):
     # docs/theory.md 7.12 (2026-12-05; predicted at 04:08 UTC before the run): at (512, L = 32, beta = 10) N* in
     # [5.5e4, 8.5e4], [4.3e4, 5.4e4], [3.6e4, 4.2e4], [2.6e4, 2.95e4], [1.55e4, 1.72e4] at d 196, 204, 212, 232, 304
@@ -1779,12 +1790,8 @@ def test_a_leak_shared_by_fewer_tokens_moves_the_wall_more(capsys):
     # the leak (bench/softmax_leak.py, seeds 13680-13683, (512, 204, N = 8e4)); predicted at 04:17 UTC: [3%, 7%] at
     # (beta, L) = (10, 128), [0.8%, 1.8%] at (10, 32), [2.5%, 7%] at (7.74, 32) (held), and the last over the first
     # in [0.6, 0.95] (missed: 1.10, above 1 on every seed)
-    mean, by_seed = {}, {}
-    for line in (DATA / "limit_softmax_leak_512_204.jsonl").read_text(encoding="utf-8").splitlines():
-        run = json.loads(line)
-        assert (run["V"], run["d"], run["N"], run["seeds"]) == (512, 204, 80000, [13680, 13681, 13682, 13683])
-        by_seed[run["L"], run["beta"]] = [r["leak"] for r in run["runs"]]
-        mean[run["L"], run["beta"]] = {k: sum(r[k] for r in run["runs"]) / 4 for k in run["runs"][0]}
+    mean, runs = _leak_figures("limit_softmax_leak_512_204.jsonl", range(13680, 13684))
+    by_seed = {key: [r["leak"] for r in seeds] for key, seeds in runs.items()}
     soft, mid, near, cold = mean[128, 10.0], mean[32, 7.74], mean[32, 7.35], mean[32, 10.0]
     assert [x["leak"] for x in (soft, cold, mid, near)] == pytest.approx([0.0340, 0.0086, 0.0375, 0.0488], abs=5e-5)
     assert mid["leak"] / soft["leak"] == pytest.approx(1.10, abs=5e-3)
@@ -1818,10 +1825,7 @@ def test_at_equal_leak_times_concentration_the_wall_is_further_out(capsys):
     assert wall["estimate"] == pytest.approx(211.1, abs=0.05) and wall["ci"] == pytest.approx([210.3, 211.9], abs=0.05)
     assert wall["ci"][0] > 205  # above both predicted ranges
     # leak * concentration at 6.55 and at (beta, L) = (10, 128): equal to 1e-3; the window for k closes to (0.50, 1.00)
-    mean = {}
-    for line in (DATA / "limit_softmax_leak_512_204.jsonl").read_text(encoding="utf-8").splitlines():
-        run = json.loads(line)
-        mean[run["L"], run["beta"]] = {k: sum(r[k] for r in run["runs"]) / 4 for k in run["runs"][0]}
+    mean, _ = _leak_figures("limit_softmax_leak_512_204.jsonl", range(13680, 13684))
     soft, e = mean[128, 10.0], mean[32, 6.55]
     assert e["leak"] * e["conc"] == pytest.approx(soft["leak"] * soft["conc"], rel=2e-3)
     assert math.log(e["leak"] / soft["leak"]) / math.log(soft["conc"] / e["conc"]) == pytest.approx(0.9986, abs=5e-4)
@@ -1855,11 +1859,7 @@ def test_the_leak_of_the_worst_one_percent_places_the_wall(capsys):
     # leak (q99, 8 seeds) orders the five walls, and the L = 32 walls interpolated in it place beta = 10 at L = 128 at
     # its measured 198.9. Predicted at 05:21 UTC, before the run: beta = 11 at L = 128 has its pole at 188.5 by that
     # map, in [184, 193] (the mean leak by the same map: 181.7), N*(304) in [1.6e4, 1.8e4], N*(196) in [6e4, 2.5e5]
-    mean = {}
-    for line in (DATA / "limit_softmax_leak_tail_512_204.jsonl").read_text(encoding="utf-8").splitlines():
-        run = json.loads(line)
-        assert (run["V"], run["d"], run["N"], run["seeds"]) == (512, 204, 80000, list(range(13680, 13688)))
-        mean[run["L"], run["beta"]] = {k: sum(r[k] for r in run["runs"]) / 8 for k in run["runs"][0]}
+    mean, _ = _leak_figures("limit_softmax_leak_tail_512_204.jsonl", range(13680, 13688))
     walls = {(32, 10.0): 176.7, (32, 7.74): 190.4, (32, 7.35): 193.9, (128, 10.0): 198.9, (32, 6.55): 211.1}
     q99 = [mean[k]["q99"] for k in walls]
     assert q99 == pytest.approx([0.0768, 0.2141, 0.2520, 0.2788, 0.3443], abs=5e-5)
