@@ -1,7 +1,7 @@
 """``"V,d,L,N; V,d,L,N"``: the points a bench script measures, as its command line gives them.
 
 Shared by ``bench_gpu.py`` (``--cells``, ``--dense``), ``bench_layouts.py`` (``--size``), ``three_step_vs_limit.py``
-(``--points``) and ``mean_bias_first_step.py`` (``--point``). Whole numbers, written as
+(``--points``), ``mean_bias_first_step.py`` and ``softmax_leak.py`` (``--point``). Whole numbers, written as
 integers or in exponent form (``1e6``).
 """
 

@@ -35,8 +35,9 @@ import math
 
 import numpy as np
 
+from points import parse_points
 from theorycheck.algorithms.attention_readout import attend
-from theorycheck.algorithms.limit import run_limit
+from theorycheck.algorithms.limit import check_beta, run_limit
 from theorycheck.simulate import trial_draws
 from theorycheck.tasks.retrieval import RetrievalParams
 
@@ -67,20 +68,29 @@ def leak_figures(params: RetrievalParams, beta: float, seed: int, threads: int =
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--point", action="append", required=True, metavar="V,d,L,N")
+    p.add_argument("--point", action="append", required=True, metavar="V,d,L,N", help="repeat for several points")
     p.add_argument("--beta", type=float, action="append", required=True)
     p.add_argument("--zeta", type=float, default=0.5)
     p.add_argument("--seeds", type=int, default=4)
     p.add_argument("--seed", type=int, default=13680)
     p.add_argument("--json", default=None, metavar="PATH")
     args = p.parse_args(argv)
+    try:  # every input checked before any trial: a one-line usage error, exit 2
+        cells = [RetrievalParams(V=V, d=d, L=L, N=N, zeta=args.zeta, marker_in_value=True)
+                 for text in args.point for V, d, L, N in parse_points(text, "--point")]
+        betas = [check_beta(beta) for beta in args.beta]
+        if not all(map(math.isfinite, betas)):
+            raise ValueError(f"--beta: hard attention (inf) leaks nothing; give finite values, got {args.beta}")
+        if args.seeds < 1:
+            raise ValueError(f"--seeds must be at least 1, got {args.seeds}")
+    except ValueError as err:
+        p.error(str(err))
     print(f"{'V':>5} {'d':>5} {'L':>4} {'N':>7} {'beta':>5} {'leak':>7} {'odds':>7} {'moments':>8} {'gauss':>7} "
           f"{'s':>6} {'conc':>6} {'rms':>7} {'q99':>6} {'acc':>6}  (means over {args.seeds} seeds from {args.seed})")
     seeds = list(range(args.seed, args.seed + args.seeds))
-    for point in args.point:
-        V, d, L, N = (int(float(x)) for x in point.split(","))
-        params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=args.zeta, marker_in_value=True)
-        for beta in args.beta:
+    for params in cells:
+        V, d, L, N = params.V, params.d, params.L, params.N
+        for beta in betas:
             runs = [leak_figures(params, beta, s) for s in seeds]
             mean = {k: float(np.mean([r[k] for r in runs])) for k in runs[0]}
             print(f"{V:>5} {d:>5} {L:>4} {N:>7} {beta:>5g} {mean['leak']:>7.4f} {mean['odds']:>7.4f} "

@@ -46,3 +46,18 @@ def test_one_position_leaks_nothing_and_a_colder_softmax_leaks_more(bench_script
     assert 1.0 <= runs[0]["conc"] < runs[1]["conc"] < runs[2]["conc"]
     for r in runs:
         assert r["moments"] == pytest.approx(r["odds"], rel=0.3)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--point", "512,204", "--beta", "10"], "--point: expected 'V,d,L,N'"),
+    (["--point", "512,204,32,80000", "--beta", "-1"], "beta must be a positive number"),
+    (["--point", "512,204,32,80000", "--beta", "inf"], "hard attention (inf) leaks nothing"),
+    (["--point", "512,204,32,80000", "--beta", "10", "--seeds", "0"], "--seeds must be at least 1"),
+])
+def test_bad_input_is_one_usage_line_and_exit_2_before_any_trial(bench_script, capsys, argv, says):
+    script = bench_script("softmax_leak")
+    with pytest.raises(SystemExit) as stop:
+        script.main(argv)
+    out, err = capsys.readouterr()
+    assert stop.value.code == 2 and out == "" and says in err.strip().splitlines()[-1]
+    assert "Traceback" not in err
