@@ -13,6 +13,7 @@ so the informative position wins by ``β`` logits plus its token's score, and ea
 * ``odds``: the mean of ``(1 − σ_ℓ)/σ_ℓ``, the distractors' weight over the fact's;
 * ``q99``: the 99th percentile of ``1 − σ_ℓ`` over the test sequences, the leak of the worst 1%
   (a trial succeeds at accuracy 0.99: what the worst 1% of sequences lose is what can fail it);
+  ``q98`` the 98th, the same at target 0.98;
 * ``moments``: ``(L − 1)·e^{−β}·mean_x e^{βa_x/|α|}·mean_x e^{−βa_x/|α|}``, the odds if the
   tokens at the ``L`` positions were independent uniform draws (the seed's own scores);
 * ``gauss``: ``(L − 1)·e^{−β}·e^{β²s²}`` with ``s = std(a)/|α|`` (``token_score_spread``), the
@@ -42,13 +43,21 @@ from theorycheck.simulate import trial_draws
 from theorycheck.tasks.retrieval import RetrievalParams
 
 
-def leak_figures(params: RetrievalParams, beta: float, seed: int, threads: int = 2) -> dict[str, float]:
-    """The module docstring's figures for one trial of the limit at ``beta``."""
+def test_attention(params: RetrievalParams, beta: float, seed: int, threads: int = 2):
+    """One trial of the limit at ``beta`` with seed ``seed``: ``(fit, test, a, sigma)``, the fit,
+    its test set, the token scores ``a_x = e_xᵀ g`` and the step-2 weights ``σ`` of every test
+    sequence (rows) over its positions."""
     emb, train_seed, test = trial_draws(params, seed)
     fit = run_limit(params, emb, train_seed, beta=beta, threads=threads)
-    alpha, scale = fit.diagnostics["trigger_coef"], fit.diagnostics["logit_scale"]
     a = emb.E @ fit.g
-    _, sigma = attend(test.tokens, test.pos, a, alpha, beta, scale)
+    _, sigma = attend(test.tokens, test.pos, a, fit.diagnostics["trigger_coef"], beta, fit.diagnostics["logit_scale"])
+    return fit, test, a, sigma
+
+
+def leak_figures(params: RetrievalParams, beta: float, seed: int, threads: int = 2) -> dict[str, float]:
+    """The module docstring's figures for one trial of the limit at ``beta``."""
+    fit, test, a, sigma = test_attention(params, beta, seed, threads)
+    scale = fit.diagnostics["logit_scale"]
     fact = sigma[np.arange(len(test.pos)), test.pos]
     lost = 1.0 - fact  # each test sequence's leak
     z = beta * a / scale
@@ -60,33 +69,53 @@ def leak_figures(params: RetrievalParams, beta: float, seed: int, threads: int =
     predicted, _ = fit.predict(test)
     leak = float(np.mean(lost))
     return {"leak": leak, "odds": float(np.mean(lost / fact)), "q99": float(np.quantile(lost, 0.99)),
+            "q98": float(np.quantile(lost, 0.98)),
             "moments": (params.L - 1) * math.exp(-beta) * moments,
             "gauss": (params.L - 1) * math.exp(-beta + (beta * spread) ** 2),
             "spread": spread, "conc": conc, "rms": leak * math.sqrt(conc),
             "acc": float(np.mean(predicted == test.labels))}
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--point", action="append", required=True, metavar="V,d,L,N", help="repeat for several points")
-    p.add_argument("--beta", type=float, action="append", required=True)
+def add_trial_options(p: argparse.ArgumentParser) -> None:
+    """The options this script and ``leak_wall.py`` share: ``--zeta``, ``--seeds``, ``--seed``, ``--json``."""
     p.add_argument("--zeta", type=float, default=0.5)
     p.add_argument("--seeds", type=int, default=4)
     p.add_argument("--seed", type=int, default=13680)
     p.add_argument("--json", default=None, metavar="PATH")
+
+
+def finite_beta(beta) -> float:
+    """``beta`` checked by :func:`check_beta` and finite (hard attention leaks nothing)."""
+    value = check_beta(beta)
+    if math.isinf(value):
+        raise ValueError(f"--beta: hard attention (inf) leaks nothing; give a finite value, got {beta}")
+    return value
+
+
+def append_line(path: str | None, row: dict) -> None:
+    """One JSON line appended to ``path`` (nothing when ``None``)."""
+    if path:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(row) + "\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--point", action="append", required=True, metavar="V,d,L,N", help="repeat for several points")
+    p.add_argument("--beta", type=float, action="append", required=True)
+    add_trial_options(p)
     args = p.parse_args(argv)
     try:  # every input checked before any trial: a one-line usage error, exit 2
         cells = [RetrievalParams(V=V, d=d, L=L, N=N, zeta=args.zeta, marker_in_value=True)
                  for text in args.point for V, d, L, N in parse_points(text, "--point")]
-        betas = [check_beta(beta) for beta in args.beta]
-        if not all(map(math.isfinite, betas)):
-            raise ValueError(f"--beta: hard attention (inf) leaks nothing; give finite values, got {args.beta}")
+        betas = [finite_beta(beta) for beta in args.beta]
         if args.seeds < 1:
             raise ValueError(f"--seeds must be at least 1, got {args.seeds}")
     except ValueError as err:
         p.error(str(err))
     print(f"{'V':>5} {'d':>5} {'L':>4} {'N':>7} {'beta':>5} {'leak':>7} {'odds':>7} {'moments':>8} {'gauss':>7} "
-          f"{'s':>6} {'conc':>6} {'rms':>7} {'q99':>6} {'acc':>6}  (means over {args.seeds} seeds from {args.seed})")
+          f"{'s':>6} {'conc':>6} {'rms':>7} {'q99':>6} {'q98':>6} {'acc':>6}"
+          f"  (means over {args.seeds} seeds from {args.seed})")
     seeds = list(range(args.seed, args.seed + args.seeds))
     for params in cells:
         V, d, L, N = params.V, params.d, params.L, params.N
@@ -95,11 +124,9 @@ def main(argv: list[str] | None = None) -> None:
             mean = {k: float(np.mean([r[k] for r in runs])) for k in runs[0]}
             print(f"{V:>5} {d:>5} {L:>4} {N:>7} {beta:>5g} {mean['leak']:>7.4f} {mean['odds']:>7.4f} "
                   f"{mean['moments']:>8.4f} {mean['gauss']:>7.4f} {mean['spread']:>6.3f} {mean['conc']:>6.2f} "
-                  f"{mean['rms']:>7.4f} {mean['q99']:>6.4f} {mean['acc']:>6.3f}")
-            if args.json:
-                with open(args.json, "a", encoding="utf-8") as handle:
-                    handle.write(json.dumps({"V": V, "d": d, "L": L, "N": N, "zeta": args.zeta, "beta": beta,
-                                             "seeds": seeds, "runs": runs}) + "\n")
+                  f"{mean['rms']:>7.4f} {mean['q99']:>6.4f} {mean['q98']:>6.4f} {mean['acc']:>6.3f}")
+            append_line(args.json, {"V": V, "d": d, "L": L, "N": N, "zeta": args.zeta, "beta": beta,
+                                    "seeds": seeds, "runs": runs})
 
 
 if __name__ == "__main__":

@@ -501,6 +501,11 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # (`limit_beta{10,774,735,655}_zeta05_trigger_in_512_d_line_L32.csv`). The leak of the worst 1% of test sequences
 # (its 99th percentile) orders all five walls and predicted `β = 11` at `L = 128` before it ran: 186.3 [183.1, 189.6]
 # (predicted [184, 193], held), where the mean leak gives 181.7 (`limit_beta11_zeta05_trigger_in_512_d_line_L128.csv`).
+# Its map does not carry across `V`: read at 512 as `d0 = d0_hard/sqrt(1 − q99)` (within 2.65 there), it overshoots
+# three of five walls measured at 1024 and 2048 (predicted before the figures were computed;
+# `limit_softmax_leak_tail_1024_2048.jsonl`), and three models of the read-out with no fitted constant
+# (`python bench/leak_wall.py`, rows `limit_leak_wall_model.jsonl`) fall short of six of eleven walls: what sets the
+# leak's wall is not yet explained (docs/theory.md §7.12, "A model of the wall").
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

@@ -33,3 +33,16 @@ def bench_script(monkeypatch):
     test (so a script's own ``from command_list import ...`` resolves)."""
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "bench"))
     return importlib.import_module
+
+
+@pytest.fixture
+def bench_usage_error(bench_script, capsys):
+    """``bench_usage_error(name, argv)``: runs ``bench/<name>.py``'s ``main(argv)``, checks it stopped as a
+    usage error (exit 2, nothing on stdout, no traceback) and returns the last line it wrote on stderr."""
+    def run(name, argv):
+        with pytest.raises(SystemExit) as stop:
+            bench_script(name).main(argv)
+        out, err = capsys.readouterr()
+        assert stop.value.code == 2 and out == "" and "Traceback" not in err
+        return err.strip().splitlines()[-1]
+    return run
