@@ -91,32 +91,53 @@ def model_wall(ds: list[int], errors: list[float], target: float) -> float:
     return math.nan
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--point", required=True, metavar="V,d,L,N")
-    p.add_argument("--beta", type=float, required=True)
-    p.add_argument("--hard-wall", type=float, required=True, help="hard attention's measured wall d0 at the target")
+def read_grid(text: str) -> list[int]:
+    """``--d``'s grid: at least two increasing whole numbers, comma-separated (a ValueError otherwise)."""
+    ds = [int(x) if x.strip().isdigit() else 0 for x in text.split(",")]
+    if len(ds) < 2 or any(b <= a for a, b in zip(ds, ds[1:])) or ds[0] < 1:
+        raise ValueError(f"--d: give at least two increasing whole numbers, got {text!r}")
+    return ds
+
+
+def add_wall_options(p: argparse.ArgumentParser, beta_help: str | None = None) -> None:
+    """``--point``, ``--beta``, ``--d``, ``--target`` and :func:`softmax_leak.add_trial_options`: the options
+    of this script and ``population_wall.py``."""
+    p.add_argument("--point", required=True, metavar="V,d,L,N", help="d is replaced by the grid's")
+    p.add_argument("--beta", type=float, required=True, help=beta_help)
     p.add_argument("--d", required=True, help="the grid of d, comma-separated, increasing")
     p.add_argument("--target", type=float, default=0.99)
     add_trial_options(p)
+
+
+def wall_inputs(args: argparse.Namespace, beta_rule) -> tuple[float, list[RetrievalParams], list[int]]:
+    """``(beta, cells, seeds)`` from :func:`add_wall_options`' options: ``beta`` checked by ``beta_rule``,
+    one cell per ``d`` of the grid (``--point``'s ``V``, ``L``, ``N``), the seeds; a ValueError naming the
+    first bad one."""
+    [(V, _, L, N)] = parse_points(args.point, "--point")
+    beta = beta_rule(args.beta)
+    ds = read_grid(args.d)
+    if not 0.0 < args.target < 1.0 or args.seeds < 1:
+        raise ValueError(f"need 0 < --target < 1 and --seeds >= 1; got {args.target}, {args.seeds}")
+    cells = [RetrievalParams(V=V, d=d, L=L, N=N, zeta=args.zeta, marker_in_value=True) for d in ds]
+    return beta, cells, list(range(args.seed, args.seed + args.seeds))
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_wall_options(p)
+    p.add_argument("--hard-wall", type=float, required=True, help="hard attention's measured wall d0 at the target")
     args = p.parse_args(argv)
     try:  # every input checked before any trial: a one-line usage error, exit 2
-        [(V, _, L, N)] = parse_points(args.point, "--point")
-        beta = finite_beta(args.beta)
-        ds = [int(x) if x.strip().isdigit() else 0 for x in args.d.split(",")]
-        if len(ds) < 2 or any(b <= a for a, b in zip(ds, ds[1:])) or ds[0] < 1:
-            raise ValueError(f"--d: give at least two increasing whole numbers, got {args.d!r}")
-        if not 0.0 < args.target < 1.0 or not args.hard_wall > 0 or args.seeds < 1:
-            raise ValueError(f"need 0 < --target < 1, --hard-wall > 0, --seeds >= 1; got {args.target}, "
-                             f"{args.hard_wall}, {args.seeds}")
+        beta, cells, seeds = wall_inputs(args, finite_beta)
+        if not args.hard_wall > 0:
+            raise ValueError(f"need --hard-wall > 0, got {args.hard_wall}")
     except ValueError as err:
         p.error(str(err))
-    seeds = list(range(args.seed, args.seed + args.seeds))
     print(f"{'V':>5} {'d':>5} {'L':>4} {'N':>7} {'beta':>5} {'fact':>6} {'p01':>6} {'error':>8}"
           f"  (hard wall {args.hard_wall}, target {args.target}, {args.seeds} seeds from {args.seed})")
     errors = []
-    for d in ds:
-        params = RetrievalParams(V=V, d=d, L=L, N=N, zeta=args.zeta, marker_in_value=True)
+    for params in cells:
+        V, d, L, N = params.V, params.d, params.L, params.N
         errs, shares = [], []
         for s in seeds:
             fit, test, a, sigma = test_attention(params, beta, s)
@@ -132,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
         append_line(args.json, {"V": V, "d": d, "L": L, "N": N, "zeta": args.zeta, "beta": beta,
                                 "hard_wall": args.hard_wall, "target": args.target, "seeds": seeds,
                                 "fact_mass": float(share.mean()), "error": error})
-    print(f"model wall: {model_wall(ds, errors, args.target):.1f}")
+    print(f"model wall: {model_wall([c.d for c in cells], errors, args.target):.1f}")
 
 
 if __name__ == "__main__":

@@ -90,7 +90,7 @@ def test_a_published_row_is_reproduced(bench_script, capsys):
     (["--point", "512,204,32,80000", "--beta", "inf", "--hard-wall", "169.5", "--d", "170,180"], "leaks nothing"),
     (["--point", "512,204,32,80000", "--beta", "10", "--hard-wall", "169.5", "--d", "180,170"], "--d: give at least"),
     (["--point", "512,204,32,80000", "--beta", "10", "--hard-wall", "169.5", "--d", "170,1.5e2"], "--d: give at least"),
-    (["--point", "512,204,32,80000", "--beta", "10", "--hard-wall", "-1", "--d", "170,180"], "--hard-wall > 0"),
+    (["--point", "512,204,32,80000", "--beta", "10", "--hard-wall", "-1", "--d", "170,180"], "need --hard-wall > 0"),
 ])
 def test_bad_input_is_one_usage_line_and_exit_2_before_any_trial(bench_usage_error, argv, says):
     assert says in bench_usage_error("leak_wall", argv)

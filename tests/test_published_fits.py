@@ -2190,3 +2190,14 @@ def test_the_tails_form_read_at_512_does_not_carry_to_1024_and_2048():
     inside = [lo <= p <= hi for p, (_, _, _, (lo, hi)) in zip(predicted, cases)]
     assert inside == [False, True, False, False, True]
     assert all(p > hi for p, ok, (_, _, _, (_, hi)) in zip(predicted, inside, cases) if not ok)  # each miss above
+
+
+def test_the_l_512_poles_threshold_at_400_that_the_infinite_n_check_tested(capsys):
+    # docs/theory.md 7.12, "The wall at infinite N" (2026-12-05, written down at 08:06 UTC before the run): the pole
+    # at (2048, L = 512), d0 380.7, puts N*(400) at 8.8e5, so at N = 2e6 nearly every seed would succeed; two of four
+    # did (tests/test_population_wall.py)
+    code, out = _pole_fit(capsys, "limit_beta10_zeta05_trigger_in_2048_600_724_L512.csv",
+                          "limit_beta10_zeta05_trigger_in_2048_d_line_L512.csv")
+    c = {k: v["estimate"] for k, v in out["constant"].items()}
+    assert c["C2"] == pytest.approx(380.7, abs=0.05)
+    assert c["C0"] + c["C1"] / (400 - c["C2"]) == pytest.approx(8.8e5, rel=0.01)

@@ -1,0 +1,99 @@
+"""The read-out's wall at infinite ``N``: the early-phase limit with its step-2 values at their expectation (prints figures).
+
+The limit (:mod:`theorycheck.algorithms.limit`) stores ``G₂ = Wᵀ(D E)/N + [miv]·(Wᵀ c′) z_trigᵀ/N``,
+``D[y, x]`` the step-2 attention mass on token ``x`` in the sequences of label ``y``. As ``N → ∞``
+``D/N`` tends to its expectation: a sequence of label ``y`` carries the fact's token ``x_y`` at the
+informative position and ``L − 1`` uniform distractors, so (for large ``L``, each distractor's share
+of the leak ``∝ w_x = e^{βa_x/|α|}``)
+
+    G₂ ∝ Σ_y w_y (c_y e_{x_y} + (1 − c_y) ē + [miv]·c_y z_trig)ᵀ,   ē = Σ_x π_x e_x,  π_x = w_x / Σ_x' w_x',
+
+with ``c_y = E[σ_ℓ | fact x_y]`` (``leak_wall.stored_weights``); hard attention stores ``c_y``, the
+chance that ``x_y``'s score plus ``α`` beats the ``L − 1`` distractors', ``F_a(a_{x_y} + α)^{L−1}``
+(``F_a`` the scores' distribution), and shares a miss uniformly. Nothing else of the training is
+kept: each seed's fit at ``--point``'s ``N`` gives ``g`` and ``α``, its ``G₂`` is replaced by the
+expectation, and its own test set is scored (``acc``). The wall at the target is the ``d`` at which
+the median of ``acc`` over the seeds crosses it (linear between the grid's neighbours); a trial
+succeeds when its accuracy reaches the target, so at that ``d`` the success rate at ``N → ∞`` is one
+half. Docs: docs/theory.md §7.12, "The wall at infinite N".
+
+Example: ``python bench/population_wall.py --point 512,204,32,80000 --beta inf --d 160,166,172,178
+--seeds 4 --seed 13680`` (``d`` of ``--point`` is replaced by the grid's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+
+import numpy as np
+
+from leak_wall import add_wall_options, stored_weights, wall_inputs
+from softmax_leak import append_line, test_attention
+from theorycheck.algorithms.limit import centered_labels, check_beta
+from theorycheck.tasks.retrieval import RetrievalParams
+
+
+def expected_values(fit, a: np.ndarray, L: int, seed: int) -> np.ndarray:
+    """``G₂`` at infinite ``N`` for ``fit``'s embeddings, scores ``a`` and attention rule (the module
+    docstring's formula; ``d×d``, the orientation of :class:`~theorycheck.algorithms.limit.LimitFit`)."""
+    emb, beta = fit.emb, fit.beta
+    alpha, scale = fit.diagnostics["trigger_coef"], fit.diagnostics["logit_scale"]
+    V = len(a)
+    if math.isinf(beta):
+        below = np.searchsorted(np.sort(a), a + alpha, side="left") / V  # F_a(a_x + α), ties lose
+        stored, share = below ** (L - 1), np.full(V, 1.0 / V)
+    else:
+        stored = stored_weights(a, alpha, beta, scale, L, seed)
+        z = beta * a / scale
+        share = np.exp(z - z.max())
+        share /= share.sum()
+    fact = np.argsort(emb.perm)  # the token whose label is y, for each y
+    c = stored[fact]
+    rows = c[:, None] * emb.E[fact] + (1.0 - c)[:, None] * (share @ emb.E)[None, :]
+    if fit.params.marker_in_value:
+        rows += c[:, None] * emb.z_trig[None, :]
+    return centered_labels(emb.U).T @ rows
+
+
+def population_accuracy(params: RetrievalParams, beta: float, seed: int) -> float:
+    """One seed's test accuracy with ``G₂`` at infinite ``N`` (``g``, ``α`` from its fit at ``params.N``)."""
+    fit, test, a, _ = test_attention(params, beta, seed)
+    limit = dataclasses.replace(fit, G2=expected_values(fit, a, params.L, seed))
+    predicted, _ = limit.predict(test)
+    return float(np.mean(predicted == test.labels))
+
+
+def median_wall(ds: list[int], medians: list[float], target: float) -> float:
+    """The ``d`` at which the median accuracy first reaches ``target`` going up the grid (linear between
+    neighbours; nan if it does not)."""
+    for (d1, m1), (d2, m2) in zip(zip(ds, medians), zip(ds[1:], medians[1:])):
+        if m1 < target <= m2:
+            return d1 + (d2 - d1) * (target - m1) / (m2 - m1)
+    return math.nan
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_wall_options(p, beta_help="inf for hard attention")
+    args = p.parse_args(argv)
+    try:  # every input checked before any trial: a one-line usage error, exit 2
+        beta, cells, seeds = wall_inputs(args, check_beta)
+    except ValueError as err:
+        p.error(str(err))
+    print(f"{'V':>5} {'d':>5} {'L':>4} {'N':>7} {'beta':>5} {'median':>7}  accuracies "
+          f"(target {args.target}, {args.seeds} seeds from {args.seed})")
+    medians = []
+    for params in cells:
+        V, d, L, N = params.V, params.d, params.L, params.N
+        accs = [population_accuracy(params, beta, s) for s in seeds]
+        medians.append(float(np.median(accs)))
+        print(f"{V:>5} {d:>5} {L:>4} {N:>7} {beta:>5g} {medians[-1]:>7.4f}  " + " ".join(f"{x:.4f}" for x in accs))
+        append_line(args.json, {"V": V, "d": d, "L": L, "N": N, "zeta": args.zeta, "beta": beta,
+                                "target": args.target, "seeds": seeds, "accuracy": accs})
+    print(f"wall at infinite N: {median_wall([c.d for c in cells], medians, args.target):.1f}")
+
+
+if __name__ == "__main__":
+    main()
