@@ -1,4 +1,4 @@
-"""The read-out's wall at infinite ``N``: the early-phase limit with its step-2 values at their expectation (prints figures).
+"""The read-out's wall at infinite ``N``: the limit with its step-2 values at their expectation (prints figures).
 
 The limit (:mod:`theorycheck.algorithms.limit`) stores ``G₂ = Wᵀ(D E)/N + [miv]·(Wᵀ c′) z_trigᵀ/N``,
 ``D[y, x]`` the step-2 attention mass on token ``x`` in the sequences of label ``y``. As ``N → ∞``
