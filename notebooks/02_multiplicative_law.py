@@ -508,7 +508,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # §7.12, "A model of the wall"). The algorithm's own read-out at infinite `N`, its step-2 values at their expectation
 # (`python bench/population_wall.py`, rows `limit_population_wall.jsonl`), places the walls within about 6 in `d` of
 # the pole fits from 512 to 4096 (10 of 15 inside their CIs, 12 predicted), predicted `β = 10`'s at 4096 (485.1
-# against 485.4), puts hard attention's there at 471.7 and `β = 10`'s at 8192 at 684.1 (`d0² ≈ 57·V`, predicted), and
+# against 485.4), puts hard attention's there at 471.7 (direct runs bracket it in (460, 484),
+# `limit_hard_simulate_4096_L16.jsonl`) and `β = 10`'s at 8192 at 684.1 (`d0² ≈ 57·V`, predicted), and
 # at 2048, `L = 512` (404 against the pole's 381) a direct check sided with it
 # (`limit_beta10_simulate_2048_400_L512.json`; docs/theory.md §7.12, "The wall at infinite N").
 #

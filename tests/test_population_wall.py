@@ -117,3 +117,20 @@ def test_at_2048_and_l_512_a_direct_check_sides_with_the_infinite_n_wall():
     assert run["options"]["beta"] == 10.0 and run["seeds"] == [13690, 13691, 13692, 13693]
     assert sum(run["success"]) == 2 and float(np.mean(run["accuracy"])) < 0.9905
     assert run["selection_accuracy"] == [1.0] * 4  # the misses are the read-out's, not the selection's
+
+
+def test_hard_attentions_4096_wall_bracketed_by_direct_runs():
+    """Written down before the runs (the read-out puts the wall at 471.7): at ``L = 16`` (hard attention is
+    blind to ``L``) and ``N = 8·10⁶``, at most one of four seeds succeeds at ``d = 460`` (held: none) and at
+    least three at 484 (missed: two) and 496 (held: four); then at 484 with ``N = 3.2·10⁷`` at least three
+    and a higher mean if the wall is below 484 (held): the wall lies in (460, 484)."""
+    runs = [json.loads(line) for line in (DATA / "limit_hard_simulate_4096_L16.jsonl").read_text("utf-8").splitlines()]
+    cells = [(r["params"]["d"], r["params"]["N"]) for r in runs]
+    assert cells == [(460, 8000000), (484, 8000000), (496, 8000000), (484, 32000000)]
+    for r in runs:
+        assert (r["params"]["V"], r["params"]["L"], r["seeds"]) == (4096, 16, [13694, 13695, 13696, 13697])
+        assert r["options"].get("beta", math.inf) == math.inf and r["selection_accuracy"] == [1.0] * 4
+    assert [sum(r["success"]) for r in runs] == [0, 2, 4, 3]
+    assert float(np.mean(runs[0]["accuracy"])) < 0.99
+    assert float(np.mean(runs[1]["accuracy"])) == pytest.approx(0.9909, abs=5e-5)  # the value the rule quoted
+    assert float(np.mean(runs[3]["accuracy"])) > float(np.mean(runs[1]["accuracy"]))
