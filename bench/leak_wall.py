@@ -33,17 +33,15 @@ import numpy as np
 from scipy.stats import norm
 
 from points import parse_points
-from softmax_leak import add_trial_options, append_line, finite_beta, test_attention
+from softmax_leak import add_trial_options, append_line, finite_beta, leak_weights, test_attention
+from theorycheck.algorithms.attention_readout import token_mass
 from theorycheck.tasks.retrieval import RetrievalParams
 
 
 def token_masses(tokens: np.ndarray, pos: np.ndarray, sigma: np.ndarray, V: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(m, fact)``: each sequence's (row's) attention mass on each token, ``m_x = Σ_{i: x_i = x} σ_i``,
-    and its fact's token ``x_ℓ`` (positions repeating it add to it)."""
-    n = tokens.shape[0]
-    rows = np.arange(n)
-    mass = np.bincount((rows[:, None] * V + tokens).ravel(), weights=sigma.ravel(), minlength=n * V).reshape(n, V)
-    return mass, tokens[rows, pos]
+    """``(m, fact)``: each sequence's (row's) attention mass on each token
+    (:func:`~theorycheck.algorithms.attention_readout.token_mass`) and its fact's token ``x_ℓ``."""
+    return token_mass(tokens, sigma, V), tokens[np.arange(tokens.shape[0]), pos]
 
 
 def stored_weights(a: np.ndarray, alpha: float, beta: float, scale: float, L: int, seed: int,
@@ -51,14 +49,12 @@ def stored_weights(a: np.ndarray, alpha: float, beta: float, scale: float, L: in
     """``c(x) = E[σ_ℓ | fact token x]``: the mean step-2 weight of the informative position over
     contexts of ``L − 1`` uniform tokens, ``σ_ℓ = 1/(1 + Σ_{i≠ℓ} e^{β(a_{x_i} − a_x − α)/scale})``;
     ``sets`` contexts drawn once from ``seed`` and shared by every ``x``."""
-    z = beta * a / scale
-    top = float(z.max())
-    w = np.exp(z - top)
+    w = leak_weights(a, beta, scale)
     rng = np.random.default_rng(seed)
     sums = np.zeros(sets)
     for _ in range(L - 1):  # Σ_i w_{x_i} over each context, one position at a time
         sums += w[rng.integers(0, len(a), size=sets)]
-    factor = np.exp(top - z - beta * alpha / scale)  # e^{β(max a − a_x − α)/scale} for each fact token x
+    factor = math.exp(-beta * alpha / scale) / w  # e^{β(max a − a_x − α)/scale} for each fact token x
     return np.mean(1.0 / (1.0 + factor[:, None] * sums[None, :]), axis=1)
 
 

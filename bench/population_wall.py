@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from leak_wall import add_wall_options, stored_weights, wall_inputs
-from softmax_leak import append_line, test_attention
+from softmax_leak import append_line, leak_weights, test_attention
 from theorycheck.algorithms.limit import centered_labels, check_beta
 from theorycheck.tasks.retrieval import RetrievalParams
 
@@ -46,8 +46,7 @@ def expected_values(fit, a: np.ndarray, L: int, seed: int) -> np.ndarray:
         stored, share = below ** (L - 1), np.full(V, 1.0 / V)
     else:
         stored = stored_weights(a, alpha, beta, scale, L, seed)
-        z = beta * a / scale
-        share = np.exp(z - z.max())
+        share = leak_weights(a, beta, scale)
         share /= share.sum()
     fact = np.argsort(emb.perm)  # the token whose label is y, for each y
     c = stored[fact]

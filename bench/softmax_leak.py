@@ -54,15 +54,20 @@ def test_attention(params: RetrievalParams, beta: float, seed: int, threads: int
     return fit, test, a, sigma
 
 
+def leak_weights(a: np.ndarray, beta: float, scale: float) -> np.ndarray:
+    """``w_x = e^{β(a_x − max a)/scale}``: each token's softmax weight as a distractor, relative to the
+    top-scoring token's (a token's share of the leak is ``∝ w_x``)."""
+    z = beta * a / scale
+    return np.exp(z - z.max())
+
+
 def leak_figures(params: RetrievalParams, beta: float, seed: int, threads: int = 2) -> dict[str, float]:
     """The module docstring's figures for one trial of the limit at ``beta``."""
     fit, test, a, sigma = test_attention(params, beta, seed, threads)
     scale = fit.diagnostics["logit_scale"]
     fact = sigma[np.arange(len(test.pos)), test.pos]
     lost = 1.0 - fact  # each test sequence's leak
-    z = beta * a / scale
-    shift = float(z.max())  # the moments' product does not depend on it; it keeps exp finite
-    w = np.exp(z - shift)
+    w = leak_weights(a, beta, scale)  # the moments' product and conc do not depend on its scale
     moments = float(np.mean(w) * np.mean(1.0 / w))
     conc = float(np.mean(w**2) / np.mean(w) ** 2)
     spread = fit.diagnostics["token_score_spread"]

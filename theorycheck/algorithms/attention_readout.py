@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-__all__ = ["attend", "predict_labels"]
+__all__ = ["attend", "token_mass", "predict_labels"]
 
 _PREDICT_ENTRIES = 1 << 22  # logits per prediction block (rows × V)
 
@@ -33,6 +33,14 @@ def attend(tokens, pos, a: np.ndarray, alpha: float, beta: float, scale: float, 
     np.exp(scores, out=scores)
     scores /= scores.sum(axis=1, keepdims=True)
     return attended, scores
+
+
+def token_mass(tokens, sigma: np.ndarray, V: int) -> np.ndarray:
+    """``(n, V)``: row ``r``'s attention mass on each token, ``m_x = Σ_{i: x_i = x} σ_i``, so that
+    ``o(X) = Σ_i σ_i e_{x_i} = m E`` (positions repeating a token add to it)."""
+    n = tokens.shape[0]
+    index = (np.arange(n)[:, None] * V + tokens).ravel()
+    return np.bincount(index, weights=sigma.ravel(), minlength=n * V).reshape(n, V)
 
 
 def _rows_per_block(V: int) -> int:
@@ -61,9 +69,7 @@ def predict_labels(E: np.ndarray, M: np.ndarray, tokens, pos, a, alpha, beta, sc
             if marker is not None:
                 logits += np.outer(attended == ps, marker)
         else:
-            weights = np.bincount((rows[:, None] * V + t).ravel(), weights=sigma.ravel(),
-                                  minlength=(hi - lo) * V).reshape(hi - lo, V)
-            logits = (weights @ E) @ M.T
+            logits = (token_mass(t, sigma, V) @ E) @ M.T
             if marker is not None:
                 logits += np.outer(sigma[rows, ps], marker)
         labels[lo:hi] = logits.argmax(axis=1)
