@@ -17,6 +17,14 @@ the median of ``acc`` over the seeds crosses it (linear between the grid's neigh
 succeeds when its accuracy reaches the target, so at that ``d`` the success rate at ``N → ∞`` is one
 half. Docs: docs/theory.md §7.12, "The wall at infinite N".
 
+``--ablate`` takes channels of the leak away (one, or several comma-separated), to see which carries
+the wall (docs/theory.md §7.12, "Which channel carries the wall"): ``train`` stores ``G₂`` as hard
+attention would (its ``c_y``, a miss shared uniformly) and tests at ``--beta``; ``test`` stores ``G₂`` at
+``--beta`` and tests with hard attention; ``mean`` drops the misses' ``(1 − c_y) ē`` from ``G₂``;
+``shuffle`` permutes the ``c_y`` across the facts (the same weights, unrelated to each fact's score; the
+permutation drawn from ``[seed, 1]``).
+``g`` and ``α`` are step 1's, which does not depend on ``β``, so each ablation changes only its channel.
+
 Example: ``python bench/population_wall.py --point 512,204,32,80000 --beta inf --d 160,166,172,178
 --seeds 4 --seed 13680`` (``d`` of ``--point`` is replaced by the grid's).
 """
@@ -35,10 +43,16 @@ from theorycheck.algorithms.limit import centered_labels, check_beta
 from theorycheck.tasks.retrieval import RetrievalParams
 
 
-def expected_values(fit, a: np.ndarray, L: int, seed: int) -> np.ndarray:
-    """``G₂`` at infinite ``N`` for ``fit``'s embeddings, scores ``a`` and attention rule (the module
-    docstring's formula; ``d×d``, the orientation of :class:`~theorycheck.algorithms.limit.LimitFit`)."""
-    emb, beta = fit.emb, fit.beta
+ABLATIONS = ("none", "train", "test", "mean", "shuffle")
+
+
+def expected_values(fit, a: np.ndarray, L: int, seed: int, beta: float, mean: bool = True,
+                    shuffle: bool = False) -> np.ndarray:
+    """``G₂`` at infinite ``N`` for ``fit``'s embeddings and scores ``a``, stored by the attention rule
+    ``beta`` (the module docstring's formula; ``d×d``, the orientation of
+    :class:`~theorycheck.algorithms.limit.LimitFit`); ``mean=False`` drops the misses' ``(1 − c_y) ē``,
+    ``shuffle=True`` permutes the ``c_y`` across the facts."""
+    emb = fit.emb
     alpha, scale = fit.diagnostics["trigger_coef"], fit.diagnostics["logit_scale"]
     V = len(a)
     if math.isinf(beta):
@@ -50,16 +64,32 @@ def expected_values(fit, a: np.ndarray, L: int, seed: int) -> np.ndarray:
         share /= share.sum()
     fact = np.argsort(emb.perm)  # the token whose label is y, for each y
     c = stored[fact]
-    rows = c[:, None] * emb.E[fact] + (1.0 - c)[:, None] * (share @ emb.E)[None, :]
+    if shuffle:
+        c = np.random.default_rng([seed, 1]).permutation(c)
+    rows = c[:, None] * emb.E[fact]
+    if mean:
+        rows += (1.0 - c)[:, None] * (share @ emb.E)[None, :]
     if fit.params.marker_in_value:
         rows += c[:, None] * emb.z_trig[None, :]
     return centered_labels(emb.U).T @ rows
 
 
-def population_accuracy(params: RetrievalParams, beta: float, seed: int) -> float:
-    """One seed's test accuracy with ``G₂`` at infinite ``N`` (``g``, ``α`` from its fit at ``params.N``)."""
+def read_ablations(text: str) -> frozenset[str]:
+    """``--ablate``'s comma-separated channels (``none`` alone keeps them all); a ValueError naming a bad one."""
+    names = frozenset(text.split(","))
+    if not names <= set(ABLATIONS) or ("none" in names and len(names) > 1):
+        raise ValueError(f"--ablate: expected none or a comma-separated subset of {', '.join(ABLATIONS[1:])}; "
+                         f"got {text!r}")
+    return names - {"none"}
+
+
+def population_accuracy(params: RetrievalParams, beta: float, seed: int, ablate: frozenset[str] = frozenset()) -> float:
+    """One seed's test accuracy with ``G₂`` at infinite ``N`` (``g``, ``α`` from its fit at ``params.N``),
+    with the channels of the leak named in ``ablate`` taken away (the module docstring)."""
     fit, test, a, _ = test_attention(params, beta, seed)
-    limit = dataclasses.replace(fit, G2=expected_values(fit, a, params.L, seed))
+    G2 = expected_values(fit, a, params.L, seed, math.inf if "train" in ablate else beta, mean="mean" not in ablate,
+                         shuffle="shuffle" in ablate)
+    limit = dataclasses.replace(fit, G2=G2, beta=math.inf if "test" in ablate else beta)
     predicted, _ = limit.predict(test)
     return float(np.mean(predicted == test.labels))
 
@@ -76,21 +106,26 @@ def median_wall(ds: list[int], medians: list[float], target: float) -> float:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_wall_options(p, beta_help="inf for hard attention")
+    p.add_argument("--ablate", default="none", help=f"channels of the leak to take away: none or a comma-separated "
+                   f"subset of {', '.join(ABLATIONS[1:])}")
     args = p.parse_args(argv)
     try:  # every input checked before any trial: a one-line usage error, exit 2
         beta, cells, seeds = wall_inputs(args, check_beta)
+        ablate = read_ablations(args.ablate)
+        if ablate and math.isinf(beta):
+            raise ValueError(f"--ablate {args.ablate} needs a finite --beta (hard attention has no leak); got inf")
     except ValueError as err:
         p.error(str(err))
     print(f"{'V':>5} {'d':>5} {'L':>4} {'N':>7} {'beta':>5} {'median':>7}  accuracies "
-          f"(target {args.target}, {args.seeds} seeds from {args.seed})")
+          f"(target {args.target}, {args.seeds} seeds from {args.seed}, ablate {args.ablate})")
     medians = []
     for params in cells:
         V, d, L, N = params.V, params.d, params.L, params.N
-        accs = [population_accuracy(params, beta, s) for s in seeds]
+        accs = [population_accuracy(params, beta, s, ablate) for s in seeds]
         medians.append(float(np.median(accs)))
         print(f"{V:>5} {d:>5} {L:>4} {N:>7} {beta:>5g} {medians[-1]:>7.4f}  " + " ".join(f"{x:.4f}" for x in accs))
         append_line(args.json, {"V": V, "d": d, "L": L, "N": N, "zeta": args.zeta, "beta": beta,
-                                "target": args.target, "seeds": seeds, "accuracy": accs})
+                                "target": args.target, "seeds": seeds, "ablate": args.ablate, "accuracy": accs})
     print(f"wall at infinite N: {median_wall([c.d for c in cells], medians, args.target):.1f}")
 
 

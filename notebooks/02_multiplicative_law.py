@@ -511,7 +511,11 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # against 485.4), puts hard attention's there at 471.7 (direct runs bracket it in (460, 484),
 # `limit_hard_simulate_4096_L16.jsonl`) and `β = 10`'s at 8192 at 684.1 (`d0² ≈ 57·V`, predicted), and
 # at 2048, `L = 512` (404 against the pole's 381) a direct check sided with it
-# (`limit_beta10_simulate_2048_400_L512.json`; docs/theory.md §7.12, "The wall at infinite N").
+# (`limit_beta10_simulate_2048_400_L512.json`; docs/theory.md §7.12, "The wall at infinite N"). Taken apart
+# (`python bench/population_wall.py --ablate ...`, rows `limit_population_wall_ablation.jsonl`; nine predictions, all
+# held), the wall's excess over hard attention rides on training, each fact stored with its own weight (89-95%),
+# little on the test leak (3-16%), not on the leak's mean embedding; at 2048, `L = 512`, a third of it on which facts
+# get the low weights (predicted not: missed; docs/theory.md §7.12, "Which channel carries the wall").
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
