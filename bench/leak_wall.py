@@ -105,16 +105,17 @@ def add_wall_options(p: argparse.ArgumentParser, beta_help: str | None = None) -
     add_trial_options(p)
 
 
-def wall_inputs(args: argparse.Namespace, beta_rule) -> tuple[float, list[RetrievalParams], list[int]]:
+def wall_inputs(args: argparse.Namespace, beta_rule,
+                marker_in_value: bool = True) -> tuple[float, list[RetrievalParams], list[int]]:
     """``(beta, cells, seeds)`` from :func:`add_wall_options`' options: ``beta`` checked by ``beta_rule``,
-    one cell per ``d`` of the grid (``--point``'s ``V``, ``L``, ``N``), the seeds; a ValueError naming the
-    first bad one."""
+    one cell per ``d`` of the grid (``--point``'s ``V``, ``L``, ``N``; ``marker_in_value`` as given), the
+    seeds; a ValueError naming the first bad one."""
     [(V, _, L, N)] = parse_points(args.point, "--point")
     beta = beta_rule(args.beta)
     ds = read_grid(args.d)
     if not 0.0 < args.target < 1.0 or args.seeds < 1:
         raise ValueError(f"need 0 < --target < 1 and --seeds >= 1; got {args.target}, {args.seeds}")
-    cells = [RetrievalParams(V=V, d=d, L=L, N=N, zeta=args.zeta, marker_in_value=True) for d in ds]
+    cells = [RetrievalParams(V=V, d=d, L=L, N=N, zeta=args.zeta, marker_in_value=marker_in_value) for d in ds]
     return beta, cells, list(range(args.seed, args.seed + args.seeds))
 
 

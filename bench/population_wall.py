@@ -106,11 +106,13 @@ def median_wall(ds: list[int], medians: list[float], target: float) -> float:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_wall_options(p, beta_help="inf for hard attention")
+    p.add_argument("--marker-in-value", choices=("true", "false"), default="true",
+                   help="whether the trigger is in the value path (docs/theory.md §1)")
     p.add_argument("--ablate", default="none", help=f"channels of the leak to take away: none or a comma-separated "
                    f"subset of {', '.join(ABLATIONS[1:])}")
     args = p.parse_args(argv)
     try:  # every input checked before any trial: a one-line usage error, exit 2
-        beta, cells, seeds = wall_inputs(args, check_beta)
+        beta, cells, seeds = wall_inputs(args, check_beta, args.marker_in_value == "true")
         ablate = read_ablations(args.ablate)
         if ablate and math.isinf(beta):
             raise ValueError(f"--ablate {args.ablate} needs a finite --beta (hard attention has no leak); got inf")
@@ -125,7 +127,8 @@ def main(argv: list[str] | None = None) -> None:
         medians.append(float(np.median(accs)))
         print(f"{V:>5} {d:>5} {L:>4} {N:>7} {beta:>5g} {medians[-1]:>7.4f}  " + " ".join(f"{x:.4f}" for x in accs))
         append_line(args.json, {"V": V, "d": d, "L": L, "N": N, "zeta": args.zeta, "beta": beta,
-                                "target": args.target, "seeds": seeds, "ablate": args.ablate, "accuracy": accs})
+                                "target": args.target, "seeds": seeds, "ablate": args.ablate,
+                                "marker_in_value": params.marker_in_value, "accuracy": accs})
     print(f"wall at infinite N: {median_wall([c.d for c in cells], medians, args.target):.1f}")
 
 

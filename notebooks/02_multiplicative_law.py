@@ -514,8 +514,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # (`limit_beta10_simulate_2048_400_L512.json`; docs/theory.md §7.12, "The wall at infinite N"). Taken apart
 # (`python bench/population_wall.py --ablate ...`, rows `limit_population_wall_ablation.jsonl`; nine predictions, all
 # held), the wall's excess over hard attention rides on training, each fact stored with its own weight (89-95%),
-# little on the test leak (3-16%), not on the leak's mean embedding; at 2048, `L = 512`, a third of it on which facts
-# get the low weights (predicted not: missed; docs/theory.md §7.12, "Which channel carries the wall").
+# little on the test leak (1-16%), not on the leak's mean embedding; at 2048, `L = 512`, a third of it on which facts
+# get the low weights (predicted not: missed), through the trigger in the value path, which ties a token's score to
+# the length of its stored value: with the trigger out of the value path that third is gone (predicted, held) and the
+# softmax's excess is 29, not 70 (docs/theory.md §7.12, "Which channel carries the wall").
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
