@@ -188,7 +188,9 @@ def test_the_published_ablations_and_their_predictions(bench_script):
     without = {"none": 326.8, "train": 298.6, "test": 326.6, "shuffle": 329.0}  # trigger not in the value
     want = {cell + (a, True): w for cell, got in published.items() for a, w in got.items()}
     want |= {(2048, 512, 10.0, a, False): w for a, w in without.items()}
-    want |= {(2048, 512, math.inf, "none", True): 333.6, (2048, 512, math.inf, "none", False): 298.0}
+    want |= {(2048, 512, math.inf, "none", True): 333.6, (2048, 512, math.inf, "none", False): 298.0,
+             (2048, 16, math.inf, "none", False): 301.2, (512, 32, math.inf, "none", False): 153.2,
+             (512, 128, 10.0, "none", False): 174.8, (4096, 128, math.inf, "none", False): 423.6}
     assert set(walls) == set(want)
     for key, wall in want.items():
         assert walls[key] == pytest.approx(wall, abs=0.05), key
@@ -221,7 +223,7 @@ def test_without_the_trigger_in_the_value_the_tie_is_gone(bench_script):
     in the value path raises hard attention's wall by 36 and the softmax's excess from 29 to 70."""
     script = bench_script("population_wall")
     walls = _walls(script, "limit_population_wall_ablation.jsonl",
-                   lambda r: (r["beta"], r["ablate"], r["marker_in_value"]) if r["V"] == 2048 else None)
+                   lambda r: (r["beta"], r["ablate"], r["marker_in_value"]) if r["L"] == 512 else None)
     off = {a: walls[b, a, False] for b, a in [(10.0, "none"), (10.0, "shuffle"), (10.0, "test"), (10.0, "train")]}
     hard_off = walls[math.inf, "none", False]
     assert abs(off["shuffle"] - off["none"]) < 10.0 and 280.0 <= hard_off <= 300.0
@@ -230,6 +232,25 @@ def test_without_the_trigger_in_the_value_the_tie_is_gone(bench_script):
     hard_on = walls[math.inf, "none", True]
     assert round(hard_on - hard_off) == 36
     assert (round(off["none"] - hard_off), round(full_on - hard_on)) == (29, 70)
+
+
+def test_hard_attentions_wall_without_the_trigger_in_the_value_bracketed_by_direct_runs(bench_script):
+    """Written down before the runs: hard attention's read-out wall at ``L = 16`` (it is blind to ``L``)
+    within 4 of ``L = 512``'s 298.0 (301.2, held); at ``N = 1.6·10⁷`` at most one of four seeds succeeds at
+    ``d = 282`` (none) and at least three at 314 (four): the wall lies in (282, 314)."""
+    script = bench_script("population_wall")
+    walls = _walls(script, "limit_population_wall_ablation.jsonl",
+                   lambda r: (r["L"], r["marker_in_value"]) if r["beta"] == math.inf else None)
+    assert abs(walls[16, False] - walls[512, False]) <= 4.0
+    lines = (DATA / "limit_hard_simulate_2048_L16_no_marker.jsonl").read_text("utf-8").splitlines()
+    runs = [json.loads(line) for line in lines]
+    assert [(r["params"]["d"], r["params"]["N"]) for r in runs] == [(282, 16000000), (314, 16000000)]
+    for r in runs:
+        assert (r["params"]["V"], r["params"]["L"], r["params"]["marker_in_value"]) == (2048, 16, False)
+        assert r["seeds"] == [13700, 13701, 13702, 13703] and r["selection_accuracy"] == [1.0] * 4
+        assert r["options"].get("beta", math.inf) == math.inf
+    assert [sum(r["success"]) for r in runs] == [0, 4]
+    assert 282 < walls[512, False] < 314 and 282 < walls[16, False] < 314
 
 
 @pytest.mark.parametrize("cell, corr, ratio", [((2048, 388, 512, 450000), 0.985, 0.93),
@@ -257,3 +278,17 @@ def test_a_published_ablation_row_reruns_exactly(bench_script, ablate):
     params = RetrievalParams(V=512, d=182, L=128, N=80000, zeta=0.5, marker_in_value=True)
     got = [script.population_accuracy(params, 10.0, s, script.read_ablations(ablate)) for s in row["seeds"]]
     assert got == row["accuracy"]
+
+
+def test_without_the_trigger_in_the_value_hard_attentions_wall_moves_as_sqrt_v(bench_script):
+    """Predicted before the runs (docs/theory.md §7.12): from 2048's 298.0, hard attention's wall without
+    the trigger in the value at ``sqrt(V)``, within 4%: [143, 155] at 512 (153.2) and [405, 438] at 4096
+    (423.6), both held, ``d0²/V`` about 44 (54-59 with the trigger). At (512, ``L = 128``) the softmax's
+    excess below 18.7 (23.7 with the trigger): 21.6, missed."""
+    script = bench_script("population_wall")
+    walls = _walls(script, "limit_population_wall_ablation.jsonl", lambda r: (r["V"], r["L"], r["beta"])
+                   if not r["marker_in_value"] and r["ablate"] == "none" else None)
+    hard = {V: walls[V, L, math.inf] for V, L in [(512, 32), (2048, 512), (4096, 128)]}
+    assert 143.0 <= hard[512] <= 155.0 and 405.0 <= hard[4096] <= 438.0
+    assert [round(w * w / V, 1) for V, w in hard.items()] == [45.9, 43.4, 43.8]
+    assert walls[512, 128, 10.0] - hard[512] > 18.7  # the miss: 21.6
