@@ -159,12 +159,13 @@ def test_a_bad_ablation_is_one_usage_line(bench_usage_error, argv, says):
     assert says in bench_usage_error("population_wall", base + argv)
 
 
-def _walls(script, name, key):
-    """The wall at 0.99 of each group of lines of ``bench/data/name``, grouped by ``key(row)`` (None: left out)."""
+def _walls(script, name, key, zeta=0.5):
+    """The wall at 0.99 of each group of lines of ``bench/data/name`` at ``zeta`` (None: every ``zeta``),
+    grouped by ``key(row)`` (None: left out)."""
     groups = {}
     for row in map(json.loads, (DATA / name).read_text(encoding="utf-8").splitlines()):
         assert row["seeds"] == [13680, 13681, 13682, 13683]
-        if row["target"] == 0.99 and key(row) is not None:
+        if row["target"] == 0.99 and key(row) is not None and zeta in (None, row["zeta"]):
             groups.setdefault(key(row), []).append(row)
     return {k: script.median_wall([r["d"] for r in v], [float(np.median(r["accuracy"])) for r in v], 0.99)
             for k, v in groups.items()}
@@ -190,7 +191,8 @@ def test_the_published_ablations_and_their_predictions(bench_script):
     want |= {(2048, 512, 10.0, a, False): w for a, w in without.items()}
     want |= {(2048, 512, math.inf, "none", True): 333.6, (2048, 512, math.inf, "none", False): 298.0,
              (2048, 16, math.inf, "none", False): 301.2, (512, 32, math.inf, "none", False): 153.2,
-             (512, 128, 10.0, "none", False): 174.8, (4096, 128, math.inf, "none", False): 423.6}
+             (512, 128, 10.0, "none", False): 174.8, (4096, 128, math.inf, "none", False): 423.6,
+             (2048, 16, math.inf, "none", True): 333.6}
     assert set(walls) == set(want)
     for key, wall in want.items():
         assert walls[key] == pytest.approx(wall, abs=0.05), key
@@ -304,3 +306,25 @@ def test_without_the_trigger_in_the_value_hard_attentions_wall_moves_as_sqrt_v(b
     assert [round(w * w / V, 1) for V, w in hard.items()] == [45.9, 43.4, 43.8]
     assert walls[512, 128, 10.0] - hard[512] > 18.7  # the miss
     assert round(walls[512, 128, 10.0] - hard[512], 1) == 21.5
+
+
+def test_the_trigger_lengthens_the_query_and_hard_attentions_wall_with_it(bench_script):
+    """docs/theory.md §7.12: read after the runs, ``d0 ∝ sqrt(1 + ζ²)`` with the trigger in the value.
+    Written down before the runs (hard attention, (2048, ``L = 16``)): at ``ζ = 1`` without the trigger in
+    the value the wall within 6 of 301.2 (the same accuracies), with it at ``301.2·sqrt(2)`` within 3%, at
+    ``ζ = 1/2`` with it at ``301.2·sqrt(1.25)`` within 3%: held; at ``ζ = 2`` in [633, 680]: 697.4, missed."""
+    script = bench_script("population_wall")
+    walls = _walls(script, "limit_population_wall_ablation.jsonl",
+                   lambda r: (r["zeta"], r["marker_in_value"]) if (r["V"], r["L"]) == (2048, 16) else None, zeta=None)
+    assert set(walls) == {(0.5, False), (1.0, False), (0.5, True), (1.0, True), (2.0, True)}
+    base = walls[0.5, False]
+    assert base == pytest.approx(301.2, abs=0.05) and abs(walls[1.0, False] - base) <= 6.0
+    lines = (DATA / "limit_population_wall_ablation.jsonl").read_text("utf-8").splitlines()
+    rows = [r for r in map(json.loads, lines) if (r["V"], r["L"], r["marker_in_value"]) == (2048, 16, False)]
+    without = {z: [r["accuracy"] for r in rows if r["zeta"] == z] for z in (0.5, 1.0)}
+    assert without[0.5] == without[1.0]  # ζ does not enter that read-out at all
+    for zeta, lo, hi in [(0.5, 0.97, 1.03), (1.0, 0.97, 1.03)]:
+        assert lo <= walls[zeta, True] / (base * math.sqrt(1 + zeta**2)) <= hi
+    assert [round(walls[z, True], 1) for z in (0.5, 1.0, 2.0)] == [333.6, 417.1, 697.4]
+    assert not 633.0 <= walls[2.0, True] <= 680.0  # the miss
+
