@@ -519,7 +519,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # the length of its stored value: with the trigger out of the value path that third is gone (predicted, held) and the
 # softmax's excess is 29, not 70, and hard attention's wall still moves as `sqrt(V)`, lower (`d0² ≈ 44·V` at 512,
 # 2048 and 4096, predicted, held); the trigger lengthens each query to `sqrt(1 + ζ²)` and hard attention's wall with
-# it (predicted at `ζ = 1`, held; at 2, missed; docs/theory.md §7.12, "Which channel carries the wall").
+# it (predicted at `ζ = 1` at 2048 and 4096, held; at 2, missed; docs/theory.md §7.12, "Which channel carries the
+# wall").
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

@@ -312,7 +312,8 @@ def test_the_trigger_lengthens_the_query_and_hard_attentions_wall_with_it(bench_
     """docs/theory.md §7.12: read after the runs, ``d0 ∝ sqrt(1 + ζ²)`` with the trigger in the value.
     Written down before the runs (hard attention, (2048, ``L = 16``)): at ``ζ = 1`` without the trigger in
     the value the wall within 6 of 301.2 (the same accuracies), with it at ``301.2·sqrt(2)`` within 3%, at
-    ``ζ = 1/2`` with it at ``301.2·sqrt(1.25)`` within 3%: held; at ``ζ = 2`` in [633, 680]: 697.4, missed."""
+    ``ζ = 1/2`` with it at ``301.2·sqrt(1.25)`` within 3%: held; at ``ζ = 2`` in [633, 680]: 697.4, missed;
+    at 4096, ``ζ = 1`` with it in [581, 611] (``423.6·sqrt(2)``, less up to 3%): 592.6, held."""
     script = bench_script("population_wall")
     walls = _walls(script, "limit_population_wall_ablation.jsonl",
                    lambda r: (r["zeta"], r["marker_in_value"]) if (r["V"], r["L"]) == (2048, 16) else None, zeta=None)
@@ -327,4 +328,6 @@ def test_the_trigger_lengthens_the_query_and_hard_attentions_wall_with_it(bench_
         assert lo <= walls[zeta, True] / (base * math.sqrt(1 + zeta**2)) <= hi
     assert [round(walls[z, True], 1) for z in (0.5, 1.0, 2.0)] == [333.6, 417.1, 697.4]
     assert not 633.0 <= walls[2.0, True] <= 680.0  # the miss
+    at_4096 = _walls(script, "limit_population_wall_ablation.jsonl", lambda r: r["V"] == 4096 or None, zeta=1.0)
+    assert at_4096[True] == pytest.approx(592.6, abs=0.05) and 581.0 <= at_4096[True] <= 611.0  # held
 
