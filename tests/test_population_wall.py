@@ -68,6 +68,26 @@ def test_bad_input_is_one_usage_line_and_exit_2_before_any_trial(bench_usage_err
 DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
 
 
+def _rows(name: str) -> list[dict]:
+    """The JSON lines of ``bench/data/name``."""
+    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
+
+
+def _walls(script, name, key, zeta=0.5, target=0.99):
+    """The wall of each group of lines of ``bench/data/name``, grouped by ``key(row)`` (None: left out), at
+    ``zeta`` and ``target`` (None: every one; the wall is read at its rows' own target)."""
+    groups = {}
+    for row in _rows(name):
+        assert row["seeds"] == [13680, 13681, 13682, 13683]
+        if key(row) is not None and zeta in (None, row["zeta"]) and target in (None, row["target"]):
+            groups.setdefault(key(row), []).append(row)
+    walls = {}
+    for k, v in groups.items():
+        [at] = {r["target"] for r in v}
+        walls[k] = script.median_wall([r["d"] for r in v], [float(np.median(r["accuracy"])) for r in v], at)
+    return walls
+
+
 def test_the_published_walls_at_infinite_n_against_the_measured_ones(bench_script):
     """docs/theory.md §7.12, "The wall at infinite N", from the published rows (one line per point and
     ``d``, 4 seeds). Written down before computing: at least 12 of the 15 walls measured at 512..2048
@@ -77,10 +97,8 @@ def test_the_published_walls_at_infinite_n_against_the_measured_ones(bench_scrip
     which no threshold search has reached, placed at 471.7; ``β = 10``'s at 8192 predicted at ``sqrt(V)``
     from 4096, in [670, 697] (held)."""
     script = bench_script("population_wall")
-    lines = {}
-    for row in map(json.loads, (DATA / "limit_population_wall.jsonl").read_text(encoding="utf-8").splitlines()):
-        assert row["seeds"] == [13680, 13681, 13682, 13683]
-        lines.setdefault((row["V"], row["L"], row["beta"], row["target"]), []).append(row)
+    walls = _walls(script, "limit_population_wall.jsonl", lambda r: (r["V"], r["L"], r["beta"], r["target"]),
+                   target=None)
     inf = math.inf
     measured = {(512, 32, inf, 0.99): (172.3, 158.7, 174.5), (512, 128, inf, 0.99): (173.6, 168.4, 177.2),
                 (512, 32, 10.0, 0.99): (178.4, 174.2, 179.2), (512, 128, 10.0, 0.99): (197.3, 195.4, 202.5),
@@ -93,13 +111,11 @@ def test_the_published_walls_at_infinite_n_against_the_measured_ones(bench_scrip
                 (4096, 128, 10.0, 0.99): (485.1, 478.9, 491.9),  # the predicted range, 485.4 +- 6.5
                 (4096, 128, inf, 0.99): (471.7, -inf, inf),
                 (8192, 128, 10.0, 0.99): (684.1, 670.0, 697.0)}  # (the wall at infinite N, the measured CI or range)
-    assert set(lines) == set(measured)
+    assert set(walls) == set(measured)
     inside = {}
     for key, (published, lo, hi) in measured.items():
-        rows = lines[key]
-        wall = script.median_wall([r["d"] for r in rows], [float(np.median(r["accuracy"])) for r in rows], key[3])
-        assert wall == pytest.approx(published, abs=0.05), key
-        inside[key] = lo <= wall <= hi
+        assert walls[key] == pytest.approx(published, abs=0.05), key
+        inside[key] = lo <= walls[key] <= hi
     assert sum(inside[k] for k in measured if k[0] < 4096) == 10
     misses = sorted(k for k in measured if not inside[k])
     assert misses == [(512, 32, 6.55, 0.99), (1024, 128, 10.0, 0.99), (1024, 128, inf, 0.99),
@@ -124,7 +140,7 @@ def test_hard_attentions_4096_wall_bracketed_by_direct_runs():
     blind to ``L``) and ``N = 8·10⁶``, at most one of four seeds succeeds at ``d = 460`` (held: none) and at
     least three at 484 (missed: two) and 496 (held: four); then at 484 with ``N = 3.2·10⁷`` at least three
     and a higher mean if the wall is below 484 (held): the wall lies in (460, 484)."""
-    runs = [json.loads(line) for line in (DATA / "limit_hard_simulate_4096_L16.jsonl").read_text("utf-8").splitlines()]
+    runs = _rows("limit_hard_simulate_4096_L16.jsonl")
     cells = [(r["params"]["d"], r["params"]["N"]) for r in runs]
     assert cells == [(460, 8000000), (484, 8000000), (496, 8000000), (484, 32000000)]
     for r in runs:
@@ -157,18 +173,6 @@ def test_dropping_the_mean_keeps_only_the_stored_facts(bench_script):
 def test_a_bad_ablation_is_one_usage_line(bench_usage_error, argv, says):
     base = ["--point", "512,204,32,80000", "--beta", "10", "--d", "170,180"]
     assert says in bench_usage_error("population_wall", base + argv)
-
-
-def _walls(script, name, key, zeta=0.5):
-    """The wall at 0.99 of each group of lines of ``bench/data/name`` at ``zeta`` (None: every ``zeta``),
-    grouped by ``key(row)`` (None: left out)."""
-    groups = {}
-    for row in map(json.loads, (DATA / name).read_text(encoding="utf-8").splitlines()):
-        assert row["seeds"] == [13680, 13681, 13682, 13683]
-        if row["target"] == 0.99 and key(row) is not None and zeta in (None, row["zeta"]):
-            groups.setdefault(key(row), []).append(row)
-    return {k: script.median_wall([r["d"] for r in v], [float(np.median(r["accuracy"])) for r in v], 0.99)
-            for k, v in groups.items()}
 
 
 def test_the_published_ablations_and_their_predictions(bench_script):
@@ -245,8 +249,7 @@ def test_hard_attentions_wall_without_the_trigger_in_the_value_bracketed_by_dire
     walls = _walls(script, "limit_population_wall_ablation.jsonl",
                    lambda r: (r["L"], r["marker_in_value"]) if r["beta"] == math.inf else None)
     assert abs(walls[16, False] - walls[512, False]) <= 4.0
-    lines = (DATA / "limit_hard_simulate_2048_L16_no_marker.jsonl").read_text("utf-8").splitlines()
-    runs = [json.loads(line) for line in lines]
+    runs = _rows("limit_hard_simulate_2048_L16_no_marker.jsonl")
     assert [(r["params"]["d"], r["params"]["N"]) for r in runs] == [(282, 16000000), (314, 16000000)]
     for r in runs:
         assert (r["params"]["V"], r["params"]["L"], r["params"]["marker_in_value"]) == (2048, 16, False)
@@ -286,7 +289,7 @@ def test_step_one_does_not_depend_on_beta(bench_script):
 def test_a_published_ablation_row_reruns_exactly(bench_script, ablate):
     """One line of the ablation rows, recomputed: the same seeds give the same accuracies (a second or two)."""
     script = bench_script("population_wall")
-    rows = [json.loads(line) for line in (DATA / "limit_population_wall_ablation.jsonl").read_text("utf-8").splitlines()]
+    rows = _rows("limit_population_wall_ablation.jsonl")
     [row] = [r for r in rows if (r["V"], r["L"], r["d"], r["ablate"]) == (512, 128, 182, ablate)]
     params = RetrievalParams(V=512, d=182, L=128, N=80000, zeta=0.5, marker_in_value=True)
     got = [script.population_accuracy(params, 10.0, s, script.read_ablations(ablate)) for s in row["seeds"]]
@@ -320,8 +323,8 @@ def test_the_trigger_lengthens_the_query_and_hard_attentions_wall_with_it(bench_
     assert set(walls) == {(0.5, False), (1.0, False), (0.5, True), (1.0, True), (2.0, True)}
     base = walls[0.5, False]
     assert base == pytest.approx(301.2, abs=0.05) and abs(walls[1.0, False] - base) <= 6.0
-    lines = (DATA / "limit_population_wall_ablation.jsonl").read_text("utf-8").splitlines()
-    rows = [r for r in map(json.loads, lines) if (r["V"], r["L"], r["marker_in_value"]) == (2048, 16, False)]
+    rows = [r for r in _rows("limit_population_wall_ablation.jsonl")
+            if (r["V"], r["L"], r["marker_in_value"]) == (2048, 16, False)]
     without = {z: [r["accuracy"] for r in rows if r["zeta"] == z] for z in (0.5, 1.0)}
     assert without[0.5] == without[1.0]  # ζ does not enter that read-out at all
     for zeta, lo, hi in [(0.5, 0.97, 1.03), (1.0, 0.97, 1.03)]:
