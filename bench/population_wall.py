@@ -38,7 +38,7 @@ import math
 import numpy as np
 
 from leak_wall import add_wall_options, stored_weights, wall_inputs
-from softmax_leak import append_line, leak_weights, test_attention
+from softmax_leak import append_line, leak_weights, trial_fit
 from theorycheck.algorithms.limit import centered_labels, check_beta
 from theorycheck.tasks.retrieval import RetrievalParams
 
@@ -86,7 +86,7 @@ def read_ablations(text: str) -> frozenset[str]:
 def population_accuracy(params: RetrievalParams, beta: float, seed: int, ablate: frozenset[str] = frozenset()) -> float:
     """One seed's test accuracy with ``G₂`` at infinite ``N`` (``g``, ``α`` from its fit at ``params.N``),
     with the channels of the leak named in ``ablate`` taken away (the module docstring)."""
-    fit, test, a, _ = test_attention(params, beta, seed)
+    fit, test, a = trial_fit(params, beta, seed)
     G2 = expected_values(fit, a, params.L, seed, math.inf if "train" in ablate else beta, mean="mean" not in ablate,
                          shuffle="shuffle" in ablate)
     limit = dataclasses.replace(fit, G2=G2, beta=math.inf if "test" in ablate else beta)

@@ -43,13 +43,18 @@ from theorycheck.simulate import trial_draws
 from theorycheck.tasks.retrieval import RetrievalParams
 
 
-def test_attention(params: RetrievalParams, beta: float, seed: int, threads: int = 2):
-    """One trial of the limit at ``beta`` with seed ``seed``: ``(fit, test, a, sigma)``, the fit,
-    its test set, the token scores ``a_x = e_xᵀ g`` and the step-2 weights ``σ`` of every test
-    sequence (rows) over its positions."""
+def trial_fit(params: RetrievalParams, beta: float, seed: int, threads: int = 2):
+    """One trial of the limit at ``beta`` with seed ``seed``: ``(fit, test, a)``, the fit, its test
+    set and the token scores ``a_x = e_xᵀ g``."""
     emb, train_seed, test = trial_draws(params, seed)
     fit = run_limit(params, emb, train_seed, beta=beta, threads=threads)
-    a = emb.E @ fit.g
+    return fit, test, emb.E @ fit.g
+
+
+def test_attention(params: RetrievalParams, beta: float, seed: int, threads: int = 2):
+    """:func:`trial_fit`'s ``(fit, test, a)`` and ``sigma``, the step-2 weights ``σ`` of every test
+    sequence (rows) over its positions."""
+    fit, test, a = trial_fit(params, beta, seed, threads)
     _, sigma = attend(test.tokens, test.pos, a, fit.diagnostics["trigger_coef"], beta, fit.diagnostics["logit_scale"])
     return fit, test, a, sigma
 

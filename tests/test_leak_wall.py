@@ -3,14 +3,14 @@ wall"), its pieces and the rows it published."""
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-ROWS = Path(__file__).resolve().parent.parent / "bench" / "data" / "limit_leak_wall_model.jsonl"
+from bench_data import jsonl
+
+ROWS = jsonl("limit_leak_wall_model.jsonl")
 
 
 def test_hard_attention_is_at_its_wall_at_r_1(bench_script):
@@ -75,7 +75,7 @@ def test_a_published_row_is_reproduced(bench_script, capsys):
     seeds: the same number as printed (5 decimals; the count path is deterministic, the last printed digit
     leaves room for another BLAS's last bits)."""
     script = bench_script("leak_wall")
-    row = next(r for r in map(json.loads, ROWS.read_text(encoding="utf-8").splitlines())
+    row = next(r for r in ROWS
                if (r["V"], r["L"], r["beta"]) == (512, 128, 11.0))
     script.main(["--point", f"512,{row['d']},128,{row['N']}", "--beta", "11", "--hard-wall", str(row["hard_wall"]),
                  "--d", f"{row['d']},{row['d'] + 1}", "--seeds", str(len(row["seeds"])),
@@ -103,7 +103,7 @@ def test_the_published_model_walls_and_which_fell_inside_the_measured_cis(bench_
     (1024; 2048 at 0.99 and at 0.98, after the 512 walls) one of three held. Each miss is below the CI."""
     script = bench_script("leak_wall")
     lines = {}
-    for row in map(json.loads, ROWS.read_text(encoding="utf-8").splitlines()):
+    for row in ROWS:
         lines.setdefault((row["V"], row["L"], row["beta"], row["target"]), []).append(row)
     measured = {(512, 32, 10.0, 0.99): (173.0, 174.2, 179.2), (512, 128, 10.0, 0.99): (197.4, 195.4, 202.5),
                 (512, 32, 7.74, 0.99): (183.8, 186.1, 194.9), (512, 32, 7.35, 0.99): (186.4, 191.6, 196.1),

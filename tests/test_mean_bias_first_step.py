@@ -5,13 +5,13 @@ step lowers the mean-bias threshold")."""
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-ROWS = BENCH / "data" / "mean_bias_first_step.csv"
+from bench_data import DATA
+
+ROWS = DATA / "mean_bias_first_step.csv"
 
 
 def test_at_a_small_first_step_the_third_steps_bias_is_the_limits(bench_script):

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from theorycheck.algorithms.limit import centered_labels
+from theorycheck.cli.main import main
 from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings
+
+from bench_data import DATA, jsonl
 
 
 def _fake_fit(beta, V=16, d=8, L=4, miv=True):
@@ -65,19 +67,13 @@ def test_bad_input_is_one_usage_line_and_exit_2_before_any_trial(bench_usage_err
     assert says in bench_usage_error("population_wall", argv)
 
 
-DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
-
-
-def _rows(name: str) -> list[dict]:
-    """The JSON lines of ``bench/data/name``."""
-    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
 
 
 def _walls(script, name, key, zeta=0.5, target=0.99):
     """The wall of each group of lines of ``bench/data/name``, grouped by ``key(row)`` (None: left out), at
     ``zeta`` and ``target`` (None: every one; the wall is read at its rows' own target)."""
     groups = {}
-    for row in _rows(name):
+    for row in jsonl(name):
         assert row["seeds"] == [13680, 13681, 13682, 13683]
         if key(row) is not None and zeta in (None, row["zeta"]) and target in (None, row["target"]):
             groups.setdefault(key(row), []).append(row)
@@ -140,7 +136,7 @@ def test_hard_attentions_4096_wall_bracketed_by_direct_runs():
     blind to ``L``) and ``N = 8·10⁶``, at most one of four seeds succeeds at ``d = 460`` (held: none) and at
     least three at 484 (missed: two) and 496 (held: four); then at 484 with ``N = 3.2·10⁷`` at least three
     and a higher mean if the wall is below 484 (held): the wall lies in (460, 484)."""
-    runs = _rows("limit_hard_simulate_4096_L16.jsonl")
+    runs = jsonl("limit_hard_simulate_4096_L16.jsonl")
     cells = [(r["params"]["d"], r["params"]["N"]) for r in runs]
     assert cells == [(460, 8000000), (484, 8000000), (496, 8000000), (484, 32000000)]
     for r in runs:
@@ -196,7 +192,7 @@ def test_the_published_ablations_and_their_predictions(bench_script):
     want |= {(2048, 512, math.inf, "none", True): 333.6, (2048, 512, math.inf, "none", False): 298.0,
              (2048, 16, math.inf, "none", False): 301.2, (512, 32, math.inf, "none", False): 153.2,
              (512, 128, 10.0, "none", False): 174.8, (4096, 128, math.inf, "none", False): 423.6,
-             (2048, 16, math.inf, "none", True): 333.6}
+             (2048, 16, math.inf, "none", True): 333.6, (2048, 32, 10.0, "none", False): 300.3}
     assert set(walls) == set(want)
     for key, wall in want.items():
         assert walls[key] == pytest.approx(wall, abs=0.05), key
@@ -249,7 +245,7 @@ def test_hard_attentions_wall_without_the_trigger_in_the_value_bracketed_by_dire
     walls = _walls(script, "limit_population_wall_ablation.jsonl",
                    lambda r: (r["L"], r["marker_in_value"]) if r["beta"] == math.inf else None)
     assert abs(walls[16, False] - walls[512, False]) <= 4.0
-    runs = _rows("limit_hard_simulate_2048_L16_no_marker.jsonl")
+    runs = jsonl("limit_hard_simulate_2048_L16_no_marker.jsonl")
     assert [(r["params"]["d"], r["params"]["N"]) for r in runs] == [(282, 16000000), (314, 16000000)]
     for r in runs:
         assert (r["params"]["V"], r["params"]["L"], r["params"]["marker_in_value"]) == (2048, 16, False)
@@ -257,6 +253,42 @@ def test_hard_attentions_wall_without_the_trigger_in_the_value_bracketed_by_dire
         assert r["options"].get("beta", math.inf) == math.inf
     assert [sum(r["success"]) for r in runs] == [0, 4]
     assert 282 < walls[512, False] < 314 and 282 < walls[16, False] < 314
+
+
+def test_without_the_trigger_the_softmaxs_wall_moves_with_l_checked_directly(bench_script):
+    """docs/theory.md §7.12, "Without the trigger the wall still moves with L". Written down before each run
+    (2048, ``β = 10``, ``ζ = 1/2``, trigger not in the value): the read-out's wall at ``L = 32`` within 6 of hard
+    attention's 301.2 (300.3: held; 326.8 at ``L = 512``); direct runs at ``N = 4·10⁶`` on seeds 13704-07: at
+    ``d = 320`` at least three of four succeed at ``L = 32`` and at most one at ``L = 512``, at 360 at least three
+    at ``L = 512`` (4, 1, 4: held); then at 336, ``L = 512``, at least three (3: held)."""
+    script = bench_script("population_wall")
+    walls = _walls(script, "limit_population_wall_ablation.jsonl", lambda r: (r["L"], r["beta"])
+                   if (r["V"], r["marker_in_value"], r["ablate"]) == (2048, False, "none") else None)
+    assert abs(walls[32, 10.0] - walls[16, math.inf]) <= 6.0  # held
+    assert (round(walls[32, 10.0], 1), round(walls[512, 10.0], 1)) == (300.3, 326.8)
+    runs = jsonl("limit_beta10_simulate_2048_no_marker.jsonl")
+    for r in runs:
+        p = r["params"]
+        assert (p["V"], p["N"], p["zeta"], p["marker_in_value"]) == (2048, 4000000, 0.5, False)
+        assert r["options"]["beta"] == 10.0
+        assert r["seeds"] == [13704, 13705, 13706, 13707] and r["selection_accuracy"] == [1.0] * 4
+    got = {(r["params"]["L"], r["params"]["d"]): sum(r["success"]) for r in runs}
+    assert got == {(32, 320): 4, (512, 320): 1, (512, 360): 4, (512, 336): 3}
+    assert got[32, 320] >= 3 and got[512, 320] <= 1 and got[512, 360] >= 3 and got[512, 336] >= 3  # all held
+    assert walls[32, 10.0] < 320 < walls[512, 10.0] < 336  # the read-out's walls where the direct runs put them
+
+
+def test_a_published_direct_run_without_the_trigger_reruns(capsys):
+    """The first seed of ``(2048, 320, L = 32)`` in bench/data/limit_beta10_simulate_2048_no_marker.jsonl, rerun
+    (3 s): the same accuracy, up to one of the 2048 test sequences (a near-tie could go the other way on another
+    BLAS; the count path is otherwise deterministic)."""
+    [row] = [r for r in jsonl("limit_beta10_simulate_2048_no_marker.jsonl") if r["params"]["L"] == 32]
+    code = main(["simulate", "--V", "2048", "--d", "320", "--L", "32", "--N", "4000000", "--zeta", "0.5",
+                 "--algorithm", "limit", "--beta", "10", "--no-marker-in-value", "--seeds", "1", "--seed", "13704",
+                 "--threads", "2", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["seeds"] == [13704] and out["success"] == [True]
+    assert out["accuracy"][0] == pytest.approx(row["accuracy"][0], abs=1.01 / 2048)
 
 
 @pytest.mark.parametrize("cell, corr, ratio", [((2048, 388, 512, 450000), 0.985, 0.93),
@@ -267,8 +299,7 @@ def test_a_tokens_score_is_its_alignment_with_the_trigger(bench_script, cell, co
     ``e_x + z_trig`` (``|e_x + z_trig|²`` about ``ratio`` times the mean)."""
     script = bench_script("softmax_leak")
     V, d, L, N = cell
-    fit, _, a, _ = script.test_attention(RetrievalParams(V=V, d=d, L=L, N=N, zeta=0.5, marker_in_value=True),
-                                         10.0, 13680)
+    fit, _, a = script.trial_fit(RetrievalParams(V=V, d=d, L=L, N=N, zeta=0.5, marker_in_value=True), 10.0, 13680)
     E, z = fit.emb.E, fit.emb.z_trig  # deterministic figures; the tolerances are the published roundings
     assert np.corrcoef(a, E @ z)[0, 1] == pytest.approx(corr, abs=5e-4)
     length = ((E + z) ** 2).sum(axis=1)
@@ -280,7 +311,7 @@ def test_step_one_does_not_depend_on_beta(bench_script):
     and one with hard attention on the same seed share them exactly, and an ablation changes only its channel."""
     script = bench_script("softmax_leak")
     params = RetrievalParams(V=128, d=48, L=16, N=4000, zeta=0.5, marker_in_value=True)
-    soft, hard = (script.test_attention(params, beta, 7)[0] for beta in (10.0, math.inf))
+    soft, hard = (script.trial_fit(params, beta, 7)[0] for beta in (10.0, math.inf))
     assert np.array_equal(soft.g, hard.g) and soft.trigger_coef == hard.trigger_coef
     assert not np.array_equal(soft.G2, hard.G2)  # step 2 does depend on it
 
@@ -289,7 +320,7 @@ def test_step_one_does_not_depend_on_beta(bench_script):
 def test_a_published_ablation_row_reruns_exactly(bench_script, ablate):
     """One line of the ablation rows, recomputed: the same seeds give the same accuracies (a second or two)."""
     script = bench_script("population_wall")
-    rows = _rows("limit_population_wall_ablation.jsonl")
+    rows = jsonl("limit_population_wall_ablation.jsonl")
     [row] = [r for r in rows if (r["V"], r["L"], r["d"], r["ablate"]) == (512, 128, 182, ablate)]
     params = RetrievalParams(V=512, d=182, L=128, N=80000, zeta=0.5, marker_in_value=True)
     got = [script.population_accuracy(params, 10.0, s, script.read_ablations(ablate)) for s in row["seeds"]]
@@ -323,7 +354,7 @@ def test_the_trigger_lengthens_the_query_and_hard_attentions_wall_with_it(bench_
     assert set(walls) == {(0.5, False), (1.0, False), (0.5, True), (1.0, True), (2.0, True)}
     base = walls[0.5, False]
     assert base == pytest.approx(301.2, abs=0.05) and abs(walls[1.0, False] - base) <= 6.0
-    rows = [r for r in _rows("limit_population_wall_ablation.jsonl")
+    rows = [r for r in jsonl("limit_population_wall_ablation.jsonl")
             if (r["V"], r["L"], r["marker_in_value"]) == (2048, 16, False)]
     without = {z: [r["accuracy"] for r in rows if r["zeta"] == z] for z in (0.5, 1.0)}
     assert without[0.5] == without[1.0]  # ζ does not enter that read-out at all

@@ -6,7 +6,6 @@ import csv
 import json
 import math
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +13,8 @@ from scipy.stats import binomtest
 
 from theorycheck.cli.main import main
 
-DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
+from bench_data import DATA, jsonl
+
 # the limit's cells at (4096, d), L = 128 (beta 10, zeta 1/2, trigger in; docs/theory.md 7.12), by d
 LIMIT_L128 = {1024: "limit_beta10_zeta05_trigger_in_4096_L128.csv",
               **{d: f"limit_beta10_zeta05_trigger_in_4096_{d}_L128.csv" for d in (860, 724, 640, 600, 560, 1448, 540)}}
@@ -1343,8 +1343,7 @@ def _far_above_the_limits_threshold():
     """The limit's error far above its threshold at ``(4096, d)``, ``L = 128`` (``β = 10``, ``ζ = 1/2``, trigger in;
     bench/data/limit_accuracy_large_N_4096_L128.jsonl): ``{(d, N): (first seed, [1 - accuracy per seed])}``."""
     errors = {}
-    for line in (DATA / "limit_accuracy_large_N_4096_L128.jsonl").read_text(encoding="utf-8").splitlines():
-        out = json.loads(line)
+    for out in jsonl("limit_accuracy_large_N_4096_L128.jsonl"):
         assert out["params"]["L"] == 128 and out["options"]["beta"] == 10 and out["params"]["zeta"] == 0.5
         assert out["params"]["marker_in_value"] and out["algorithm"] == "limit" and len(out["seeds"]) == 2
         errors[out["params"]["d"], out["params"]["N"]] = out["seeds"][0], [round(1 - a, 5) for a in out["accuracy"]]
@@ -1707,9 +1706,7 @@ def test_hard_attentions_wall_at_512_follows_sqrt_v(capsys):
     assert [round(math.log(a / b) / math.log(4), 2) for a, b in ((338.5, 172.7), (334.3, 177.2), (342.8, 168.4))] \
         == [0.49, 0.46, 0.51]
     spread = {}
-    text = (DATA / "limit_score_spread_at_the_wall_512_2048.jsonl").read_text(encoding="utf-8")
-    for line in text.splitlines():
-        run = json.loads(line)
+    for run in jsonl("limit_score_spread_at_the_wall_512_2048.jsonl"):
         assert run["seeds"] == [13670, 13671] and run["options"]["beta"] == 10.0 and run["params"]["L"] == 128
         spread[run["params"]["V"], run["params"]["d"]] = [o["extras"]["diagnostics"]["token_score_spread"]
                                                           for o in run["outcomes"]]
@@ -1737,8 +1734,7 @@ def _leak_figures(name, seeds, point=(512, 204, 80000)):
     seeds, and each seed's figures. Every line at ``point = (V, d, N)`` keyed by ``(L, beta)``; with ``point=None``
     keyed by ``(V, d, L, N, beta)``."""
     means, runs = {}, {}
-    for line in (DATA / name).read_text(encoding="utf-8").splitlines():
-        run = json.loads(line)
+    for run in jsonl(name):
         assert run["seeds"] == list(seeds)
         if point is None:
             key = run["V"], run["d"], run["L"], run["N"], run["beta"]
@@ -1940,8 +1936,7 @@ def test_below_the_wall_hard_attention_stays_under_099():
     # every test sequence's informative position selected stays under 0.99 at N = 4e6, and beta = 10 lower still:
     # the wall is the read-out's (bench/data/limit_accuracy_large_N_2048_320_L128.jsonl, seeds 13660-13661)
     acc = {}
-    for line in (DATA / "limit_accuracy_large_N_2048_320_L128.jsonl").read_text(encoding="utf-8").splitlines():
-        out = json.loads(line)
+    for out in jsonl("limit_accuracy_large_N_2048_320_L128.jsonl"):
         assert out["params"]["d"] == 320 and out["params"]["L"] == 128 and out["seeds"] == [13660, 13661]
         assert out["selection_accuracy"] == [1.0, 1.0]
         acc[float(out["options"]["beta"]), out["params"]["N"]] = out["accuracy"]  # hard attention's is "inf"

@@ -1,0 +1,13 @@
+"""The rows published under bench/data/, read one way by every test that checks them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
+
+
+def jsonl(name: str) -> list[dict]:
+    """The JSON lines of ``bench/data/name``, one dict per line."""
+    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
