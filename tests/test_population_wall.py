@@ -192,7 +192,8 @@ def test_the_published_ablations_and_their_predictions(bench_script):
     want |= {(2048, 512, math.inf, "none", True): 333.6, (2048, 512, math.inf, "none", False): 298.0,
              (2048, 16, math.inf, "none", False): 301.2, (512, 32, math.inf, "none", False): 153.2,
              (512, 128, 10.0, "none", False): 174.8, (4096, 128, math.inf, "none", False): 423.6,
-             (2048, 16, math.inf, "none", True): 333.6, (2048, 32, 10.0, "none", False): 300.3}
+             (2048, 16, math.inf, "none", True): 333.6, (2048, 32, 10.0, "none", False): 300.3,
+             (2048, 128, 10.0, "none", False): 301.7}
     assert set(walls) == set(want)
     for key, wall in want.items():
         assert walls[key] == pytest.approx(wall, abs=0.05), key
@@ -260,12 +261,15 @@ def test_without_the_trigger_the_softmaxs_wall_moves_with_l_checked_directly(ben
     (2048, ``β = 10``, ``ζ = 1/2``, trigger not in the value): the read-out's wall at ``L = 32`` within 6 of hard
     attention's 301.2 (300.3: held; 326.8 at ``L = 512``); direct runs at ``N = 4·10⁶`` on seeds 13704-07: at
     ``d = 320`` at least three of four succeed at ``L = 32`` and at most one at ``L = 512``, at 360 at least three
-    at ``L = 512`` (4, 1, 4: held); then at 336, ``L = 512``, at least three (3: held)."""
+    at ``L = 512`` (4, 1, 4: held); then at 336, ``L = 512``, at least three (3: held). Then the read-out's wall at
+    ``L = 128`` in [303, 315]: 301.7, missed (it moves only between 128 and 512); at 320, ``L = 128``, at least three
+    of four and the mean accuracy within 0.002 of ``L = 32``'s: 4, 0.0011 (held)."""
     script = bench_script("population_wall")
     walls = _walls(script, "limit_population_wall_ablation.jsonl", lambda r: (r["L"], r["beta"])
                    if (r["V"], r["marker_in_value"], r["ablate"]) == (2048, False, "none") else None)
     assert abs(walls[32, 10.0] - walls[16, math.inf]) <= 6.0  # held
-    assert (round(walls[32, 10.0], 1), round(walls[512, 10.0], 1)) == (300.3, 326.8)
+    assert (round(walls[32, 10.0], 1), round(walls[128, 10.0], 1), round(walls[512, 10.0], 1)) == (300.3, 301.7, 326.8)
+    assert not 303.0 <= walls[128, 10.0] <= 315.0  # the miss
     runs = jsonl("limit_beta10_simulate_2048_no_marker.jsonl")
     for r in runs:
         p = r["params"]
@@ -273,8 +277,15 @@ def test_without_the_trigger_the_softmaxs_wall_moves_with_l_checked_directly(ben
         assert r["options"]["beta"] == 10.0
         assert r["seeds"] == [13704, 13705, 13706, 13707] and r["selection_accuracy"] == [1.0] * 4
     got = {(r["params"]["L"], r["params"]["d"]): sum(r["success"]) for r in runs}
-    assert got == {(32, 320): 4, (512, 320): 1, (512, 360): 4, (512, 336): 3}
+    assert got == {(32, 320): 4, (512, 320): 1, (512, 360): 4, (512, 336): 3, (128, 320): 4}
     assert got[32, 320] >= 3 and got[512, 320] <= 1 and got[512, 360] >= 3 and got[512, 336] >= 3  # all held
+    mean = {r["params"]["L"]: float(np.mean(r["accuracy"])) for r in runs if r["params"]["d"] == 320}
+    assert got[128, 320] >= 3 and abs(mean[128] - mean[32]) <= 0.002  # held
+    assert round(mean[32] - mean[128], 4) == 0.0011
+    [at_128] = [r for r in runs if r["params"]["L"] == 128]
+    s = float(np.mean([o["extras"]["diagnostics"]["token_score_spread"] for o in at_128["outcomes"]]))
+    assert round(s, 3) == 0.114  # the leak L e^-beta e^(beta^2 s^2) at 128 and 512, as published
+    assert [round(100 * L * math.exp(-10 + 100 * s * s), 1) for L in (128, 512)] == [2.1, 8.5]
     assert walls[32, 10.0] < 320 < walls[512, 10.0] < 336  # the read-out's walls where the direct runs put them
 
 
