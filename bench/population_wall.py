@@ -22,7 +22,9 @@ the wall (docs/theory.md §7.12, "Which channel carries the wall"): ``train`` st
 attention would (its ``c_y``, a miss shared uniformly) and tests at ``--beta``; ``test`` stores ``G₂`` at
 ``--beta`` and tests with hard attention; ``mean`` drops the misses' ``(1 − c_y) ē`` from ``G₂``;
 ``shuffle`` permutes the ``c_y`` across the facts (the same weights, unrelated to each fact's score; the
-permutation drawn from ``[seed, 1]``).
+permutation drawn from ``[seed, 1]``). ``share`` (hard attention, trigger in the value, on its own) asks whether
+the trigger's part of the query, ``b_y = u_yᵀ G₂ z_trig``, hurts because every query shares it: each test query
+gets its own permutation of ``b`` (the same values, drawn from ``[seed, 2]``).
 ``g`` and ``α`` are step 1's, which does not depend on ``β``, so each ablation changes only its channel.
 
 Example: ``python bench/population_wall.py --point 512,204,32,80000 --beta inf --d 160,166,172,178
@@ -43,7 +45,7 @@ from theorycheck.algorithms.limit import centered_labels, check_beta
 from theorycheck.tasks.retrieval import RetrievalParams
 
 
-ABLATIONS = ("none", "train", "test", "mean", "shuffle")
+ABLATIONS = ("none", "train", "test", "mean", "shuffle", "share")
 
 
 def expected_values(fit, a: np.ndarray, L: int, seed: int, beta: float, mean: bool = True,
@@ -83,6 +85,19 @@ def read_ablations(text: str) -> frozenset[str]:
     return names - {"none"}
 
 
+def unshared_bias_accuracy(limit, test, seed: int) -> float:
+    """Hard attention's accuracy on ``test`` when each query gets its own permutation of the trigger's
+    per-label logit ``b = U G₂ z_trig`` (``share``): labels ``argmax_y u_yᵀ G₂ e_x + b_{π(y)}``, ``x`` the
+    attended token; with ``π`` the identity this is :meth:`~theorycheck.algorithms.limit.LimitFit.predict`."""
+    emb = limit.emb
+    M = emb.U @ limit.G2
+    b = M @ emb.z_trig
+    _, attended = limit.predict(test)
+    x = test.tokens[np.arange(len(attended)), attended]
+    perm = np.random.default_rng([seed, 2]).permuted(np.tile(np.arange(len(b)), (len(x), 1)), axis=1)
+    return float(np.mean(np.argmax(emb.E[x] @ M.T + b[perm], axis=1) == test.labels))
+
+
 def population_accuracy(params: RetrievalParams, beta: float, seed: int, ablate: frozenset[str] = frozenset()) -> float:
     """One seed's test accuracy with ``G₂`` at infinite ``N`` (``g``, ``α`` from its fit at ``params.N``),
     with the channels of the leak named in ``ablate`` taken away (the module docstring)."""
@@ -90,6 +105,8 @@ def population_accuracy(params: RetrievalParams, beta: float, seed: int, ablate:
     G2 = expected_values(fit, a, params.L, seed, math.inf if "train" in ablate else beta, mean="mean" not in ablate,
                          shuffle="shuffle" in ablate)
     limit = dataclasses.replace(fit, G2=G2, beta=math.inf if "test" in ablate else beta)
+    if "share" in ablate:
+        return unshared_bias_accuracy(limit, test, seed)
     predicted, _ = limit.predict(test)
     return float(np.mean(predicted == test.labels))
 
@@ -114,7 +131,10 @@ def main(argv: list[str] | None = None) -> None:
     try:  # every input checked before any trial: a one-line usage error, exit 2
         beta, cells, seeds = wall_inputs(args, check_beta, args.marker_in_value == "true")
         ablate = read_ablations(args.ablate)
-        if ablate and math.isinf(beta):
+        if "share" in ablate and (len(ablate) > 1 or not math.isinf(beta) or args.marker_in_value != "true"):
+            raise ValueError(f"--ablate share stands alone, with --beta inf and the trigger in the value; got "
+                             f"--ablate {args.ablate} --beta {args.beta} --marker-in-value {args.marker_in_value}")
+        if ablate - {"share"} and math.isinf(beta):
             raise ValueError(f"--ablate {args.ablate} needs a finite --beta (hard attention has no leak); got inf")
     except ValueError as err:
         p.error(str(err))
