@@ -389,11 +389,14 @@ def test_at_zeta_1_the_leak_is_smaller_and_the_wall_stays_put_at_l_512(bench_scr
     """docs/theory.md §7.12, "Without the trigger the wall still moves with L". Read first, not predicted: the
     token scores' spread halves from ``ζ = 1/2`` to 1, so the leak at ``L = 512`` falls from 8.5% to 3.2%. Written
     down then: the read-out's wall at ``ζ = 1``, ``L = 512``, in [300, 312] (301.0: held), and at ``d = 320``,
-    ``N = 4·10⁶`` at least three of four seeds succeed (4, where ``ζ = 1/2`` had 1: held)."""
+    ``N = 4·10⁶`` at least three of four seeds succeed (4, where ``ζ = 1/2`` had 1: held). Then at ``L = 1280``,
+    where the leak is about ``ζ = 1/2``'s at 512 but spread over more tokens (``β·s`` 0.63 against 1.14), the wall
+    in [303, 321], below 326.8 by more than 6: 306.4 (held; the leak, read after on four runs, 8.7%)."""
     script = bench_script("population_wall")
     walls = _walls(script, "limit_population_wall_ablation.jsonl", lambda r: r["L"] if (
         r["V"], r["beta"], r["marker_in_value"], r["ablate"]) == (2048, 10.0, False, "none") else None, zeta=1.0)
-    assert set(walls) == {512} and round(walls[512], 1) == 301.0 and 300.0 <= walls[512] <= 312.0  # held
+    assert set(walls) == {512, 1280} and round(walls[512], 1) == 301.0 and 300.0 <= walls[512] <= 312.0  # held
+    assert round(walls[1280], 1) == 306.4 and 303.0 <= walls[1280] <= 321.0  # held
     runs = {r["params"]["zeta"]: r for r in jsonl("limit_beta10_simulate_2048_no_marker.jsonl")
             if (r["params"]["d"], r["params"]["L"]) == (320, 512)}
     assert runs[1.0]["seeds"] == runs[0.5]["seeds"] == [13704, 13705, 13706, 13707]
@@ -403,6 +406,12 @@ def test_at_zeta_1_the_leak_is_smaller_and_the_wall_stays_put_at_l_512(bench_scr
               for z, r in runs.items()}
     assert (round(spread[0.5], 3), round(spread[1.0], 3)) == (0.114, 0.057)
     assert [round(100 * 512 * math.exp(-10 + 100 * spread[z] ** 2), 1) for z in (0.5, 1.0)] == [8.5, 3.2]
+    [long] = [r for r in jsonl("limit_beta10_simulate_2048_no_marker.jsonl") if r["params"]["L"] == 1280]
+    assert (long["params"]["zeta"], long["params"]["d"], long["params"]["N"]) == (1.0, 330, 450000)
+    assert long["selection_accuracy"] == [1.0] * 4
+    s = float(np.mean([o["extras"]["diagnostics"]["token_score_spread"] for o in long["outcomes"]]))
+    assert (round(10 * s, 2), round(100 * 1280 * math.exp(-10 + 100 * s * s), 1)) == (0.63, 8.7)
+    assert round(10 * spread[0.5], 2) == 1.14
 
 
 def _zeta_2_rows(ablate):
