@@ -526,7 +526,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # too, between 128 and 512 (predicted, held; 128's wall predicted higher, missed;
 # `limit_beta10_simulate_2048_no_marker.jsonl`); at `ζ = 1` the leak is smaller (3.2% against 8.5% at `L = 512`) and
 # the wall stays at hard attention's up to `L = 512` (301.0; 4 of 4 at 320; predicted, held); at `L = 1280`, about the
-# same mean leak as `ζ = 1/2` at 512 spread over more tokens, it is 306.4, not 326.8 (predicted, held).
+# same mean leak as `ζ = 1/2` at 512 spread over more tokens, it is 306.4, not 326.8 (predicted, held). With the
+# trigger in the value the excess at `L = 512` stays at `ζ = 1` (wall 475.8, 54-59 above hard attention's; predicted
+# at most 20: missed).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:
