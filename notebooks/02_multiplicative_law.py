@@ -528,7 +528,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # the wall stays at hard attention's up to `L = 512` (301.0; 4 of 4 at 320; predicted, held); at `L = 1280`, about the
 # same mean leak as `ζ = 1/2` at 512 spread over more tokens, it is 306.4, not 326.8 (predicted, held). With the
 # trigger in the value the excess at `L = 512` stays at `ζ = 1` (wall 475.8, 54-59 above hard attention's; predicted
-# at most 20: missed).
+# at most 20: missed), 69-75% of it on which facts get the low weights (`--ablate shuffle`, predicted, held).
 #
 # The attention-MLP model (an MLP of width `m` after the attention) has its own derived laws;
 # `docs/mlp_phase.md` has their measurements and the phase diagram in `m·d`. In short:

@@ -419,18 +419,27 @@ def test_at_zeta_1_with_the_trigger_the_softmaxs_excess_stays(bench_script):
     ``L = 512``, trigger in the value): ``β = 10``'s wall at ``ζ = 1`` in [415, 440], at most about 20 above hard
     attention's 417.1, its leak half ``ζ = 1/2``'s: 475.8 (missed: no crossing up to 460, then the grid was extended);
     hard attention's wall at ``L = 512`` within 4 of its ``L = 16`` wall: 422.2 (missed by 1.1). Read after: on the
-    ``L = 16`` grid the ``L = 512`` accuracies are the ``L = 16`` ones exactly, so the 5.1 is the other grid's draw."""
+    ``L = 16`` grid the ``L = 512`` accuracies are the ``L = 16`` ones exactly, so the 5.1 is the other grid's draw.
+    Then ``--ablate shuffle`` (which facts get the low weights) moves the wall down by at least 20: 40.2 (held),
+    69-75% of the excess (a third at ``ζ = 1/2``)."""
     script = bench_script("population_wall")
     walls = _walls(script, "limit_population_wall_ablation.jsonl", lambda r: (r["L"], r["beta"]) if (
         r["V"], r["marker_in_value"], r["ablate"]) == (2048, True, "none") else None, zeta=1.0)
     assert set(walls) == {(16, math.inf), (512, 10.0), (512, math.inf)}
     assert round(walls[512, 10.0], 1) == 475.8 and not 415.0 <= walls[512, 10.0] <= 440.0  # the miss
     rows = [r for r in jsonl("limit_population_wall_ablation.jsonl")
-            if (r["V"], r["L"], r["beta"], r["zeta"], r["marker_in_value"]) == (2048, 512, 10.0, 1.0, True)]
+            if (r["V"], r["L"], r["beta"], r["zeta"], r["marker_in_value"], r["ablate"]) == (2048, 512, 10.0, 1.0, True,
+                                                                                     "none")]
     assert all(float(np.median(r["accuracy"])) < 0.99 for r in rows if r["d"] <= 460)  # no crossing up to 460
     hard = walls[16, math.inf]
     assert round(walls[512, math.inf], 1) == 422.2 and abs(walls[512, math.inf] - hard) > 4.0  # the miss
     assert [round(walls[512, 10.0] - w) for w in (hard, walls[512, math.inf])] == [59, 54]
+    shuffled = _walls(script, "limit_population_wall_ablation.jsonl", lambda r: r["ablate"] if (
+        r["V"], r["L"], r["beta"], r["marker_in_value"]) == (2048, 512, 10.0, True) else None, zeta=1.0)
+    moved = walls[512, 10.0] - shuffled["shuffle"]
+    assert set(shuffled) == {"none", "shuffle"} and round(shuffled["shuffle"], 1) == 435.6
+    assert moved >= 20.0 and round(moved, 1) == 40.2  # held
+    assert [round(100 * moved / (walls[512, 10.0] - w)) for w in (hard, walls[512, math.inf])] == [69, 75]
     again = {r["d"]: r["accuracy"] for r in jsonl("limit_hard_zeta1_L512_on_the_L16_grid.jsonl")}
     at_16 = {r["d"]: r["accuracy"] for r in jsonl("limit_population_wall_ablation.jsonl")
              if (r["V"], r["L"], r["zeta"], r["marker_in_value"], r["ablate"]) == (2048, 16, 1.0, True, "none")}
