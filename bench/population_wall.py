@@ -41,6 +41,7 @@ import numpy as np
 
 from leak_wall import add_wall_options, stored_weights, wall_inputs
 from softmax_leak import append_line, leak_weights, trial_fit
+from theorycheck.algorithms.attention_readout import attend
 from theorycheck.algorithms.limit import centered_labels, check_beta
 from theorycheck.tasks.retrieval import RetrievalParams
 
@@ -87,15 +88,17 @@ def read_ablations(text: str) -> frozenset[str]:
 
 def unshared_bias_accuracy(limit, test, seed: int) -> float:
     """Hard attention's accuracy on ``test`` when each query gets its own permutation of the trigger's
-    per-label logit ``b = U G₂ z_trig`` (``share``): labels ``argmax_y u_yᵀ G₂ e_x + b_{π(y)}``, ``x`` the
-    attended token; with ``π`` the identity this is :meth:`~theorycheck.algorithms.limit.LimitFit.predict`."""
+    per-label logit ``b = U G₂ z_trig`` (``share``): labels ``argmax_y u_yᵀ G₂ e_x + 1{x at ℓ}·b_{π(y)}``, ``x``
+    the attended token (the trigger rides in the value at the informative position ``ℓ`` only); with ``π`` the
+    identity this is :meth:`~theorycheck.algorithms.limit.LimitFit.predict` (``predict_labels``)."""
     emb = limit.emb
     M = emb.U @ limit.G2
     b = M @ emb.z_trig
-    _, attended = limit.predict(test)
+    attended, _ = attend(test.tokens, test.pos, emb.E @ limit.g, limit.trigger_coef, math.inf, 1.0)
     x = test.tokens[np.arange(len(attended)), attended]
     perm = np.random.default_rng([seed, 2]).permuted(np.tile(np.arange(len(b)), (len(x), 1)), axis=1)
-    return float(np.mean(np.argmax(emb.E[x] @ M.T + b[perm], axis=1) == test.labels))
+    logits = emb.E[x] @ M.T + (attended == test.pos)[:, None] * b[perm]
+    return float(np.mean(np.argmax(logits, axis=1) == test.labels))
 
 
 def population_accuracy(params: RetrievalParams, beta: float, seed: int, ablate: frozenset[str] = frozenset()) -> float:

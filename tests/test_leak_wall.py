@@ -75,8 +75,7 @@ def test_a_published_row_is_reproduced(bench_script, capsys):
     seeds: the same number as printed (5 decimals; the count path is deterministic, the last printed digit
     leaves room for another BLAS's last bits)."""
     script = bench_script("leak_wall")
-    row = next(r for r in ROWS
-               if (r["V"], r["L"], r["beta"]) == (512, 128, 11.0))
+    row = next(r for r in ROWS if (r["V"], r["L"], r["beta"]) == (512, 128, 11.0))
     script.main(["--point", f"512,{row['d']},128,{row['N']}", "--beta", "11", "--hard-wall", str(row["hard_wall"]),
                  "--d", f"{row['d']},{row['d'] + 1}", "--seeds", str(len(row["seeds"])),
                  "--seed", str(row["seeds"][0])])

@@ -69,8 +69,6 @@ def test_bad_input_is_one_usage_line_and_exit_2_before_any_trial(bench_usage_err
     assert says in bench_usage_error("population_wall", argv)
 
 
-
-
 def _walls(script, name, key, zeta=0.5, target=0.99):
     """The wall of each group of lines of ``bench/data/name``, grouped by ``key(row)`` (None: left out), at
     ``zeta`` and ``target`` (None: every one; the wall is read at its rows' own target)."""
@@ -427,9 +425,9 @@ def test_at_zeta_1_with_the_trigger_the_softmaxs_excess_stays(bench_script):
         r["V"], r["marker_in_value"], r["ablate"]) == (2048, True, "none") else None, zeta=1.0)
     assert set(walls) == {(16, math.inf), (512, 10.0), (512, math.inf)}
     assert round(walls[512, 10.0], 1) == 475.8 and not 415.0 <= walls[512, 10.0] <= 440.0  # the miss
+    cell = (2048, 512, 10.0, 1.0, True, "none")
     rows = [r for r in jsonl("limit_population_wall_ablation.jsonl")
-            if (r["V"], r["L"], r["beta"], r["zeta"], r["marker_in_value"], r["ablate"]) == (2048, 512, 10.0, 1.0, True,
-                                                                                     "none")]
+            if (r["V"], r["L"], r["beta"], r["zeta"], r["marker_in_value"], r["ablate"]) == cell]
     assert all(float(np.median(r["accuracy"])) < 0.99 for r in rows if r["d"] <= 460)  # no crossing up to 460
     hard = walls[16, math.inf]
     assert round(walls[512, math.inf], 1) == 422.2 and abs(walls[512, math.inf] - hard) > 4.0  # the miss

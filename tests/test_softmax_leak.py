@@ -3,7 +3,6 @@ published rows behind docs/theory.md §7.12 ("What in the leak moves the wall?")
 
 from __future__ import annotations
 
-
 import pytest
 
 from theorycheck.tasks.retrieval import RetrievalParams
@@ -18,14 +17,12 @@ def test_a_published_seed_is_reproduced(bench_script):
     """The first seed of the ``(512, 204, L = 32, β = 10)`` line, rerun: the same figures (the
     count path is deterministic; 1e-6 relative leaves room for another BLAS's last bits)."""
     script = bench_script("softmax_leak")
-    line = next(r for r in ROWS
-                if (r["L"], r["beta"]) == (32, 10.0))
+    line = next(r for r in ROWS if (r["L"], r["beta"]) == (32, 10.0))
     params = RetrievalParams(V=512, d=204, L=32, N=80000, zeta=0.5, marker_in_value=True)
     got = script.leak_figures(params, 10.0, line["seeds"][0])
     for key in ("leak", "odds", "moments", "gauss", "spread", "conc", "rms"):
         assert got[key] == pytest.approx(line["runs"][0][key], rel=1e-6), key
-    tail = next(r for r in TAIL
-                if (r["L"], r["beta"]) == (32, 10.0))
+    tail = next(r for r in TAIL if (r["L"], r["beta"]) == (32, 10.0))
     assert tail["seeds"][0] == line["seeds"][0]
     assert got["q99"] == pytest.approx(tail["runs"][0]["q99"], rel=1e-6)  # the tail's figure, kept in the other file
 
