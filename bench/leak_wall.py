@@ -87,11 +87,11 @@ def model_wall(ds: list[int], errors: list[float], target: float) -> float:
     return math.nan
 
 
-def read_grid(text: str) -> list[int]:
-    """``--d``'s grid: at least two increasing whole numbers, comma-separated (a ValueError otherwise)."""
+def read_grid(text: str, least: int = 2) -> list[int]:
+    """``--d``'s grid: at least ``least`` increasing whole numbers, comma-separated (a ValueError otherwise)."""
     ds = [int(x) if x.strip().isdigit() else 0 for x in text.split(",")]
-    if len(ds) < 2 or any(b <= a for a, b in zip(ds, ds[1:])) or ds[0] < 1:
-        raise ValueError(f"--d: give at least two increasing whole numbers, got {text!r}")
+    if len(ds) < least or any(b <= a for a, b in zip(ds, ds[1:])) or ds[0] < 1:
+        raise ValueError(f"--d: give at least {least} increasing whole number{'s' * (least > 1)}, got {text!r}")
     return ds
 
 

@@ -86,18 +86,27 @@ def read_ablations(text: str) -> frozenset[str]:
     return names - {"none"}
 
 
+def attended_parts(limit, test):
+    """Hard attention's read-out of ``test`` in parts, ``(C, b, selected)``: ``C[i, y] = u_yᵀ G₂ e_{x_i}`` (``x_i``
+    the token query ``i`` attends to), ``b = U G₂ z_trig`` the trigger's per-label logit (zero with the trigger
+    out of the value path), and whether the informative position was attended (where ``b`` is added: labels
+    ``argmax_y C[i, y] + selected_i·b_y``, :meth:`~theorycheck.algorithms.limit.LimitFit.predict`'s)."""
+    emb = limit.emb
+    M = emb.U @ limit.G2
+    attended, _ = attend(test.tokens, test.pos, emb.E @ limit.g, limit.trigger_coef, math.inf, 1.0)
+    x = test.tokens[np.arange(len(attended)), attended]
+    b = M @ emb.z_trig if limit.params.marker_in_value else np.zeros(len(M))
+    return emb.E[x] @ M.T, b, attended == test.pos
+
+
 def unshared_bias_accuracy(limit, test, seed: int) -> float:
     """Hard attention's accuracy on ``test`` when each query gets its own permutation of the trigger's
     per-label logit ``b = U G₂ z_trig`` (``share``): labels ``argmax_y u_yᵀ G₂ e_x + 1{x at ℓ}·b_{π(y)}``, ``x``
     the attended token (the trigger rides in the value at the informative position ``ℓ`` only); with ``π`` the
     identity this is :meth:`~theorycheck.algorithms.limit.LimitFit.predict` (``predict_labels``)."""
-    emb = limit.emb
-    M = emb.U @ limit.G2
-    b = M @ emb.z_trig
-    attended, _ = attend(test.tokens, test.pos, emb.E @ limit.g, limit.trigger_coef, math.inf, 1.0)
-    x = test.tokens[np.arange(len(attended)), attended]
-    perm = np.random.default_rng([seed, 2]).permuted(np.tile(np.arange(len(b)), (len(x), 1)), axis=1)
-    logits = emb.E[x] @ M.T + (attended == test.pos)[:, None] * b[perm]
+    C, b, selected = attended_parts(limit, test)
+    perm = np.random.default_rng([seed, 2]).permuted(np.tile(np.arange(len(b)), (len(C), 1)), axis=1)
+    logits = C + selected[:, None] * b[perm]
     return float(np.mean(np.argmax(logits, axis=1) == test.labels))
 
 

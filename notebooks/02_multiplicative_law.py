@@ -519,8 +519,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # the length of its stored value: with the trigger out of the value path that third is gone (predicted, held) and the
 # softmax's excess is 29, not 70, and hard attention's wall still moves as `sqrt(V)`, lower (`d0² ≈ 44·V` at 512,
 # 2048 and 4096, predicted, held); the trigger lengthens each query to `sqrt(1 + ζ²)` and hard attention's wall with
-# it (predicted at `ζ = 1` at 2048 and 4096, held; at 2, missed, and not because every query shares the trigger's
-# per-label logit: predicted, missed; docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
+# it (predicted at `ζ = 1` at 2048 and 4096, held; at 2, missed: not because every query shares the trigger's
+# per-label logit, predicted, missed, but because it scales only part of the cross-talk's `1/d` terms: the wall at
+# `d² = K²((1 + ζ²)V + (2 + ζ²)d)`, predicted at `ζ = 3`, held, at 512, missed; `python bench/crosstalk_parts.py`;
+# docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
 # softmax's wall still moves with `L` (300.3 at `L = 32`, 301.7 at 128, 326.8 at 512 at infinite `N`): at `d = 320`,
 # `N = 4·10⁶`, 4 of 4 seeds succeed at `L` 32 and 128 and 1 of 4 at 512, so the coupling through the wall appears there
 # too, between 128 and 512 (predicted, held; 128's wall predicted higher, missed;

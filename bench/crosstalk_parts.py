@@ -1,0 +1,116 @@
+"""Hard attention's read-out at infinite ``N`` in parts: the signal, the cross-talk, the trigger's bias (prints figures)
+
+With ``G₂`` at its expectation (``population_wall.expected_values``; hard attention stores fact ``x_y``
+with weight ``c_y``) and ``w̃`` the centred label embeddings, a query whose attended token is ``x`` (fact
+``x → y*``) gives label ``y`` the logit
+
+    u_yᵀ G₂ (e_x + [miv]·z_trig) = Σ_{y'} (u_yᵀ w̃_{y'}) c_{y'} e_{x_{y'}}ᵀ (e_x + [miv]·z_trig).
+
+For a competitor ``y ≠ y*`` the key's part has three kinds of term: ``y' = y*`` (``u_yᵀ w̃_{y*}`` of size
+``1/√d`` times ``e_xᵀ e_x ≈ 1``), variance ``1/d``; ``y' = y`` (``u_yᵀ w̃_y ≈ 1`` times ``e_{x_y}ᵀ e_x`` of
+size ``1/√d``), variance ``1/d``; the ``V − 2`` others, ``1/d²`` each. The trigger's part ``b_y = u_yᵀ G₂
+z_trig`` (the same for every query) has the ``y' = y`` term, ``ζ²/d``, and ``V − 1`` others, ``ζ²/d²`` each
+(its ``ζ²`` part, ``Σ_{y'} w̃_{y'} c_{y'}``, cancels through the centred labels when the ``c`` are equal):
+
+    var_c = (V + 2d − 2)/d²,    var_b = ζ²(V + d − 1)/d².
+
+docs/theory.md §7.2's size ``√V/d`` keeps the ``V/d²`` parts only, and with it the wall moves as
+``sqrt(1 + ζ²)``; near the walls ``d/V`` is not small (0.15 at 2048's 301, 0.50 at its ``ζ = 3`` wall). At a
+fixed signal-to-noise ratio ``K_V`` (the signal stays near 1) the wall solves
+
+    d² = K_V²((1 + ζ²)V + (2 + ζ²)d),    K_V² = d_ref²/(V + 2 d_ref),
+
+``d_ref`` the wall without the trigger in the value; ``sqrt(1 + ζ²)·d_ref`` is its ``d ≪ V`` limit.
+Docs: docs/theory.md §7.12, "Why ζ = 2 missed: the cross-talk's 1/d terms".
+
+Example: ``python bench/crosstalk_parts.py --point 2048,697,16,2000000 --zeta 2 --d 697 --seeds 4 --seed 13680
+--d-ref 301.2`` (15 s on 2 cores; ``d`` of ``--point`` is replaced by the grid's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+
+import numpy as np
+
+from leak_wall import read_grid
+from points import parse_points
+from population_wall import attended_parts, expected_values
+from softmax_leak import add_trial_options, append_line, trial_fit
+from theorycheck.tasks.retrieval import RetrievalParams
+
+
+def crosstalk_variances(V: int, d: int, zeta: float) -> tuple[float, float]:
+    """``(var_c, var_b)`` of a competitor's logit (the module docstring's formulas)."""
+    return (V + 2 * d - 2) / d**2, zeta**2 * (V + d - 1) / d**2
+
+
+def wall_with_trigger(d_ref: float, V: int, zeta: float) -> float:
+    """The wall with the trigger in the value at ``zeta``: the positive root of ``d² = K²((1 + ζ²)V + (2 + ζ²)d)``,
+    ``K² = d_ref²/(V + 2 d_ref)`` fixed by ``d_ref``, the wall without it (the module docstring)."""
+    k2 = d_ref**2 / (V + 2.0 * d_ref)
+    a, c = k2 * (2.0 + zeta**2), k2 * (1.0 + zeta**2) * V
+    return (a + math.sqrt(a * a + 4.0 * c)) / 2.0
+
+
+def logit_parts(params: RetrievalParams, seed: int) -> dict[str, float]:
+    """One seed's read-out at infinite ``N`` (hard attention; ``g``, ``α`` from its fit at ``params.N``) in
+    parts, over the queries whose informative position is attended: ``var_c``, each query's variance of
+    the key's part over its competitors (averaged); ``var_b``, the trigger's bias's variance over labels
+    (0 with the trigger out of the value); ``signal``, the target's key part above its competitors' mean;
+    ``accuracy`` (every query)."""
+    fit, test, a = trial_fit(params, math.inf, seed)
+    limit = dataclasses.replace(fit, G2=expected_values(fit, a, params.L, seed, math.inf))
+    C, b, selected = attended_parts(limit, test)
+    accuracy = float(np.mean(np.argmax(C + selected[:, None] * b, axis=1) == test.labels))
+    rows = np.flatnonzero(selected)
+    target = C[rows, test.labels[rows]]
+    others = (C[rows].sum(axis=1) - target) / (params.V - 1)
+    var_c = ((C[rows] ** 2).sum(axis=1) - target**2) / (params.V - 1) - others**2
+    return {"var_c": float(var_c.mean()), "var_b": float(b.var()),
+            "signal": float(np.mean(target - others)), "accuracy": accuracy}
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--point", required=True, metavar="V,d,L,N", help="d is replaced by the grid's")
+    p.add_argument("--d", required=True, help="the d to read, comma-separated, increasing")
+    p.add_argument("--marker-in-value", choices=("true", "false"), default="true",
+                   help="whether the trigger is in the value path (docs/theory.md §1)")
+    p.add_argument("--d-ref", type=float, default=None, help="the wall without the trigger in the value, for the "
+                   "model's wall at --point's V and --zeta")
+    add_trial_options(p)
+    args = p.parse_args(argv)
+    try:  # every input checked before any trial: a one-line usage error, exit 2
+        [(V, _, L, N)] = parse_points(args.point, "--point")
+        ds = read_grid(args.d, least=1)
+        if args.zeta < 0 or args.seeds < 1 or (args.d_ref is not None and not args.d_ref > 0):
+            raise ValueError(f"need --zeta >= 0, --seeds >= 1 and --d-ref > 0; got {args.zeta}, {args.seeds}, "
+                             f"{args.d_ref}")
+        cells = [RetrievalParams(V=V, d=d, L=L, N=N, zeta=args.zeta, marker_in_value=args.marker_in_value == "true")
+                 for d in ds]
+    except ValueError as err:
+        p.error(str(err))
+    seeds = range(args.seed, args.seed + args.seeds)
+    print(f"{'V':>5} {'d':>5} {'seed':>6}  var_c·d² (formula)  var_b·d² (formula)  signal  accuracy  "
+          f"(zeta {args.zeta}, trigger in value {args.marker_in_value})")
+    for params in cells:
+        zeta = args.zeta if params.marker_in_value else 0.0
+        want_c, want_b = crosstalk_variances(params.V, params.d, zeta)
+        for seed in seeds:
+            got = logit_parts(params, seed)
+            d2 = params.d**2
+            print(f"{params.V:>5} {params.d:>5} {seed:>6}  {got['var_c'] * d2:>8.1f} ({want_c * d2:>7.1f})  "
+                  f"{got['var_b'] * d2:>8.1f} ({want_b * d2:>7.1f})  {got['signal']:.4f}  {got['accuracy']:.4f}")
+            append_line(args.json, {"V": params.V, "d": params.d, "L": params.L, "N": params.N, "zeta": args.zeta,
+                                    "marker_in_value": params.marker_in_value, "seed": seed, **got})
+    if args.d_ref is not None:
+        print(f"wall with the trigger at zeta {args.zeta} from d_ref {args.d_ref}: "
+              f"{wall_with_trigger(args.d_ref, V, args.zeta):.1f} (sqrt(1 + zeta²)·d_ref "
+              f"{args.d_ref * math.sqrt(1 + args.zeta**2):.1f})")
+
+
+if __name__ == "__main__":
+    main()
