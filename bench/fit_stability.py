@@ -90,7 +90,8 @@ relative; the walls and their CIs did not.
 under the headline and the pole law: each the same on 3 copies.
 Late on 2026-12-04: ``limit_hard_zeta05_trigger_in_2048_d_line_L512.csv`` under the headline (``--only
 hard_zeta05_trigger_in_2048_d_line_L512``). Its pole fits pool it with the ``430`` file (``--where L=512``, or
-both ``L`` under one pole); this list takes one file a fit, so they are checked by tests/test_published_fits.py only.
+both ``L`` under one pole); this list takes one file a fit, so they are checked by
+tests/test_published_fits_limit_pole.py only.
 ``limit_beta10_zeta05_trigger_in_2048_d_line_L128_target098.csv`` under the headline and the pole law (``--only
 2048_d_line_L128_target098``): the headline the same on 3 copies; the pole fit moved only in a number near 0, the
 end of the ``d`` exponent's equivalence CI (-0.00047672 by 1e-12, 2e-6 relative); the wall and its CI did not.
@@ -101,10 +102,10 @@ neighbouring form's ΔBIC of 1.3e-9 (by 1.9e-11); the wall and its CI do not.
 ``limit_hard_zeta05_trigger_in_2048_d_line_L128_target098.csv`` under the headline and the pole law (``--only
 hard_zeta05_trigger_in_2048_d_line_L128_target098``): each the same on 3 copies.
 2026-12-05: ``limit_beta10_zeta05_trigger_in_1024_262_268_L128.csv`` under the headline (``--only 1024_262_268``); its
-six-cell pole pools it with the ``d_line`` file (``--where "d>=262"``): tests/test_published_fits.py only.
+six-cell pole pools it with the ``d_line`` file (``--where "d>=262"``): tests/test_published_fits_limit_pole.py only.
 ``limit_beta10_zeta05_trigger_in_512_d_line_L128.csv`` under the headline and the pole law and
 ``limit_beta10_zeta05_trigger_in_512_204_212_L128.csv`` under the headline (``--only _512_``); the seven-cell
-pole and the four ``V`` under one power pool several files: tests/test_published_fits.py only; and
+pole and the four ``V`` under one power pool several files: tests/test_published_fits_limit_pole.py only; and
 ``limit_hard_zeta05_trigger_in_512_d_line_L128.csv`` under the headline and the pole law. Three of the five are the
 same on 3 copies. ``512_d_line`` moves under both laws: under the headline in whether the additive neighbour
 (``C_add1*L*V**2*log(V) + C_add2/d**2``) is identified, one more note on the file than on its copies (the cells want
