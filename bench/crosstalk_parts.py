@@ -59,8 +59,8 @@ def logit_parts(params: RetrievalParams, seed: int) -> dict[str, float]:
     """One seed's read-out at infinite ``N`` (hard attention; ``g``, ``α`` from its fit at ``params.N``) in
     parts, over the queries whose informative position is attended: ``var_c``, each query's variance of
     the key's part over its competitors (averaged); ``var_b``, the trigger's bias's variance over labels
-    (0 with the trigger out of the value); ``signal``, the target's key part above its competitors' mean;
-    ``accuracy`` (every query)."""
+    (0 with the trigger out of the value); ``b_spread``, :func:`bias_spread`; ``signal``, the target's key part
+    above its competitors' mean; ``accuracy`` (every query)."""
     fit, test, a = trial_fit(params, math.inf, seed)
     limit = dataclasses.replace(fit, G2=expected_values(fit, a, params.L, seed, math.inf))
     C, b, selected = attended_parts(limit, test)
@@ -69,8 +69,23 @@ def logit_parts(params: RetrievalParams, seed: int) -> dict[str, float]:
     target = C[rows, test.labels[rows]]
     others = (C[rows].sum(axis=1) - target) / (params.V - 1)
     var_c = ((C[rows] ** 2).sum(axis=1) - target**2) / (params.V - 1) - others**2
-    return {"var_c": float(var_c.mean()), "var_b": float(b.var()),
+    return {"var_c": float(var_c.mean()), "var_b": float(b.var()), "b_spread": bias_spread(limit),
             "signal": float(np.mean(target - others)), "accuracy": accuracy}
+
+
+def bias_spread(limit) -> float:
+    """The relative standard deviation of ``var_b`` over the direction of ``z_trig`` (0 with the trigger out of
+    the value path). ``b = U G₂ z_trig`` reads one direction: ``var_b = zᵀ A z``, ``A = M_cᵀ M_c / V`` (``M_c`` the
+    rows ``u_yᵀ G₂`` centred over the labels), and for ``z`` uniform on the sphere of radius ``ζ``
+    ``Var(zᵀAz)/E(zᵀAz)² = 2(d·tr(A²)/tr(A)² − 1)/(d + 2)``, the spread between seeds that ``var_c``, an average
+    over every query's key, does not have."""
+    if not limit.params.marker_in_value:
+        return 0.0
+    M = limit.emb.U @ limit.G2
+    M -= M.mean(axis=0)
+    A = M.T @ M
+    d = A.shape[0]
+    return math.sqrt(2.0 * (d * np.sum(A * A) / np.trace(A) ** 2 - 1.0) / (d + 2))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -94,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as err:
         p.error(str(err))
     seeds = range(args.seed, args.seed + args.seeds)
-    print(f"{'V':>5} {'d':>5} {'seed':>6}  var_c·d² (formula)  var_b·d² (formula)  signal  accuracy  "
+    print(f"{'V':>5} {'d':>5} {'seed':>6}  var_c·d² (formula)  var_b·d² (formula)  b spread  signal  accuracy  "
           f"(zeta {args.zeta}, trigger in value {args.marker_in_value})")
     for params in cells:
         zeta = args.zeta if params.marker_in_value else 0.0
@@ -103,7 +118,8 @@ def main(argv: list[str] | None = None) -> None:
             got = logit_parts(params, seed)
             d2 = params.d**2
             print(f"{params.V:>5} {params.d:>5} {seed:>6}  {got['var_c'] * d2:>8.1f} ({want_c * d2:>7.1f})  "
-                  f"{got['var_b'] * d2:>8.1f} ({want_b * d2:>7.1f})  {got['signal']:.4f}  {got['accuracy']:.4f}")
+                  f"{got['var_b'] * d2:>8.1f} ({want_b * d2:>7.1f})  {got['b_spread']:>8.4f}  {got['signal']:.4f}  "
+                  f"{got['accuracy']:.4f}")
             append_line(args.json, {"V": params.V, "d": params.d, "L": params.L, "N": params.N, "zeta": args.zeta,
                                     "marker_in_value": params.marker_in_value, "seed": seed, **got})
     if args.d_ref is not None:

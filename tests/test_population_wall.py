@@ -503,10 +503,10 @@ def test_at_zeta_2_seeds_with_a_larger_trigger_bias_do_worse(bench_script):
             limit = dataclasses.replace(fit, G2=script.expected_values(fit, a, 16, seed, math.inf))
             predicted, _ = limit.predict(test)
             assert float(np.mean(predicted == test.labels)) == acc  # the published accuracy
-            M = fit.emb.U @ limit.G2
-            logits = fit.emb.E[test.tokens[np.arange(len(test.pos)), test.pos]] @ M.T
-            logits[np.arange(len(test.pos)), test.labels] = np.nan
-            got.append(float(np.std(M @ fit.emb.z_trig) / np.nanstd(logits)))
+            logits, b, selected = script.attended_parts(limit, test)
+            assert selected.all()  # so the key's part is that of the fact's token
+            logits[np.arange(len(logits)), test.labels] = np.nan
+            got.append(float(np.std(b) / np.nanstd(logits)))
         ratios += [r - np.mean(got) for r in got]
         accs += [x - np.mean(row["accuracy"]) for x in row["accuracy"]]
         lo, hi = min(lo, *got), max(hi, *got)
