@@ -521,11 +521,13 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 2048 and 4096, predicted, held); the trigger lengthens each query to `sqrt(1 + ζ²)` and hard attention's wall with
 # it (predicted at `ζ = 1` at 2048 and 4096, held; at 2, missed: not because every query shares the trigger's
 # per-label logit, predicted, missed, but because it scales only part of the cross-talk's `1/d` terms: the wall at
-# `d² = K²((1 + ζ²)V + (2 + ζ²)d)`, predicted at `ζ = 3`, held, at 512, missed; `python bench/crosstalk_parts.py`;
+# `d² = K²((1 + ζ²)V + (2 + ζ²)d)`, predicted at `ζ = 3`, held, at 512, missed; the seeds' ±9% spread of that bias is
+# the trigger's one direction, predicted, held; `python bench/crosstalk_parts.py`;
 # docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
 # softmax's wall still moves with `L` (300.3 at `L = 32`, 301.7 at 128, 326.8 at 512 at infinite `N`): at `d = 320`,
 # `N = 4·10⁶`, 4 of 4 seeds succeed at `L` 32 and 128 and 1 of 4 at 512, so the coupling through the wall appears there
-# too, between 128 and 512 (predicted, held; 128's wall predicted higher, missed;
+# too, between 128 and 512 (predicted, held; 128's wall predicted higher, missed; by threshold searches at `d = 360`
+# `N*(512)/N*(128)` is 2.28, hard attention's 1.06, predicted, held;
 # `limit_beta10_simulate_2048_no_marker.jsonl`); at `ζ = 1` the leak is smaller (3.2% against 8.5% at `L = 512`) and
 # the wall stays at hard attention's up to `L = 512` (301.0; 4 of 4 at 320; predicted, held); at `L = 1280`, about the
 # same mean leak as `ζ = 1/2` at 512 spread over more tokens, it is 306.4, not 326.8 (predicted, held). With the

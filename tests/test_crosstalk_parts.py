@@ -54,7 +54,8 @@ def test_the_bias_spread_is_that_over_the_triggers_direction(bench_script):
     z *= 2.0 / np.linalg.norm(z, axis=1, keepdims=True)
     var_b = (z @ M.T).var(axis=1)
     assert var_b.std() / var_b.mean() == pytest.approx(script.bias_spread(limit), rel=0.05)
-    assert script.bias_spread(dataclasses.replace(limit, params=dataclasses.replace(params, marker_in_value=False))) == 0
+    trigger_out = dataclasses.replace(limit, params=dataclasses.replace(params, marker_in_value=False))
+    assert script.bias_spread(trigger_out) == 0.0
 
 
 def test_the_wall_model_and_its_limits(bench_script):

@@ -115,6 +115,20 @@ def test_at_d600_the_limits_threshold_misses_the_four_cells_form(capsys):
         assert out["collapse"]["df"] == 6 and out["collapse"]["p_value"] == pytest.approx(p, rel=0.01)
 
 
+def _lean_matched_cell(capsys, d, trials, in_regime, threshold, ci, ratio):
+    """The lean-matched probe at ``(4096, d)`` under the headline: one GLM cell of ``trials`` trials with the
+    published ``threshold``, ``ci`` (to 5e-4) and ``ratio`` to the limit's ``N*`` (to 0.001); returns
+    ``(cell, ratio)``."""
+    code, out = fit(capsys, LEAN_MATCHED[d], "--law", "vural2026.headline")
+    (cell,) = out["cells"]
+    assert code == 3 and cell["method"] == "glm" and cell["trials"] == trials and cell["in_regime"] is in_regime
+    assert cell["threshold"] == pytest.approx(threshold, rel=5e-4)
+    assert cell["ci"] == pytest.approx(ci, rel=5e-4)
+    got = cell["threshold"] / LIMIT_N_L128[d]
+    assert got == pytest.approx(ratio, abs=0.001)
+    return cell, got
+
+
 def test_between_the_two_d_at_a_lean_of_138_the_ratio_sits_between(capsys):
     # docs/theory.md 7.12 (2026-12-03): eta/gamma' = 45.5 at (4096, 860), L = 128, leans 1.10-1.68 (mean 1.377, as the
     # two lean-matched probes at d = 1024 and 724). 24 runs in two rounds: 0/2 at 0.95e5-1.1e5, 1/3 at 1.12e5, 2/5 at
@@ -122,13 +136,7 @@ def test_between_the_two_d_at_a_lean_of_138_the_ratio_sits_between(capsys):
     # 1.174e5 [1.093e5, 1.251e5], 0.627x the limit's 1.873e5 (predicted 0.60-0.64x: held; N* in [1.15e5, 1.27e5]:
     # held; the CI's low end above 1.10e5: missed). The three lean-matched probes under one power of d: not
     # rejected (p = 0.74, predicted), against each neighbour under the limit's local slope p = 0.056 and 0.28
-    code, out = fit(capsys, LEAN_MATCHED[860], "--law", "vural2026.headline")
-    (cell,) = out["cells"]
-    assert code == 3 and cell["method"] == "glm" and cell["trials"] == 24 and cell["in_regime"] is True
-    assert cell["threshold"] == pytest.approx(117360, rel=5e-4)
-    assert cell["ci"] == pytest.approx([109330, 125060], rel=5e-4)
-    ratio = cell["threshold"] / LIMIT_N_L128[860]
-    assert ratio == pytest.approx(0.627, abs=0.001)
+    cell, ratio = _lean_matched_cell(capsys, 860, 24, True, 117360, [109330, 125060], 0.627)
     assert 0.60 <= ratio <= 0.64 and 1.16e5 <= cell["threshold"] <= 1.26e5  # the predictions
     three = [LEAN_MATCHED[d] for d in (1024, 860, 724)]
     code, out = fit(capsys, *three, "--law", "N >= C*d**(-1.741)", "--params", "d", "--ignore", "eta")
@@ -150,13 +158,7 @@ def test_below_the_three_d_at_a_lean_of_138_the_ratio_stays_at_724s(capsys):
     # probit): 3-5 of its 8 succeed (missed: 2), N* in [2.15e5, 2.35e5] and 0.62-0.68x (held), the CI narrower by
     # 10% (missed: the GLM's is wider, its top set by the flat 2.3e5-2.5e5), its low end above 2.0e5 (held), the
     # four probes' one power not rejected unless N* > 2.3e5 (N* 2.306e5, p = 0.012)
-    code, out = fit(capsys, LEAN_MATCHED[640], "--law", "vural2026.headline")
-    (cell,) = out["cells"]
-    assert code == 3 and cell["method"] == "glm" and cell["trials"] == 28 and cell["in_regime"] is False
-    assert cell["threshold"] == pytest.approx(230560, rel=5e-4)
-    assert cell["ci"] == pytest.approx([211460, 328630], rel=5e-4)
-    ratio = cell["threshold"] / LIMIT_N_L128[640]
-    assert ratio == pytest.approx(0.663, abs=0.001)
+    cell, ratio = _lean_matched_cell(capsys, 640, 28, False, 230560, [211460, 328630], 0.663)
     assert 2.15e5 <= cell["threshold"] <= 2.35e5 and 0.62 <= ratio <= 0.68 and cell["ci"][0] > 2.0e5  # predicted
     assert not 2.10e5 >= cell["threshold"] >= 1.90e5  # (a), predicted before any run: 1.9e5-2.1e5
     assert math.log(cell["ci"][1] / cell["ci"][0]) > 0.9 * math.log(244730 / 205560)  # not narrower by 10%

@@ -228,6 +228,26 @@ def test_the_wall_moves_with_l_through_the_softmax_leak(capsys):
     assert hard[430, 512]["threshold"] / hard[430, 128]["threshold"] == pytest.approx(1.042, abs=5e-4)
 
 
+def test_without_the_trigger_threshold_searches_couple_n_and_l_through_the_wall(capsys):
+    # docs/theory.md 7.12, "Without the trigger, by threshold searches" (2026-12-05). Predicted at 17:21 UTC before
+    # the run: at (2048, 360), beta = 10, zeta = 1/2, trigger out, both L cross and r = N*(512)/N*(128) in
+    # [1.4, 2.6]: 2.28, held. At 17:35, before the control: hard attention's r in [0.85, 1.2] and its N* at
+    # L = 128 in [4e4, 7.6e4], at most beta = 10's: 1.06 and 7.19e4, held.
+    soft = cells_by_d_l(capsys, "limit_beta10_zeta05_no_marker_2048_360_L128_L512.csv")
+    hard = cells_by_d_l(capsys, "limit_hard_zeta05_no_marker_2048_360_L128_L512.csv")
+    assert [soft[360, L]["trials"] for L in (128, 512)] == [384, 556]
+    assert [hard[360, L]["trials"] for L in (128, 512)] == [296, 236]
+    assert [soft[360, L]["threshold"] for L in (128, 512)] == pytest.approx([73060, 166900], rel=5e-4)
+    assert [hard[360, L]["threshold"] for L in (128, 512)] == pytest.approx([71940, 76060], rel=5e-4)
+    r_soft = soft[360, 512]["threshold"] / soft[360, 128]["threshold"]
+    r_hard = hard[360, 512]["threshold"] / hard[360, 128]["threshold"]
+    assert 1.4 <= r_soft <= 2.6 and round(r_soft, 2) == 2.28
+    assert 0.85 <= r_hard <= 1.2 and round(r_hard, 2) == 1.06
+    assert 4e4 <= hard[360, 128]["threshold"] <= soft[360, 128]["threshold"]
+    assert round(math.log(r_soft) / math.log(4), 2) == 0.60  # the local L exponent
+    assert soft[360, 512]["ci"][0] > 2.0 * hard[360, 512]["ci"][1]  # 2.19x hard attention's at L = 512
+
+
 def test_the_tails_form_read_at_512_does_not_carry_to_1024_and_2048():
     # docs/theory.md 7.12 (2026-12-05). Read after the fact at 512: the six walls sit at d0_hard/sqrt(1 - q99)
     # (d0_hard = 169.5, hard attention's L-blind pole) within 2.65. Written down at 07:14 UTC, before any figure at
