@@ -77,8 +77,8 @@ def bias_spread(limit) -> float:
     """The relative standard deviation of ``var_b`` over the direction of ``z_trig`` (0 with the trigger out of
     the value path). ``b = U G₂ z_trig`` reads one direction: ``var_b = zᵀ A z``, ``A = M_cᵀ M_c / V`` (``M_c`` the
     rows ``u_yᵀ G₂`` centred over the labels), and for ``z`` uniform on the sphere of radius ``ζ``
-    ``Var(zᵀAz)/E(zᵀAz)² = 2(d·tr(A²)/tr(A)² − 1)/(d + 2)``, the spread between seeds that ``var_c``, an average
-    over every query's key, does not have."""
+    ``Var(zᵀAz)/E(zᵀAz)² = 2(d·tr(A²)/tr(A)² − 1)/(d + 2)`` (free of ``A``'s scale, so ``1/V`` is dropped): the
+    spread between seeds that ``var_c``, an average over every query's key, does not have."""
     if not limit.params.marker_in_value:
         return 0.0
     M = limit.emb.U @ limit.G2
