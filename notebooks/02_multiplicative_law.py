@@ -529,7 +529,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # too, between 128 and 512 (predicted, held; 128's wall predicted higher, missed; by threshold searches at `d = 360`
 # `N*(512)/N*(128)` is 2.28, hard attention's 1.06, predicted, held;
 # `limit_beta10_simulate_2048_no_marker.jsonl`); at `ζ = 1` the leak is smaller (3.2% against 8.5% at `L = 512`) and
-# the wall stays at hard attention's up to `L = 512` (301.0; 4 of 4 at 320; predicted, held); at `L = 1280`, about the
+# the wall stays at hard attention's up to `L = 512` (301.0; 4 of 4 at 320; `N*(512)/N*(128)` 1.02 at `d = 330`;
+# predicted, held); at `L = 1280`, about the
 # same mean leak as `ζ = 1/2` at 512 spread over more tokens, it is 306.4, not 326.8 (predicted, held). With the
 # trigger in the value the excess at `L = 512` stays at `ζ = 1` (wall 475.8, 54-59 above hard attention's; predicted
 # at most 20: missed), 69-75% of it on which facts get the low weights (`--ablate shuffle`, predicted, held).

@@ -282,3 +282,15 @@ def test_the_l_512_poles_threshold_at_400_that_the_infinite_n_check_tested(capsy
     c = {k: v["estimate"] for k, v in out["constant"].items()}
     assert c["C2"] == pytest.approx(380.7, abs=0.05)
     assert c["C0"] + c["C1"] / (400 - c["C2"]) == pytest.approx(8.8e5, rel=0.01)
+
+
+def test_at_zeta_1_without_the_trigger_threshold_searches_show_no_coupling(capsys):
+    # docs/theory.md 7.12, "Without the trigger, by threshold searches" (2026-12-05). Predicted at 17:50 UTC before
+    # the run: at (2048, 330), beta = 10, zeta = 1, trigger out, both L cross and r = N*(512)/N*(128) in
+    # [0.85, 1.25]: 1.02, held (the read-out's wall does not move up to L = 512 at zeta = 1).
+    cells = cells_by_d_l(capsys, "limit_beta10_zeta1_no_marker_2048_330_L128_L512.csv")
+    assert [cells[330, L]["trials"] for L in (128, 512)] == [600, 600]
+    assert [cells[330, L]["threshold"] for L in (128, 512)] == pytest.approx([129800, 132600], rel=5e-4)
+    r = cells[330, 512]["threshold"] / cells[330, 128]["threshold"]
+    assert 0.85 <= r <= 1.25 and round(r, 2) == 1.02
+    assert cells[330, 512]["ci"][0] < cells[330, 128]["ci"][1]  # the two CIs overlap
