@@ -37,14 +37,10 @@ import numpy as np
 
 from leak_wall import read_grid
 from points import parse_points
-from population_wall import attended_parts, expected_values
+from population_wall import expected_values
+from readout_parts import attended_parts, crosstalk_variances
 from softmax_leak import add_trial_options, append_line, trial_fit
 from theorycheck.tasks.retrieval import RetrievalParams
-
-
-def crosstalk_variances(V: int, d: int, zeta: float) -> tuple[float, float]:
-    """``(var_c, var_b)`` of a competitor's logit (the module docstring's formulas)."""
-    return (V + 2 * d - 2) / d**2, zeta**2 * (V + d - 1) / d**2
 
 
 def wall_with_trigger(d_ref: float, V: int, zeta: float) -> float:

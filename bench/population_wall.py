@@ -24,7 +24,9 @@ attention would (its ``c_y``, a miss shared uniformly) and tests at ``--beta``; 
 ``shuffle`` permutes the ``c_y`` across the facts (the same weights, unrelated to each fact's score; the
 permutation drawn from ``[seed, 1]``). ``share`` (hard attention, trigger in the value, on its own) asks whether
 the trigger's part of the query, ``b_y = u_yᵀ G₂ z_trig``, hurts because every query shares it: each test query
-gets its own permutation of ``b`` (the same values, drawn from ``[seed, 2]``).
+gets its own permutation of ``b`` (the same values, drawn from ``[seed, 2]``); ``fresh`` (the same settings) draws
+each query's ``b`` afresh, i.i.d. with the cross-talk formula's variance (``[seed, 3]``; docs/theory.md §7.12, "Why
+the walls sit below the model").
 ``g`` and ``α`` are step 1's, which does not depend on ``β``, so each ablation changes only its channel.
 
 Example: ``python bench/population_wall.py --point 512,204,32,80000 --beta inf --d 160,166,172,178
@@ -40,13 +42,13 @@ import math
 import numpy as np
 
 from leak_wall import add_wall_options, stored_weights, wall_inputs
+from readout_parts import attended_parts, crosstalk_variances
 from softmax_leak import append_line, leak_weights, trial_fit
-from theorycheck.algorithms.attention_readout import attend
 from theorycheck.algorithms.limit import centered_labels, check_beta
 from theorycheck.tasks.retrieval import RetrievalParams
 
 
-ABLATIONS = ("none", "train", "test", "mean", "shuffle", "share")
+ABLATIONS = ("none", "train", "test", "mean", "shuffle", "share", "fresh")
 
 
 def expected_values(fit, a: np.ndarray, L: int, seed: int, beta: float, mean: bool = True,
@@ -86,19 +88,6 @@ def read_ablations(text: str) -> frozenset[str]:
     return names - {"none"}
 
 
-def attended_parts(limit, test):
-    """Hard attention's read-out of ``test`` in parts, ``(C, b, selected)``: ``C[i, y] = u_yᵀ G₂ e_{x_i}`` (``x_i``
-    the token query ``i`` attends to), ``b = U G₂ z_trig`` the trigger's per-label logit (zero with the trigger
-    out of the value path), and whether the informative position was attended (where ``b`` is added: labels
-    ``argmax_y C[i, y] + selected_i·b_y``, :meth:`~theorycheck.algorithms.limit.LimitFit.predict`'s)."""
-    emb = limit.emb
-    M = emb.U @ limit.G2
-    attended, _ = attend(test.tokens, test.pos, emb.E @ limit.g, limit.trigger_coef, math.inf, 1.0)
-    x = test.tokens[np.arange(len(attended)), attended]
-    b = M @ emb.z_trig if limit.params.marker_in_value else np.zeros(len(M))
-    return emb.E[x] @ M.T, b, attended == test.pos
-
-
 def unshared_bias_accuracy(limit, test, seed: int) -> float:
     """Hard attention's accuracy on ``test`` when each query gets its own permutation of the trigger's
     per-label logit ``b = U G₂ z_trig`` (``share``): labels ``argmax_y u_yᵀ G₂ e_x + 1{x at ℓ}·b_{π(y)}``, ``x``
@@ -107,6 +96,19 @@ def unshared_bias_accuracy(limit, test, seed: int) -> float:
     C, b, selected = attended_parts(limit, test)
     perm = np.random.default_rng([seed, 2]).permuted(np.tile(np.arange(len(b)), (len(C), 1)), axis=1)
     logits = C + selected[:, None] * b[perm]
+    return float(np.mean(np.argmax(logits, axis=1) == test.labels))
+
+
+def fresh_bias_accuracy(limit, test, seed: int) -> float:
+    """Hard attention's accuracy on ``test`` when the trigger's per-label logit is drawn afresh for every query
+    (``fresh``): i.i.d. ``N(0, ζ²(V + d − 1)/d²)``, the cross-talk formula's variance (the same for every seed;
+    ``readout_parts.crosstalk_variances``), from ``[seed, 3]``, in place of ``b = U G₂ z_trig``, which is one
+    draw a seed, shared by every query, its scale set by the trigger's direction."""
+    C, _, selected = attended_parts(limit, test)
+    V, d = C.shape[1], limit.G2.shape[0]
+    _, var_b = crosstalk_variances(V, d, limit.params.zeta)
+    b = np.random.default_rng([seed, 3]).standard_normal(C.shape) * math.sqrt(var_b)
+    logits = C + selected[:, None] * b
     return float(np.mean(np.argmax(logits, axis=1) == test.labels))
 
 
@@ -119,6 +121,8 @@ def population_accuracy(params: RetrievalParams, beta: float, seed: int, ablate:
     limit = dataclasses.replace(fit, G2=G2, beta=math.inf if "test" in ablate else beta)
     if "share" in ablate:
         return unshared_bias_accuracy(limit, test, seed)
+    if "fresh" in ablate:
+        return fresh_bias_accuracy(limit, test, seed)
     predicted, _ = limit.predict(test)
     return float(np.mean(predicted == test.labels))
 
@@ -143,10 +147,12 @@ def main(argv: list[str] | None = None) -> None:
     try:  # every input checked before any trial: a one-line usage error, exit 2
         beta, cells, seeds = wall_inputs(args, check_beta, args.marker_in_value == "true")
         ablate = read_ablations(args.ablate)
-        if "share" in ablate and (len(ablate) > 1 or not math.isinf(beta) or args.marker_in_value != "true"):
-            raise ValueError(f"--ablate share stands alone, with --beta inf and the trigger in the value; got "
-                             f"--ablate {args.ablate} --beta {args.beta} --marker-in-value {args.marker_in_value}")
-        if ablate - {"share"} and math.isinf(beta):
+        alone = ablate & {"share", "fresh"}
+        if alone and (len(ablate) > 1 or not math.isinf(beta) or args.marker_in_value != "true"):
+            raise ValueError(f"--ablate {'/'.join(sorted(alone))} stands alone, with --beta inf and the trigger in the "
+                             f"value; got --ablate {args.ablate} --beta {args.beta} --marker-in-value "
+                             f"{args.marker_in_value}")
+        if ablate - {"share", "fresh"} and math.isinf(beta):
             raise ValueError(f"--ablate {args.ablate} needs a finite --beta (hard attention has no leak); got inf")
     except ValueError as err:
         p.error(str(err))

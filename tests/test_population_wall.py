@@ -169,6 +169,8 @@ def test_dropping_the_mean_keeps_only_the_stored_facts(bench_script):
     (["--ablate", "train,share", "--beta", "inf"], "--ablate share stands alone, with --beta inf and the trigger"),
     (["--ablate", "share", "--beta", "10"], "got --ablate share --beta 10.0 --marker-in-value true"),
     (["--ablate", "share", "--beta", "inf", "--marker-in-value", "false"], "--marker-in-value false"),
+    (["--ablate", "fresh,share", "--beta", "inf"], "--ablate fresh/share stands alone"),
+    (["--ablate", "fresh", "--beta", "10"], "got --ablate fresh --beta 10.0 --marker-in-value true"),
 ])
 def test_a_bad_ablation_is_one_usage_line(bench_usage_error, argv, says):
     base = ["--point", "512,204,32,80000", "--beta", "10", "--d", "170,180"]
