@@ -30,16 +30,15 @@ Example: ``python bench/crosstalk_parts.py --point 2048,697,16,2000000 --zeta 2 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import math
 
 import numpy as np
 
 from leak_wall import read_grid
 from points import parse_points
-from population_wall import expected_values
-from readout_parts import attended_parts, crosstalk_variances
-from softmax_leak import add_trial_options, append_line, trial_fit
+from population_wall import readout_limit
+from readout_parts import attended_parts, crosstalk_variances, parts_accuracy
+from softmax_leak import add_trial_options, append_line
 from theorycheck.tasks.retrieval import RetrievalParams
 
 
@@ -57,10 +56,9 @@ def logit_parts(params: RetrievalParams, seed: int) -> dict[str, float]:
     the key's part over its competitors (averaged); ``var_b``, the trigger's bias's variance over labels
     (0 with the trigger out of the value); ``b_spread``, :func:`bias_spread`; ``signal``, the target's key part
     above its competitors' mean; ``accuracy`` (every query)."""
-    fit, test, a = trial_fit(params, math.inf, seed)
-    limit = dataclasses.replace(fit, G2=expected_values(fit, a, params.L, seed, math.inf))
+    limit, test = readout_limit(params, math.inf, seed)
     C, b, selected = attended_parts(limit, test)
-    accuracy = float(np.mean(np.argmax(C + selected[:, None] * b, axis=1) == test.labels))
+    accuracy = parts_accuracy(C, b, selected, test.labels)
     rows = np.flatnonzero(selected)
     target = C[rows, test.labels[rows]]
     others = (C[rows].sum(axis=1) - target) / (params.V - 1)

@@ -42,7 +42,7 @@ import math
 import numpy as np
 
 from leak_wall import add_wall_options, stored_weights, wall_inputs
-from readout_parts import attended_parts, crosstalk_variances
+from readout_parts import attended_parts, crosstalk_variances, parts_accuracy
 from softmax_leak import append_line, leak_weights, trial_fit
 from theorycheck.algorithms.limit import centered_labels, check_beta
 from theorycheck.tasks.retrieval import RetrievalParams
@@ -95,8 +95,7 @@ def unshared_bias_accuracy(limit, test, seed: int) -> float:
     identity this is :meth:`~theorycheck.algorithms.limit.LimitFit.predict` (``predict_labels``)."""
     C, b, selected = attended_parts(limit, test)
     perm = np.random.default_rng([seed, 2]).permuted(np.tile(np.arange(len(b)), (len(C), 1)), axis=1)
-    logits = C + selected[:, None] * b[perm]
-    return float(np.mean(np.argmax(logits, axis=1) == test.labels))
+    return parts_accuracy(C, b[perm], selected, test.labels)
 
 
 def fresh_bias_accuracy(limit, test, seed: int) -> float:
@@ -108,17 +107,22 @@ def fresh_bias_accuracy(limit, test, seed: int) -> float:
     V, d = C.shape[1], limit.G2.shape[0]
     _, var_b = crosstalk_variances(V, d, limit.params.zeta)
     b = np.random.default_rng([seed, 3]).standard_normal(C.shape) * math.sqrt(var_b)
-    logits = C + selected[:, None] * b
-    return float(np.mean(np.argmax(logits, axis=1) == test.labels))
+    return parts_accuracy(C, b, selected, test.labels)
 
 
-def population_accuracy(params: RetrievalParams, beta: float, seed: int, ablate: frozenset[str] = frozenset()) -> float:
-    """One seed's test accuracy with ``G₂`` at infinite ``N`` (``g``, ``α`` from its fit at ``params.N``),
-    with the channels of the leak named in ``ablate`` taken away (the module docstring)."""
+def readout_limit(params: RetrievalParams, beta: float, seed: int, ablate: frozenset[str] = frozenset()):
+    """One seed's limit with ``G₂`` at infinite ``N`` (``g``, ``α`` from its fit at ``params.N``), the channels
+    of the leak named in ``ablate`` taken away (the module docstring): ``(limit, test)``, with its test set."""
     fit, test, a = trial_fit(params, beta, seed)
     G2 = expected_values(fit, a, params.L, seed, math.inf if "train" in ablate else beta, mean="mean" not in ablate,
                          shuffle="shuffle" in ablate)
-    limit = dataclasses.replace(fit, G2=G2, beta=math.inf if "test" in ablate else beta)
+    return dataclasses.replace(fit, G2=G2, beta=math.inf if "test" in ablate else beta), test
+
+
+def population_accuracy(params: RetrievalParams, beta: float, seed: int, ablate: frozenset[str] = frozenset()) -> float:
+    """One seed's test accuracy with ``G₂`` at infinite ``N`` (:func:`readout_limit`), with the channels of the
+    leak named in ``ablate`` taken away (the module docstring)."""
+    limit, test = readout_limit(params, beta, seed, ablate)
     if "share" in ablate:
         return unshared_bias_accuracy(limit, test, seed)
     if "fresh" in ablate:

@@ -24,6 +24,12 @@ def attended_parts(limit, test):
     return emb.E[x] @ M.T, b, attended == test.pos
 
 
+def parts_accuracy(C: np.ndarray, b: np.ndarray, selected: np.ndarray, labels: np.ndarray) -> float:
+    """The accuracy of labels ``argmax_y C[i, y] + selected_i·b[..., y]`` (``b`` one row for every query, or a row
+    a query) against ``labels``: :func:`attended_parts`' read-out, with ``b`` as given."""
+    return float(np.mean(np.argmax(C + selected[:, None] * b, axis=1) == labels))
+
+
 def crosstalk_variances(V: int, d: int, zeta: float) -> tuple[float, float]:
     """``(var_c, var_b)`` of a competitor's logit: ``(V + 2d − 2)/d²`` and ``ζ²(V + d − 1)/d²``."""
     return (V + 2 * d - 2) / d**2, zeta**2 * (V + d - 1) / d**2

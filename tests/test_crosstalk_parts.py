@@ -47,9 +47,8 @@ def test_the_bias_spread_is_that_over_the_triggers_direction(bench_script):
     script = bench_script("crosstalk_parts")
     wall = bench_script("population_wall")
     params = RetrievalParams(V=256, d=64, L=8, N=20000, zeta=2.0, marker_in_value=True)
-    fit, _, a = wall.trial_fit(params, math.inf, 5)
-    limit = dataclasses.replace(fit, G2=wall.expected_values(fit, a, 8, 5, math.inf))
-    M = fit.emb.U @ limit.G2
+    limit, _ = wall.readout_limit(params, math.inf, 5)
+    M = limit.emb.U @ limit.G2
     z = np.random.default_rng(0).standard_normal((4000, 64))
     z *= 2.0 / np.linalg.norm(z, axis=1, keepdims=True)
     var_b = (z @ M.T).var(axis=1)

@@ -3,7 +3,6 @@ N"), its pieces and the rows it published."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from types import SimpleNamespace
@@ -483,8 +482,7 @@ def test_share_with_the_identity_permutation_is_the_read_out(bench_script, monke
     """``share`` only permutes ``b``: with every permutation the identity it scores as ``predict`` does."""
     script = bench_script("population_wall")
     params = RetrievalParams(V=64, d=32, L=8, N=4000, zeta=2.0, marker_in_value=True)
-    fit, test, a = script.trial_fit(params, math.inf, 3)
-    limit = dataclasses.replace(fit, G2=script.expected_values(fit, a, 8, 3, math.inf))
+    limit, test = script.readout_limit(params, math.inf, 3)
     predicted, _ = limit.predict(test)
     monkeypatch.setattr(script.np.random, "default_rng", lambda seed: SimpleNamespace(permuted=lambda x, axis: x))
     assert script.unshared_bias_accuracy(limit, test, 3) == float(np.mean(predicted == test.labels))
@@ -501,8 +499,7 @@ def test_at_zeta_2_seeds_with_a_larger_trigger_bias_do_worse(bench_script):
         params = RetrievalParams(V=2048, d=row["d"], L=16, N=2000000, zeta=2.0, marker_in_value=True)
         got = []
         for seed, acc in zip(row["seeds"], row["accuracy"]):
-            fit, test, a = script.trial_fit(params, math.inf, seed)
-            limit = dataclasses.replace(fit, G2=script.expected_values(fit, a, 16, seed, math.inf))
+            limit, test = script.readout_limit(params, math.inf, seed)
             predicted, _ = limit.predict(test)
             assert float(np.mean(predicted == test.labels)) == acc  # the published accuracy
             logits, b, selected = script.attended_parts(limit, test)
