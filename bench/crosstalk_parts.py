@@ -37,7 +37,7 @@ import numpy as np
 from leak_wall import read_grid
 from points import parse_points
 from population_wall import readout_limit
-from readout_parts import attended_parts, crosstalk_variances, parts_accuracy
+from readout_parts import attended_parts, crosstalk_variances, label_rows, parts_accuracy
 from softmax_leak import add_trial_options, append_line
 from theorycheck.tasks.retrieval import RetrievalParams
 
@@ -57,7 +57,7 @@ def logit_parts(params: RetrievalParams, seed: int) -> dict[str, float]:
     (0 with the trigger out of the value); ``b_spread``, :func:`bias_spread`; ``signal``, the target's key part
     above its competitors' mean; ``accuracy`` (every query)."""
     limit, test = readout_limit(params, math.inf, seed)
-    C, b, selected = attended_parts(limit, test)
+    C, b, selected, _ = attended_parts(limit, test)
     accuracy = parts_accuracy(C, b, selected, test.labels)
     rows = np.flatnonzero(selected)
     target = C[rows, test.labels[rows]]
@@ -75,17 +75,29 @@ def bias_spread(limit) -> float:
     spread between seeds that ``var_c``, an average over every query's key, does not have."""
     if not limit.params.marker_in_value:
         return 0.0
-    M = limit.emb.U @ limit.G2
+    M = label_rows(limit)
     M -= M.mean(axis=0)
     A = M.T @ M
     d = A.shape[0]
     return math.sqrt(2.0 * (d * np.sum(A * A) / np.trace(A) ** 2 - 1.0) / (d + 2))
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_point_options(p: argparse.ArgumentParser) -> None:
+    """``--point V,d,L,N`` and ``--d``, the grid of ``d`` that replaces the point's (this script's and
+    ``bias_modes.py``'s)."""
     p.add_argument("--point", required=True, metavar="V,d,L,N", help="d is replaced by the grid's")
     p.add_argument("--d", required=True, help="the d to read, comma-separated, increasing")
+
+
+def read_point(args) -> tuple[int, int, int, list[int]]:
+    """``(V, L, N, ds)`` from :func:`add_point_options`' options (a ValueError naming a bad one)."""
+    [(V, _, L, N)] = parse_points(args.point, "--point")
+    return V, L, N, read_grid(args.d, least=1)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_point_options(p)
     p.add_argument("--marker-in-value", choices=("true", "false"), default="true",
                    help="whether the trigger is in the value path (docs/theory.md §1)")
     p.add_argument("--d-ref", type=float, default=None, help="the wall without the trigger in the value, for the "
@@ -93,8 +105,7 @@ def main(argv: list[str] | None = None) -> None:
     add_trial_options(p)
     args = p.parse_args(argv)
     try:  # every input checked before any trial: a one-line usage error, exit 2
-        [(V, _, L, N)] = parse_points(args.point, "--point")
-        ds = read_grid(args.d, least=1)
+        V, L, N, ds = read_point(args)
         if args.zeta < 0 or args.seeds < 1 or (args.d_ref is not None and not args.d_ref > 0):
             raise ValueError(f"need --zeta >= 0, --seeds >= 1 and --d-ref > 0; got {args.zeta}, {args.seeds}, "
                              f"{args.d_ref}")

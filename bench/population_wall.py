@@ -22,11 +22,12 @@ the wall (docs/theory.md §7.12, "Which channel carries the wall"): ``train`` st
 attention would (its ``c_y``, a miss shared uniformly) and tests at ``--beta``; ``test`` stores ``G₂`` at
 ``--beta`` and tests with hard attention; ``mean`` drops the misses' ``(1 − c_y) ē`` from ``G₂``;
 ``shuffle`` permutes the ``c_y`` across the facts (the same weights, unrelated to each fact's score; the
-permutation drawn from ``[seed, 1]``). ``share`` (hard attention, trigger in the value, on its own) asks whether
-the trigger's part of the query, ``b_y = u_yᵀ G₂ z_trig``, hurts because every query shares it: each test query
-gets its own permutation of ``b`` (the same values, drawn from ``[seed, 2]``); ``fresh`` (the same settings) draws
-each query's ``b`` afresh, i.i.d. with the cross-talk formula's variance (``[seed, 3]``; docs/theory.md §7.12, "Why
-the walls sit below the model").
+permutation drawn from ``[seed, 1]``). ``share``, ``fresh``, ``redraw`` and ``own`` (and ``selfless``, ``retrained``;
+hard attention, trigger in the value, each on its own) replace the trigger's part of the query, ``b_y = u_yᵀ G₂ z_trig``, one draw a seed that
+every query shares, query by query (``readout_parts.query_bias``): its own permutation of ``b``; i.i.d. draws at the
+cross-talk formula's variance; ``U G₂ z′`` with its own trigger direction; and ``fresh``'s draws with the part along
+the query's key kept (docs/theory.md §7.12, "Why the walls sit below the model" and "Why a seed's own bias beats
+fresh draws").
 ``g`` and ``α`` are step 1's, which does not depend on ``β``, so each ablation changes only its channel.
 
 Example: ``python bench/population_wall.py --point 512,204,32,80000 --beta inf --d 160,166,172,178
@@ -42,13 +43,14 @@ import math
 import numpy as np
 
 from leak_wall import add_wall_options, stored_weights, wall_inputs
-from readout_parts import attended_parts, crosstalk_variances, parts_accuracy
+from readout_parts import BIAS_MODES, attended_parts, parts_accuracy, query_bias
 from softmax_leak import append_line, leak_weights, trial_fit
 from theorycheck.algorithms.limit import centered_labels, check_beta
 from theorycheck.tasks.retrieval import RetrievalParams
 
 
-ABLATIONS = ("none", "train", "test", "mean", "shuffle", "share", "fresh")
+ABLATIONS = ("none", "train", "test", "mean", "shuffle") + BIAS_MODES[1:]
+BIAS_ABLATIONS = frozenset(BIAS_MODES[1:])  # the trigger's bias replaced query by query
 
 
 def expected_values(fit, a: np.ndarray, L: int, seed: int, beta: float, mean: bool = True,
@@ -57,6 +59,13 @@ def expected_values(fit, a: np.ndarray, L: int, seed: int, beta: float, mean: bo
     ``beta`` (the module docstring's formula; ``d×d``, the orientation of
     :class:`~theorycheck.algorithms.limit.LimitFit`); ``mean=False`` drops the misses' ``(1 − c_y) ē``,
     ``shuffle=True`` permutes the ``c_y`` across the facts."""
+    return stored_values(fit, *stored_by_label(fit, a, L, seed, beta, shuffle), mean=mean)
+
+
+def stored_by_label(fit, a: np.ndarray, L: int, seed: int, beta: float,
+                    shuffle: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """``(c, share)``: ``c_y`` the weight with which label ``y``'s fact is stored (``shuffle``: permuted across
+    the facts, from ``[seed, 1]``) and ``share_x`` each token's share of a miss (the module docstring)."""
     emb = fit.emb
     alpha, scale = fit.diagnostics["trigger_coef"], fit.diagnostics["logit_scale"]
     V = len(a)
@@ -67,11 +76,17 @@ def expected_values(fit, a: np.ndarray, L: int, seed: int, beta: float, mean: bo
         stored = stored_weights(a, alpha, beta, scale, L, seed)
         share = leak_weights(a, beta, scale)
         share /= share.sum()
-    fact = np.argsort(emb.perm)  # the token whose label is y, for each y
-    c = stored[fact]
+    c = stored[np.argsort(emb.perm)]  # np.argsort(perm)[y] is the token whose label is y
     if shuffle:
         c = np.random.default_rng([seed, 1]).permutation(c)
-    rows = c[:, None] * emb.E[fact]
+    return c, share
+
+
+def stored_values(fit, c: np.ndarray, share: np.ndarray, mean: bool = True) -> np.ndarray:
+    """``G₂ = W̃ᵀ(c_y e_{x_y} + (1 − c_y) ē + [miv]·c_y z_trig)`` (rows by label; ``ē = shareᵀE``; ``mean=False``
+    drops the misses' part): the module docstring's formula for given weights."""
+    emb = fit.emb
+    rows = c[:, None] * emb.E[np.argsort(emb.perm)]
     if mean:
         rows += (1.0 - c)[:, None] * (share @ emb.E)[None, :]
     if fit.params.marker_in_value:
@@ -88,45 +103,25 @@ def read_ablations(text: str) -> frozenset[str]:
     return names - {"none"}
 
 
-def unshared_bias_accuracy(limit, test, seed: int) -> float:
-    """Hard attention's accuracy on ``test`` when each query gets its own permutation of the trigger's
-    per-label logit ``b = U G₂ z_trig`` (``share``): labels ``argmax_y u_yᵀ G₂ e_x + 1{x at ℓ}·b_{π(y)}``, ``x``
-    the attended token (the trigger rides in the value at the informative position ``ℓ`` only); with ``π`` the
-    identity this is :meth:`~theorycheck.algorithms.limit.LimitFit.predict` (``predict_labels``)."""
-    C, b, selected = attended_parts(limit, test)
-    perm = np.random.default_rng([seed, 2]).permuted(np.tile(np.arange(len(b)), (len(C), 1)), axis=1)
-    return parts_accuracy(C, b[perm], selected, test.labels)
-
-
-def fresh_bias_accuracy(limit, test, seed: int) -> float:
-    """Hard attention's accuracy on ``test`` when the trigger's per-label logit is drawn afresh for every query
-    (``fresh``): i.i.d. ``N(0, ζ²(V + d − 1)/d²)``, the cross-talk formula's variance (the same for every seed;
-    ``readout_parts.crosstalk_variances``), from ``[seed, 3]``, in place of ``b = U G₂ z_trig``, which is one
-    draw a seed, shared by every query, its scale set by the trigger's direction."""
-    C, _, selected = attended_parts(limit, test)
-    V, d = C.shape[1], limit.G2.shape[0]
-    _, var_b = crosstalk_variances(V, d, limit.params.zeta)
-    b = np.random.default_rng([seed, 3]).standard_normal(C.shape) * math.sqrt(var_b)
-    return parts_accuracy(C, b, selected, test.labels)
-
-
 def readout_limit(params: RetrievalParams, beta: float, seed: int, ablate: frozenset[str] = frozenset()):
     """One seed's limit with ``G₂`` at infinite ``N`` (``g``, ``α`` from its fit at ``params.N``), the channels
-    of the leak named in ``ablate`` taken away (the module docstring): ``(limit, test)``, with its test set."""
+    of the leak named in ``ablate`` taken away (the module docstring): ``(limit, test)``, with its test set; the
+    weights ``c_y`` by label in ``limit.diagnostics["stored"]``."""
     fit, test, a = trial_fit(params, beta, seed)
-    G2 = expected_values(fit, a, params.L, seed, math.inf if "train" in ablate else beta, mean="mean" not in ablate,
-                         shuffle="shuffle" in ablate)
-    return dataclasses.replace(fit, G2=G2, beta=math.inf if "test" in ablate else beta), test
+    c, share = stored_by_label(fit, a, params.L, seed, math.inf if "train" in ablate else beta, "shuffle" in ablate)
+    G2 = stored_values(fit, c, share, mean="mean" not in ablate)
+    return dataclasses.replace(fit, G2=G2, beta=math.inf if "test" in ablate else beta,
+                               diagnostics={**fit.diagnostics, "stored": c}), test
 
 
 def population_accuracy(params: RetrievalParams, beta: float, seed: int, ablate: frozenset[str] = frozenset()) -> float:
     """One seed's test accuracy with ``G₂`` at infinite ``N`` (:func:`readout_limit`), with the channels of the
     leak named in ``ablate`` taken away (the module docstring)."""
     limit, test = readout_limit(params, beta, seed, ablate)
-    if "share" in ablate:
-        return unshared_bias_accuracy(limit, test, seed)
-    if "fresh" in ablate:
-        return fresh_bias_accuracy(limit, test, seed)
+    [mode] = ablate & BIAS_ABLATIONS or [None]
+    if mode:
+        parts = attended_parts(limit, test)
+        return parts_accuracy(parts.C, query_bias(mode, limit, parts, test.labels, seed), parts.selected, test.labels)
     predicted, _ = limit.predict(test)
     return float(np.mean(predicted == test.labels))
 
@@ -151,12 +146,12 @@ def main(argv: list[str] | None = None) -> None:
     try:  # every input checked before any trial: a one-line usage error, exit 2
         beta, cells, seeds = wall_inputs(args, check_beta, args.marker_in_value == "true")
         ablate = read_ablations(args.ablate)
-        alone = ablate & {"share", "fresh"}
+        alone = ablate & BIAS_ABLATIONS
         if alone and (len(ablate) > 1 or not math.isinf(beta) or args.marker_in_value != "true"):
             raise ValueError(f"--ablate {'/'.join(sorted(alone))} stands alone, with --beta inf and the trigger in the "
                              f"value; got --ablate {args.ablate} --beta {args.beta} --marker-in-value "
                              f"{args.marker_in_value}")
-        if ablate - {"share", "fresh"} and math.isinf(beta):
+        if ablate - BIAS_ABLATIONS and math.isinf(beta):
             raise ValueError(f"--ablate {args.ablate} needs a finite --beta (hard attention has no leak); got inf")
     except ValueError as err:
         p.error(str(err))

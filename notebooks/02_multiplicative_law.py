@@ -523,7 +523,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # per-label logit, predicted, missed, but because it scales only part of the cross-talk's `1/d` terms: the wall at
 # `d² = K²((1 + ζ²)V + (2 + ζ²)d)`, predicted at `ζ = 3`, held, at 512, missed; the seeds' ±9% spread of that bias is
 # the trigger's one direction, and the walls' 1-3% below the model ride on the bias being one draw a seed (drawn afresh,
-# `ζ = 3`'s wall moves onto it), both predicted, held; `python bench/crosstalk_parts.py`;
+# `ζ = 3`'s wall moves onto it), both predicted, held: a seed's error over the trigger's direction is right-skewed and
+# a 4-seed median reads its typical direction, while with a direction drawn for each query the wall is the model's, 0.7%
+# above it, predicted near the seeds' own, missed; `python bench/crosstalk_parts.py`, `python bench/bias_modes.py`;
 # docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
 # softmax's wall still moves with `L` (300.3 at `L = 32`, 301.7 at 128, 326.8 at 512 at infinite `N`): at `d = 320`,
 # `N = 4·10⁶`, 4 of 4 seeds succeed at `L` 32 and 128 and 1 of 4 at 512, so the coupling through the wall appears there

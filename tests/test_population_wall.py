@@ -484,8 +484,10 @@ def test_share_with_the_identity_permutation_is_the_read_out(bench_script, monke
     params = RetrievalParams(V=64, d=32, L=8, N=4000, zeta=2.0, marker_in_value=True)
     limit, test = script.readout_limit(params, math.inf, 3)
     predicted, _ = limit.predict(test)
+    parts = script.attended_parts(limit, test)
     monkeypatch.setattr(script.np.random, "default_rng", lambda seed: SimpleNamespace(permuted=lambda x, axis: x))
-    assert script.unshared_bias_accuracy(limit, test, 3) == float(np.mean(predicted == test.labels))
+    b = script.query_bias("share", limit, parts, test.labels, 3)
+    assert script.parts_accuracy(parts.C, b, parts.selected, test.labels) == float(np.mean(predicted == test.labels))
 
 
 @pytest.mark.slow
@@ -502,7 +504,7 @@ def test_at_zeta_2_seeds_with_a_larger_trigger_bias_do_worse(bench_script):
             limit, test = script.readout_limit(params, math.inf, seed)
             predicted, _ = limit.predict(test)
             assert float(np.mean(predicted == test.labels)) == acc  # the published accuracy
-            logits, b, selected = script.attended_parts(limit, test)
+            logits, b, selected, _ = script.attended_parts(limit, test)
             assert selected.all()  # so the key's part is that of the fact's token
             logits[np.arange(len(logits)), test.labels] = np.nan
             got.append(float(np.std(b) / np.nanstd(logits)))
