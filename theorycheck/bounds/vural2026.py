@@ -94,7 +94,13 @@ BOUNDS = [
     _entry("storage", Law.parse("d**2 >= C1*V*log(V)", resource="d"), "upper", {"d": "helps", "V": "hurts"},
            _V_ONLY, "derived",
            "superposition cross-talk of the one-step Hebbian memory: d^2 >= C1 V log V",
-           THREE_STEP, {"C1": 10.0}, "C1 ~ 10 measured for exact Hebbian recall (docs/theory.md §7.2)."),
+           THREE_STEP, {"C1": 10.0},
+           "C1 ~ 10 measured for exact Hebbian recall (docs/theory.md §7.2). For the three-step limit with hard "
+           "attention the read-out's wall at infinite N (99% of the facts) is measured as d^2 >= C log V ((1 + zeta^2) "
+           "V + (2 + zeta^2) d), C = 4.40 [4.35, 4.44], over V 512..4096, zeta 0..3 (zeta 0: the trigger out of the "
+           "value path). With the trigger out (this entry's setting) this form is consistent on 3 cells (C1 = 5.4, "
+           "within 0.985..1.16); with it in, blind to zeta, it is refuted (2026-12-05, docs/theory.md §7.12, 'The "
+           "walls as a law'; bench/data/readout_walls.csv)."),
     _entry("trigger_overlap", Law.parse("d >= C2*log(V)/zeta**2"), "upper",
            {"d": "helps", "V": "hurts", "zeta": "helps"},
            Regime({"V": 1, "zeta": 0}, "V -> oo at fixed trigger norm zeta"), "derived",
