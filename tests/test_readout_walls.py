@@ -2,10 +2,12 @@
 law"): the table it publishes is the one its rows give, and the fits the docs publish."""
 
 import csv
+import math
 
+import numpy as np
 import pytest
 
-from bench_data import DATA
+from bench_data import DATA, jsonl
 from published_fits_helpers import fit
 
 LAW = "d**2 >= C*log(V)*(s*V + (s + 1)*d)"
@@ -66,3 +68,24 @@ def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     assert (round(out["ratio_spread"]["min"], 3), round(out["ratio_spread"]["max"], 3)) == (0.945, 1.142)
     code, out = fit(capsys, "readout_walls.csv", "--law", LAW, "--resource", "d", "--where", "s=1")
     assert code == 0 and round(out["constant"]["C"]["estimate"], 3) == 4.399
+
+
+def _law_wall(C, V, s):
+    """The positive root of ``d² = C·log V·(sV + (s + 1)d)``."""
+    a, c = C * math.log(V) * (s + 1), C * math.log(V) * s * V
+    return (a + math.sqrt(a * a + 4 * c)) / 2
+
+
+def test_out_of_sample_the_law_held_at_8192_and_missed_at_4096_zeta_3(bench_script):
+    """Written down before each run from ``C = 4.397``: ``V = 8192``, trigger out, within ±3% of the law (held:
+    603.6 against 610.7); ``(4096, ζ = 3)`` within ±3% (missed: 1365.3 against 1441.5, the first crossing on the
+    grid joined with its extension down to 1272)."""
+    wall = bench_script("population_wall").median_wall
+    rows = jsonl("limit_population_wall_out_of_sample.jsonl")
+    for V, s, published in ((8192, 1.0, 603.6), (4096, 10.0, 1365.3)):
+        line = sorted((r for r in rows if r["V"] == V), key=lambda r: r["d"])
+        assert all(math.isinf(r["beta"]) and r["marker_in_value"] == (s > 1) for r in line)
+        got = wall([r["d"] for r in line], [float(np.median(r["accuracy"])) for r in line], 0.99)
+        law = _law_wall(4.397, V, s)
+        assert round(got, 1) == published and (abs(got / law - 1) <= 0.03) == (V == 8192)
+    assert round(_law_wall(4.397, 8192, 1.0), 1) == 610.7 and round(_law_wall(4.397, 4096, 10.0), 1) == 1441.5
