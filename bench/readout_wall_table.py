@@ -25,7 +25,8 @@ from pathlib import Path
 from population_wall import median_wall
 
 DATA = Path(__file__).resolve().parent / "data"
-SOURCES = ("limit_population_wall.jsonl", "limit_population_wall_ablation.jsonl", "limit_population_wall_crosstalk.jsonl")
+SOURCES = ("limit_population_wall.jsonl", "limit_population_wall_ablation.jsonl",
+           "limit_population_wall_crosstalk.jsonl")
 COLUMNS = ("V", "s", "d", "seed")
 
 

@@ -38,6 +38,12 @@ def test_a_seed_that_never_crosses_is_left_out(bench_script):
     assert script.seed_walls(line, 0.99) == [(3, pytest.approx(105.0))]
 
 
+def test_a_bad_target_is_one_usage_line(bench_usage_error, tmp_path):
+    assert "--target: expected an accuracy in (0, 1); got 1.5" in bench_usage_error(
+        "readout_wall_table", ["--out", str(tmp_path / "walls.csv"), "--target", "1.5"])
+    assert not (tmp_path / "walls.csv").exists()  # checked before any work
+
+
 def test_the_published_fits_and_their_predictions(capsys):
     """Written down before the table was built (20:36 UTC): the law the cross-talk's variances give consistent with
     ``C`` in [4.2, 4.8] (held: 4.397); the catalogue's ``storage`` form refuted (held: ``s`` +0.52); every cell within
