@@ -1,6 +1,6 @@
 """Hard attention's read-out at infinite ``N`` in parts: the signal, the cross-talk, the trigger's bias (prints figures)
 
-With ``G₂`` at its expectation (``population_wall.expected_values``; hard attention stores fact ``x_y``
+With ``G₂`` at its expectation (``population_wall.readout_limit``; hard attention stores fact ``x_y``
 with weight ``c_y``) and ``w̃`` the centred label embeddings, a query whose attended token is ``x`` (fact
 ``x → y*``) gives label ``y`` the logit
 
@@ -57,7 +57,8 @@ def logit_parts(params: RetrievalParams, seed: int) -> dict[str, float]:
     (0 with the trigger out of the value); ``b_spread``, :func:`bias_spread`; ``signal``, the target's key part
     above its competitors' mean; ``accuracy`` (every query)."""
     limit, test = readout_limit(params, math.inf, seed)
-    C, b, selected, _ = attended_parts(limit, test)
+    parts = attended_parts(limit, test)
+    C, b, selected = parts.C, parts.b, parts.selected
     accuracy = parts_accuracy(C, b, selected, test.labels)
     rows = np.flatnonzero(selected)
     target = C[rows, test.labels[rows]]

@@ -23,11 +23,11 @@ attention would (its ``c_y``, a miss shared uniformly) and tests at ``--beta``; 
 ``--beta`` and tests with hard attention; ``mean`` drops the misses' ``(1 − c_y) ē`` from ``G₂``;
 ``shuffle`` permutes the ``c_y`` across the facts (the same weights, unrelated to each fact's score; the
 permutation drawn from ``[seed, 1]``). ``share``, ``fresh``, ``redraw`` and ``own`` (and ``selfless``, ``retrained``;
-hard attention, trigger in the value, each on its own) replace the trigger's part of the query, ``b_y = u_yᵀ G₂ z_trig``, one draw a seed that
-every query shares, query by query (``readout_parts.query_bias``): its own permutation of ``b``; i.i.d. draws at the
-cross-talk formula's variance; ``U G₂ z′`` with its own trigger direction; and ``fresh``'s draws with the part along
-the query's key kept (docs/theory.md §7.12, "Why the walls sit below the model" and "Why a seed's own bias beats
-fresh draws").
+hard attention, trigger in the value, each on its own) replace the trigger's part of the query, ``b_y = u_yᵀ G₂
+z_trig``, one draw a seed that every query shares, query by query (``readout_parts.query_bias``): its own
+permutation of ``b``; i.i.d. draws at the cross-talk formula's variance; ``U G₂ z′`` with its own trigger direction;
+and ``fresh``'s draws with the part along the query's key kept (docs/theory.md §7.12, "Why the walls sit below
+the model" and "Why a seed's own bias beats fresh draws").
 ``g`` and ``α`` are step 1's, which does not depend on ``β``, so each ablation changes only its channel.
 
 Example: ``python bench/population_wall.py --point 512,204,32,80000 --beta inf --d 160,166,172,178
@@ -53,19 +53,11 @@ ABLATIONS = ("none", "train", "test", "mean", "shuffle") + BIAS_MODES[1:]
 BIAS_ABLATIONS = frozenset(BIAS_MODES[1:])  # the trigger's bias replaced query by query
 
 
-def expected_values(fit, a: np.ndarray, L: int, seed: int, beta: float, mean: bool = True,
-                    shuffle: bool = False) -> np.ndarray:
-    """``G₂`` at infinite ``N`` for ``fit``'s embeddings and scores ``a``, stored by the attention rule
-    ``beta`` (the module docstring's formula; ``d×d``, the orientation of
-    :class:`~theorycheck.algorithms.limit.LimitFit`); ``mean=False`` drops the misses' ``(1 − c_y) ē``,
-    ``shuffle=True`` permutes the ``c_y`` across the facts."""
-    return stored_values(fit, *stored_by_label(fit, a, L, seed, beta, shuffle), mean=mean)
-
-
 def stored_by_label(fit, a: np.ndarray, L: int, seed: int, beta: float,
                     shuffle: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """``(c, share)``: ``c_y`` the weight with which label ``y``'s fact is stored (``shuffle``: permuted across
-    the facts, from ``[seed, 1]``) and ``share_x`` each token's share of a miss (the module docstring)."""
+    """``(c, share)`` for ``fit``'s embeddings and scores ``a`` under the attention rule ``beta``: ``c_y`` the
+    weight with which label ``y``'s fact is stored (``shuffle``: permuted across the facts, from ``[seed, 1]``) and
+    ``share_x`` each token's share of a miss (the module docstring; :func:`stored_values` builds ``G₂`` from them)."""
     emb = fit.emb
     alpha, scale = fit.diagnostics["trigger_coef"], fit.diagnostics["logit_scale"]
     V = len(a)
@@ -83,8 +75,9 @@ def stored_by_label(fit, a: np.ndarray, L: int, seed: int, beta: float,
 
 
 def stored_values(fit, c: np.ndarray, share: np.ndarray, mean: bool = True) -> np.ndarray:
-    """``G₂ = W̃ᵀ(c_y e_{x_y} + (1 − c_y) ē + [miv]·c_y z_trig)`` (rows by label; ``ē = shareᵀE``; ``mean=False``
-    drops the misses' part): the module docstring's formula for given weights."""
+    """``G₂`` at infinite ``N``, ``W̃ᵀ(c_y e_{x_y} + (1 − c_y) ē + [miv]·c_y z_trig)`` (rows by label; ``ē =
+    shareᵀE``; ``d×d``, the orientation of :class:`~theorycheck.algorithms.limit.LimitFit`; ``mean=False`` drops the
+    misses' part): the module docstring's formula for the weights of :func:`stored_by_label`."""
     emb = fit.emb
     rows = c[:, None] * emb.E[np.argsort(emb.perm)]
     if mean:

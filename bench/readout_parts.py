@@ -20,11 +20,13 @@ BIAS_MODES = ("frozen", "share", "fresh", "redraw", "own", "selfless", "retraine
 class Parts(NamedTuple):
     """:func:`attended_parts`' read-out: ``C[i, y] = u_yᵀ G₂ e_{x_i}`` (``x_i = tokens[i]`` the token query ``i``
     attends to), ``b = U G₂ z_trig`` the trigger's per-label logit (zero with the trigger out of the value path),
-    and ``selected``, whether the informative position was attended (where ``b`` is added)."""
+    ``selected``, whether the informative position was attended (where ``b`` is added), and ``M``, the label
+    rows :func:`label_rows` (``b = M z_trig``), kept so the bias's modes reuse them."""
     C: np.ndarray
     b: np.ndarray
     selected: np.ndarray
     tokens: np.ndarray
+    M: np.ndarray
 
 
 def label_rows(limit) -> np.ndarray:
@@ -40,7 +42,7 @@ def attended_parts(limit, test) -> Parts:
     attended, _ = attend(test.tokens, test.pos, emb.E @ limit.g, limit.trigger_coef, math.inf, 1.0)
     x = test.tokens[np.arange(len(attended)), attended]
     b = M @ emb.z_trig if limit.params.marker_in_value else np.zeros(len(M))
-    return Parts(emb.E[x] @ M.T, b, attended == test.pos, x)
+    return Parts(emb.E[x] @ M.T, b, attended == test.pos, x, M)
 
 
 def parts_accuracy(C: np.ndarray, b: np.ndarray, selected: np.ndarray, labels: np.ndarray) -> float:
@@ -90,9 +92,10 @@ def query_bias(mode: str, limit, parts: Parts, labels: np.ndarray, seed: int) ->
         return parts.b - zeta**2 * stored_trigger(limit)
     if mode in ("redraw", "retrained"):
         z = sphere_directions(n, d, zeta, np.random.default_rng([seed, 4]))
+        b = z @ parts.M.T
         if mode == "redraw":
-            return z @ label_rows(limit).T
-        return z @ label_rows(limit).T + (zeta**2 - z @ limit.emb.z_trig)[:, None] * stored_trigger(limit)
+            return b
+        return b + (zeta**2 - z @ limit.emb.z_trig)[:, None] * stored_trigger(limit)
     _, var_b = crosstalk_variances(V, d, zeta)
     g = np.random.default_rng([seed, 3]).standard_normal((n, V)) * math.sqrt(var_b)
     if mode == "fresh":
@@ -113,6 +116,6 @@ def direction_errors(limit, parts: Parts, labels: np.ndarray, zs: np.ndarray) ->
     """``(error, var_b)`` for each trigger direction ``z`` in the rows of ``zs``, shared by every query as ``z_trig``
     is (``b = U G₂ z``; with every ``c_y = 1`` the stored trigger cancels from ``G₂``, so ``z`` moves only the bias):
     the test error of :func:`parts_accuracy` and the variance of ``b`` over the labels."""
-    bs = zs @ label_rows(limit).T
+    bs = zs @ parts.M.T
     errors = [1.0 - parts_accuracy(parts.C, b, parts.selected, labels) for b in bs]
     return np.array(errors), bs.var(axis=1)

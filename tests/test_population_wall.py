@@ -19,7 +19,7 @@ from bench_data import DATA, jsonl
 
 
 def _fake_fit(beta, V=16, d=8, L=4, miv=True):
-    """What ``expected_values`` reads of a fit, with every token scoring 0 and ``α = 1``."""
+    """What ``stored_by_label`` and ``stored_values`` read of a fit, with every token scoring 0 and ``α = 1``."""
     params = RetrievalParams(V=V, d=d, L=L, N=100, zeta=0.5, marker_in_value=miv)
     emb = make_embeddings(params, np.random.default_rng(5))
     return SimpleNamespace(emb=emb, beta=beta, params=params,
@@ -39,7 +39,8 @@ def test_equal_scores_give_the_formula_exactly(bench_script, miv):
         c = 1.0 if math.isinf(beta) else 1.0 / (1.0 + 3 * math.exp(-2.0))
         rows = c * emb.E[fact_of_label] + (1 - c) * emb.E.mean(axis=0) + (c * emb.z_trig if miv else 0.0)
         want = centered_labels(emb.U).T @ rows
-        assert script.expected_values(fit, a, 4, 1, beta) == pytest.approx(want, rel=1e-12, abs=1e-15)
+        got = script.stored_values(fit, *script.stored_by_label(fit, a, 4, 1, beta))
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-15)
     assert emb.perm[fact_of_label].tolist() == list(range(16))  # label y's fact token carries label y
 
 
@@ -155,9 +156,10 @@ def test_dropping_the_mean_keeps_only_the_stored_facts(bench_script):
     emb = fit.emb
     c = 1.0 / (1.0 + 3 * math.exp(-2.0))
     want = centered_labels(emb.U).T @ (c * emb.E[np.argsort(emb.perm)] + c * emb.z_trig)
-    assert script.expected_values(fit, a, 4, 1, 2.0, mean=False) == pytest.approx(want, rel=1e-12, abs=1e-15)
-    assert script.expected_values(fit, a, 4, 1, 2.0, shuffle=True) == pytest.approx(
-        script.expected_values(fit, a, 4, 1, 2.0), rel=1e-12, abs=1e-15)
+    weights = script.stored_by_label(fit, a, 4, 1, 2.0)
+    assert script.stored_values(fit, *weights, mean=False) == pytest.approx(want, rel=1e-12, abs=1e-15)
+    assert script.stored_values(fit, *script.stored_by_label(fit, a, 4, 1, 2.0, shuffle=True)) == pytest.approx(
+        script.stored_values(fit, *weights), rel=1e-12, abs=1e-15)
 
 
 @pytest.mark.parametrize("argv, says", [
@@ -504,7 +506,8 @@ def test_at_zeta_2_seeds_with_a_larger_trigger_bias_do_worse(bench_script):
             limit, test = script.readout_limit(params, math.inf, seed)
             predicted, _ = limit.predict(test)
             assert float(np.mean(predicted == test.labels)) == acc  # the published accuracy
-            logits, b, selected, _ = script.attended_parts(limit, test)
+            parts = script.attended_parts(limit, test)
+            logits, b, selected = parts.C, parts.b, parts.selected
             assert selected.all()  # so the key's part is that of the fact's token
             logits[np.arange(len(logits)), test.labels] = np.nan
             got.append(float(np.std(b) / np.nanstd(logits)))
