@@ -473,7 +473,9 @@ def test_a_law_that_splits_every_cell_but_at_its_crossing_is_not_identified():
     assert fit.identified and fit.constants_from == "likelihood" and fit.llf < math.log(0.5) - 1
 
 
-_WIDTH_TREND_ROWS = Path(__file__).resolve().parent.parent / "bench" / "data" / "three_step_eta1e5_L_line_2896_724.csv"
+# Its own path, not tests/bench_data.DATA: the BLAS test below imports this module in a subprocess from the repository
+# root, where tests/ is not on the path.
+_WIDTH_TREND_ROWS = Path(__file__).resolve().parents[1] / "bench" / "data" / "three_step_eta1e5_L_line_2896_724.csv"
 _ADDITIVE = "N >= C_add1*L + C_add2*V**2*log(V)/d**2"
 
 

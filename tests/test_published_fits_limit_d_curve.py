@@ -150,14 +150,14 @@ def test_between_the_two_d_at_a_lean_of_138_the_ratio_sits_between(capsys):
 
 
 def test_below_the_three_d_at_a_lean_of_138_the_ratio_stays_at_724s(capsys):
-    # docs/theory.md 7.12 (2026-12-03): eta/gamma' = 34.6 at (4096, 640), L = 128, leans 0.90-2.12 (mean 1.37). 28
-    # runs in three rounds: 0/2 at 1.8e5 and 1.95e5, 1/2 at 2.05e5, 0/2 at 2.1e5, 2/4 at 2.15e5, 0/2 at 2.2e5, 2/2
-    # at 2.25e5, 0/4 at 2.3e5, 1/2 at 2.35e5 and 2.45e5, 2/2 at 2.4e5 and 2.5e5. The cell's own GLM (outside N << L*V): 2.306e5 [2.115e5, 3.286e5],
-    # 0.663x the limit's 3.475e5. Predicted before any run: 2.00e5 (0.575x) from the three lean-matched probes'
-    # one power of d (missed). Before round 3 (20 runs, a bracket: 2.243e5 [2.056e5, 2.447e5] by the shared-width
-    # probit): 3-5 of its 8 succeed (missed: 2), N* in [2.15e5, 2.35e5] and 0.62-0.68x (held), the CI narrower by
-    # 10% (missed: the GLM's is wider, its top set by the flat 2.3e5-2.5e5), its low end above 2.0e5 (held), the
-    # four probes' one power not rejected unless N* > 2.3e5 (N* 2.306e5, p = 0.012)
+    # docs/theory.md 7.12 (2026-12-03): eta/gamma' = 34.6 at (4096, 640), L = 128, leans 0.90-2.12 (mean 1.37). 28 runs
+    # in three rounds: 0/2 at 1.8e5 and 1.95e5, 1/2 at 2.05e5, 0/2 at 2.1e5, 2/4 at 2.15e5, 0/2 at 2.2e5, 2/2 at 2.25e5,
+    # 0/4 at 2.3e5, 1/2 at 2.35e5 and 2.45e5, 2/2 at 2.4e5 and 2.5e5. The cell's own GLM (outside N << L*V): 2.306e5
+    # [2.115e5, 3.286e5], 0.663x the limit's 3.475e5. Predicted before any run: 2.00e5 (0.575x) from the three
+    # lean-matched probes' one power of d (missed). Before round 3 (20 runs, a bracket: 2.243e5 [2.056e5, 2.447e5] by
+    # the shared-width probit): 3-5 of its 8 succeed (missed: 2), N* in [2.15e5, 2.35e5] and 0.62-0.68x (held), the CI
+    # narrower by 10% (missed: the GLM's is wider, its top set by the flat 2.3e5-2.5e5), its low end above 2.0e5 (held),
+    # the four probes' one power not rejected unless N* > 2.3e5 (N* 2.306e5, p = 0.012)
     cell, ratio = _lean_matched_cell(capsys, 640, 28, False, 230560, [211460, 328630], 0.663)
     assert 2.15e5 <= cell["threshold"] <= 2.35e5 and 0.62 <= ratio <= 0.68 and cell["ci"][0] > 2.0e5  # predicted
     assert not 2.10e5 >= cell["threshold"] >= 1.90e5  # (a), predicted before any run: 1.9e5-2.1e5

@@ -66,6 +66,24 @@ def test_the_published_fits_and_their_predictions(capsys):
     assert round(out["exponents"]["s"]["estimate"] - out["exponents"]["s"]["predicted"], 2) == 0.52
 
 
+def test_the_catalogue_entry_is_the_fitted_law(capsys):
+    """``vural2026.readout_wall`` is :data:`LAW` (its reference ``C`` the fit's 4.397, rounded), fit-only (no
+    simulator gives ``N → ∞``), and ``fit --law vural2026.readout_wall`` gives the published fit figure for figure;
+    ``storage``, with ``--params V,s``, is refuted in ``s`` as its note says."""
+    from theorycheck import catalogue
+    from theorycheck.law import Law
+
+    entry = catalogue.get("vural2026.readout_wall")
+    assert entry.law == Law.parse(LAW, resource="d")
+    assert entry.task is None and entry.provenance == "derived" and entry.constants["C"] == 4.40
+    _, by_text = fit(capsys, "readout_walls.csv", "--law", LAW, "--resource", "d")
+    code, by_id = fit(capsys, "readout_walls.csv", "--law", "vural2026.readout_wall")
+    assert code == 0 and by_id["verdict"] == "consistent"
+    for key in ("constant", "exponents", "cells", "ratio_spread", "collapse", "alternatives"):
+        assert by_id[key] == by_text[key], key
+    code, out = fit(capsys, "readout_walls.csv", "--law", "vural2026.storage", "--params", "V,s")
+    assert code == 1 and out["exponents"]["s"]["status"] == "refuted"
+
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     """Read after the fit, not predicted: the ``V ≫ d`` limit ``d² ≥ C·s·V·log V`` is consistent within ±0.25 but
     its cells spread 0.945..1.142 (``C = 5.79``); on the trigger-out cells alone the law's ``C`` is 4.399."""
