@@ -84,6 +84,7 @@ def test_the_catalogue_entry_is_the_fitted_law(capsys):
     code, out = fit(capsys, "readout_walls.csv", "--law", "vural2026.storage", "--params", "V,s")
     assert code == 1 and out["exponents"]["s"]["status"] == "refuted"
 
+
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     """Read after the fit, not predicted: the ``V ≫ d`` limit ``d² ≥ C·s·V·log V`` is consistent within ±0.25 but
     its cells spread 0.945..1.142 (``C = 5.79``); on the trigger-out cells alone the law's ``C`` is 4.399."""
@@ -128,3 +129,38 @@ def test_at_4096_zeta_3_the_variances_hold_and_the_skew_reads_low(bench_script):
              for key in ("dir_mean", "dir_median")]
     assert abs(walls[0] / model - 1.0) <= 0.02 and 0.015 <= 1.0 - walls[1] / walls[0] <= 0.05
     assert [round(w, 1) for w in walls] == [1449.2, 1414.7] and round(model, 1) == 1435.2
+
+
+def test_at_16384_the_law_s_log_v_is_a_little_strong(bench_script):
+    """Written down before each run (2026-12-05): at ``V = 16384`` with the trigger out (23:02 UTC), ``K²/log V``
+    (4.60, 4.49, 4.36, 4.30 from 512 to 8192) keeps falling, so the wall lies in [852, 872] (``K²/log V`` in [4.17,
+    4.31]) and below the law's 879.9: held, 860.5 (``K²/log V`` 4.215). With the trigger in at ``ζ = 1`` (23:19),
+    within ±2% of the fixed-SNR model from that wall, 1220.7, and below the law's 1248.2: held, 1216.5."""
+    wall = bench_script("population_wall").median_wall
+    model = bench_script("crosstalk_parts").wall_with_trigger
+    rows = jsonl("limit_population_wall_out_of_sample.jsonl")
+    walls = []
+    for miv, grid in ((False, range(832, 913, 16)), (True, range(1176, 1273, 24))):
+        line = sorted((r for r in rows if r["V"] == 16384 and r["marker_in_value"] == miv), key=lambda r: r["d"])
+        assert [r["d"] for r in line] == list(grid) and all(math.isinf(r["beta"]) for r in line)
+        assert not miv or all(r["zeta"] == 1.0 for r in line)
+        walls.append(wall([r["d"] for r in line], [float(np.median(r["accuracy"])) for r in line], 0.99))
+    out, zeta1 = walls
+    assert 852 <= out <= 872 and out < _law_wall(4.397, 16384, 1.0)  # held
+    assert abs(zeta1 / model(out, 16384, 1.0) - 1) <= 0.02 and zeta1 < _law_wall(4.397, 16384, 2.0)  # held
+    assert [round(w, 1) for w in walls] == [860.5, 1216.5] and round(model(out, 16384, 1.0), 1) == 1220.7
+    assert [round(_law_wall(4.397, 16384, s), 1) for s in (1.0, 2.0)] == [879.9, 1248.2]
+    assert round(out**2 / (16384 + 2 * out) / math.log(16384), 3) == 4.215
+
+
+def test_read_after_an_offset_in_log_v_would_have_met_the_large_v_walls(capsys):
+    """Read after the runs at 8192 and 16384, not predicted: ``log V + B`` in place of ``log V``, fitted to the same 12
+    cells, gives ``B = 1.22``, ``C = 3.80`` (``B`` barely determined) and walls within 0.2-1.2% above the measured."""
+    code, out = fit(capsys, "readout_walls.csv", "--law", "d**2 >= C*(log(V) + B)*(s*V + (s + 1)*d)", "--resource", "d")
+    B, C = (out["constant"][k] for k in ("B", "C"))
+    assert code == 0 and (round(B["estimate"], 2), round(C["estimate"], 2)) == (1.22, 3.80)
+    assert B["ci"][1] / B["ci"][0] > 10  # barely determined by V 512..4096
+    for V, s, measured, rel in ((8192, 1.0, 603.6, 0.002), (16384, 1.0, 860.5, 0.008), (16384, 2.0, 1216.5, 0.012)):
+        a = C["estimate"] * (math.log(V) + B["estimate"])
+        predicted = (a * (s + 1) + math.sqrt((a * (s + 1)) ** 2 + 4 * a * s * V)) / 2
+        assert round(predicted / measured - 1, 3) == rel
