@@ -164,3 +164,23 @@ def test_read_after_an_offset_in_log_v_would_have_met_the_large_v_walls(capsys):
         a = C["estimate"] * (math.log(V) + B["estimate"])
         predicted = (a * (s + 1) + math.sqrt((a * (s + 1)) ** 2 + 4 * a * s * V)) / 2
         assert round(predicted / measured - 1, 3) == rel
+
+
+def test_at_32768_the_wall_falls_further_under_the_law(bench_script):
+    """Written down at 23:41 UTC, before the run: at ``V = 32768``, trigger out, ``K²/log V`` falls on to [4.08, 4.20],
+    a wall in [1222, 1241], below the offset form's 1248.0 and at least 2% below the law's 1270.5: all held, 1226.6
+    (``K²/log V`` 4.108). The grid was stopped after its first two ``d``, which bracket the crossing."""
+    wall = bench_script("population_wall").median_wall
+    line = sorted((r for r in jsonl("limit_population_wall_out_of_sample.jsonl") if r["V"] == 32768),
+                  key=lambda r: r["d"])
+    assert [(r["d"], r["N"], len(r["seeds"]), r["marker_in_value"]) for r in line] == [
+        (1216, 8_000_000, 2, False), (1240, 8_000_000, 2, False)]
+    medians = [float(np.median(r["accuracy"])) for r in line]
+    assert medians[0] < 0.99 <= medians[1]  # bracketed
+    got = wall([r["d"] for r in line], medians, 0.99)
+    law = _law_wall(4.397, 32768, 1.0)
+    a = 3.801 * (math.log(32768) + 1.223)  # the offset form's constants, read after the fit (above)
+    offset = (2 * a + math.sqrt(4 * a * a + 4 * a * 32768)) / 2
+    assert 1222 <= got <= 1241 and got < offset and got <= 0.98 * law  # held
+    assert [round(x, 1) for x in (got, offset, law)] == [1226.6, 1248.0, 1270.5]
+    assert round(got**2 / (32768 + 2 * got) / math.log(32768), 3) == 4.108
