@@ -95,10 +95,15 @@ def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     assert code == 0 and round(out["constant"]["C"]["estimate"], 3) == 4.399
 
 
+def _root(K2, V, s):
+    """The positive root of ``d² = K²(sV + (s + 1)d)``."""
+    a = K2 * (s + 1)
+    return (a + math.sqrt(a * a + 4 * K2 * s * V)) / 2
+
+
 def _law_wall(C, V, s):
-    """The positive root of ``d² = C·log V·(sV + (s + 1)d)``."""
-    a, c = C * math.log(V) * (s + 1), C * math.log(V) * s * V
-    return (a + math.sqrt(a * a + 4 * c)) / 2
+    """The law's wall: :func:`_root` with ``K² = C·log V``."""
+    return _root(C * math.log(V), V, s)
 
 
 def test_out_of_sample_the_law_held_at_8192_and_missed_at_4096_zeta_3(bench_script):
@@ -153,7 +158,7 @@ def test_at_16384_the_law_s_log_v_is_a_little_strong(bench_script):
     assert round(out**2 / (16384 + 2 * out) / math.log(16384), 3) == 4.215
 
 
-def test_read_after_an_offset_in_log_v_would_have_met_the_large_v_walls(capsys):
+def test_read_after_an_offset_in_log_v_tracks_8192_and_16384(capsys):
     """Read after the runs at 8192 and 16384, not predicted: ``log V + B`` in place of ``log V``, fitted to the same 12
     cells, gives ``B = 1.22``, ``C = 3.80`` (``B`` barely determined) and walls within 0.2-1.2% above the measured."""
     code, out = fit(capsys, "readout_walls.csv", "--law", "d**2 >= C*(log(V) + B)*(s*V + (s + 1)*d)", "--resource", "d")
@@ -161,8 +166,7 @@ def test_read_after_an_offset_in_log_v_would_have_met_the_large_v_walls(capsys):
     assert code == 0 and (round(B["estimate"], 2), round(C["estimate"], 2)) == (1.22, 3.80)
     assert B["ci"][1] / B["ci"][0] > 10  # barely determined by V 512..4096
     for V, s, measured, rel in ((8192, 1.0, 603.6, 0.002), (16384, 1.0, 860.5, 0.008), (16384, 2.0, 1216.5, 0.012)):
-        a = C["estimate"] * (math.log(V) + B["estimate"])
-        predicted = (a * (s + 1) + math.sqrt((a * (s + 1)) ** 2 + 4 * a * s * V)) / 2
+        predicted = _root(C["estimate"] * (math.log(V) + B["estimate"]), V, s)
         assert round(predicted / measured - 1, 3) == rel
 
 
@@ -179,8 +183,7 @@ def test_at_32768_the_wall_falls_further_under_the_law(bench_script):
     assert medians[0] < 0.99 <= medians[1]  # bracketed
     got = wall([r["d"] for r in line], medians, 0.99)
     law = _law_wall(4.397, 32768, 1.0)
-    a = 3.801 * (math.log(32768) + 1.223)  # the offset form's constants, read after the fit (above)
-    offset = (2 * a + math.sqrt(4 * a * a + 4 * a * 32768)) / 2
+    offset = _root(3.801 * (math.log(32768) + 1.223), 32768, 1.0)  # the offset form's constants, read after (above)
     assert 1222 <= got <= 1241 and got < offset and got <= 0.98 * law  # held
     assert [round(x, 1) for x in (got, offset, law)] == [1226.6, 1248.0, 1270.5]
     assert round(got**2 / (32768 + 2 * got) / math.log(32768), 3) == 4.108
