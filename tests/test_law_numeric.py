@@ -102,3 +102,20 @@ def test_mp_digits_are_stable_across_precisions():
     with mpmath.workdps(80):
         assert abs(a - b) <= abs(b) * mpmath.mpf(10) ** -49
         assert abs(b - mpmath.mpf(34) * 4 * 1024 * 1280 * mpmath.log(1024) / 256**2) <= abs(b) * mpmath.mpf(10) ** -79
+
+
+def test_a_log_of_a_constant_s_expression_stays_whole():
+    """``log(A*V)`` is solved through as one atom: sympy would split it into ``log A + log V`` across the solved
+    sum, whose log-space form needs each term positive, and ``log A = 0`` where a fit starts (``A = 1``). Whole, the
+    law has finite elasticities there (checked against a central difference, 1e-6 relative: the step's own error is
+    ~1e-9), and it is ``log V + B`` with ``A = e^B`` (to float64 rounding)."""
+    law = Law.parse("d**2 >= C*log(A*V)*(s*V + (s + 1)*d)", resource="d")
+    assert law.threshold.has(sp.log(symbol("A") * symbol("V")))
+    points = {"V": np.array([512.0, 4096.0]), "s": np.array([1.0, 5.0])}
+    el = law.elasticities(points, {"C": 1.0, "A": 1.0}, of_constants=True)["A"]
+    h = 1e-5
+    up, down = (law.evaluate(points, {"C": 1.0, "A": float(np.exp(x))}) for x in (h, -h))
+    assert np.all(np.isfinite(el)) and el == pytest.approx((np.log(up) - np.log(down)) / (2 * h), rel=1e-6)
+    offset = Law.parse("d**2 >= C*(log(V) + B)*(s*V + (s + 1)*d)", resource="d")
+    assert law.evaluate(points, {"C": 3.8, "A": float(np.exp(1.2))}) == pytest.approx(
+        offset.evaluate(points, {"C": 3.8, "B": 1.2}), rel=1e-12)

@@ -165,6 +165,11 @@ def test_read_after_an_offset_in_log_v_tracks_8192_and_16384(capsys):
     B, C = (out["constant"][k] for k in ("B", "C"))
     assert code == 0 and (round(B["estimate"], 2), round(C["estimate"], 2)) == (1.22, 3.80)
     assert B["ci"][1] / B["ci"][0] > 10  # barely determined by V 512..4096
+    code, by_A = fit(capsys, "readout_walls.csv", "--law", "d**2 >= C*log(A*V)*(s*V + (s + 1)*d)", "--resource", "d")
+    A = by_A["constant"]["A"]  # the same law with B = log A (docs/methods.md §1.4, pitfall 10)
+    # the two optimisers stop within 1e-8 of each other here; 1e-6 leaves room for another machine's rounding
+    assert code == 0 and by_A["constant"]["C"]["estimate"] == pytest.approx(C["estimate"], rel=1e-6)
+    assert math.log(A["estimate"]) == pytest.approx(B["estimate"], rel=1e-6)
     for V, s, measured, rel in ((8192, 1.0, 603.6, 0.002), (16384, 1.0, 860.5, 0.008), (16384, 2.0, 1216.5, 0.012)):
         predicted = _root(C["estimate"] * (math.log(V) + B["estimate"]), V, s)
         assert round(predicted / measured - 1, 3) == rel

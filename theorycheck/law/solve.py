@@ -152,7 +152,12 @@ def solve_condition(rel: sp.core.relational.Relational, R: sp.Symbol,
         sense = sense if p > 0 else flip[sense]
     else:
         F = rel.lhs - rel.rhs if op == ">=" else rel.rhs - rel.lhs
-        sols = _candidates(F, R, law)
+        # a log of a constant's expression (log(A*V)) is an atom to the solver: solved through, sympy splits it into
+        # log(A) + log(V) across a sum, whose terms the log-space evaluator needs positive (log A = 0 at A = 1)
+        opaque = {f: sp.Dummy(positive=True) for f in F.atoms(sp.log)
+                  if R not in f.free_symbols and f.free_symbols & set(constants)}
+        back = {v: k for k, v in opaque.items()}
+        sols = [s.xreplace(back) for s in _candidates(F.xreplace(opaque), R, law)]
         positive = [s for s in sols if s.is_positive is not False]
         if len(positive) > 1:
             positive = [s for s in positive if _positive_at_points(s, constants, assumptions)]
