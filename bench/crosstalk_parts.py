@@ -42,12 +42,22 @@ from softmax_leak import add_trial_options, append_line
 from theorycheck.tasks.retrieval import RetrievalParams
 
 
+def wall_root(k2: float, V: int, s: float) -> float:
+    """The wall at a fixed signal-to-noise ratio ``K``: the positive root of ``d² = K²(sV + (s + 1)d)``, with
+    ``s = 1 + ζ²`` when the trigger is in the value and 1 when it is out (the module docstring)."""
+    a = k2 * (s + 1.0)
+    return (a + math.sqrt(a * a + 4.0 * k2 * s * V)) / 2.0
+
+
+def implied_k2(d: float, V: int, s: float = 1.0) -> float:
+    """``K² = d²/(sV + (s + 1)d)``: the ratio a wall ``d`` implies, :func:`wall_root` inverted."""
+    return d**2 / (s * V + (s + 1.0) * d)
+
+
 def wall_with_trigger(d_ref: float, V: int, zeta: float) -> float:
-    """The wall with the trigger in the value at ``zeta``: the positive root of ``d² = K²((1 + ζ²)V + (2 + ζ²)d)``,
-    ``K² = d_ref²/(V + 2 d_ref)`` fixed by ``d_ref``, the wall without it (the module docstring)."""
-    k2 = d_ref**2 / (V + 2.0 * d_ref)
-    a, c = k2 * (2.0 + zeta**2), k2 * (1.0 + zeta**2) * V
-    return (a + math.sqrt(a * a + 4.0 * c)) / 2.0
+    """The wall with the trigger in the value at ``zeta``: :func:`wall_root` at ``s = 1 + ζ²`` with ``K²`` fixed by
+    ``d_ref``, the wall without it (:func:`implied_k2` at ``s = 1``)."""
+    return wall_root(implied_k2(d_ref, V), V, 1.0 + zeta**2)
 
 
 def logit_parts(params: RetrievalParams, seed: int) -> dict[str, float]:

@@ -95,18 +95,18 @@ def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     assert code == 0 and round(out["constant"]["C"]["estimate"], 3) == 4.399
 
 
-def _root(K2, V, s):
-    """The positive root of ``d² = K²(sV + (s + 1)d)``."""
-    a = K2 * (s + 1)
-    return (a + math.sqrt(a * a + 4 * K2 * s * V)) / 2
+@pytest.fixture
+def roots(bench_script):
+    """``crosstalk_parts``: ``wall_root`` (the positive root of ``d² = K²(sV + (s + 1)d)``) and ``implied_k2``."""
+    return bench_script("crosstalk_parts")
 
 
-def _law_wall(C, V, s):
-    """The law's wall: :func:`_root` with ``K² = C·log V``."""
-    return _root(C * math.log(V), V, s)
+def _law_wall(roots, C, V, s):
+    """The law's wall: ``wall_root`` with ``K² = C·log V``."""
+    return roots.wall_root(C * math.log(V), V, s)
 
 
-def test_out_of_sample_the_law_held_at_8192_and_missed_at_4096_zeta_3(bench_script):
+def test_out_of_sample_the_law_held_at_8192_and_missed_at_4096_zeta_3(bench_script, roots):
     """Written down before each run from ``C = 4.397``: ``V = 8192``, trigger out, within ±3% of the law (held:
     603.6 against 610.7); ``(4096, ζ = 3)`` within ±3% (missed: 1365.3 against 1441.5, the first crossing on the
     grid joined with its extension down to 1272)."""
@@ -116,9 +116,9 @@ def test_out_of_sample_the_law_held_at_8192_and_missed_at_4096_zeta_3(bench_scri
         line = sorted((r for r in rows if r["V"] == V), key=lambda r: r["d"])
         assert all(math.isinf(r["beta"]) and r["marker_in_value"] == (s > 1) for r in line)
         got = wall([r["d"] for r in line], [float(np.median(r["accuracy"])) for r in line], 0.99)
-        law = _law_wall(4.397, V, s)
+        law = _law_wall(roots, 4.397, V, s)
         assert round(got, 1) == published and (abs(got / law - 1) <= 0.03) == (V == 8192)
-    assert round(_law_wall(4.397, 8192, 1.0), 1) == 610.7 and round(_law_wall(4.397, 4096, 10.0), 1) == 1441.5
+    assert [round(_law_wall(roots, 4.397, V, s), 1) for V, s in ((8192, 1.0), (4096, 10.0))] == [610.7, 1441.5]
 
 
 def test_at_4096_zeta_3_the_variances_hold_and_the_skew_reads_low(bench_script):
@@ -136,13 +136,13 @@ def test_at_4096_zeta_3_the_variances_hold_and_the_skew_reads_low(bench_script):
     assert [round(w, 1) for w in walls] == [1449.2, 1414.7] and round(model, 1) == 1435.2
 
 
-def test_at_16384_the_law_s_log_v_is_a_little_strong(bench_script):
+def test_at_16384_the_law_s_log_v_is_a_little_strong(bench_script, roots):
     """Written down before each run (2026-12-05): at ``V = 16384`` with the trigger out (23:02 UTC), ``K²/log V``
     (4.60, 4.49, 4.36, 4.30 from 512 to 8192) keeps falling, so the wall lies in [852, 872] (``K²/log V`` in [4.17,
     4.31]) and below the law's 879.9: held, 860.5 (``K²/log V`` 4.215). With the trigger in at ``ζ = 1`` (23:19),
     within ±2% of the fixed-SNR model from that wall, 1220.7, and below the law's 1248.2: held, 1216.5."""
     wall = bench_script("population_wall").median_wall
-    model = bench_script("crosstalk_parts").wall_with_trigger
+    model = roots.wall_with_trigger
     rows = jsonl("limit_population_wall_out_of_sample.jsonl")
     walls = []
     for miv, grid in ((False, range(832, 913, 16)), (True, range(1176, 1273, 24))):
@@ -151,14 +151,14 @@ def test_at_16384_the_law_s_log_v_is_a_little_strong(bench_script):
         assert not miv or all(r["zeta"] == 1.0 for r in line)
         walls.append(wall([r["d"] for r in line], [float(np.median(r["accuracy"])) for r in line], 0.99))
     out, zeta1 = walls
-    assert 852 <= out <= 872 and out < _law_wall(4.397, 16384, 1.0)  # held
-    assert abs(zeta1 / model(out, 16384, 1.0) - 1) <= 0.02 and zeta1 < _law_wall(4.397, 16384, 2.0)  # held
+    assert 852 <= out <= 872 and out < _law_wall(roots, 4.397, 16384, 1.0)  # held
+    assert abs(zeta1 / model(out, 16384, 1.0) - 1) <= 0.02 and zeta1 < _law_wall(roots, 4.397, 16384, 2.0)  # held
     assert [round(w, 1) for w in walls] == [860.5, 1216.5] and round(model(out, 16384, 1.0), 1) == 1220.7
-    assert [round(_law_wall(4.397, 16384, s), 1) for s in (1.0, 2.0)] == [879.9, 1248.2]
-    assert round(out**2 / (16384 + 2 * out) / math.log(16384), 3) == 4.215
+    assert [round(_law_wall(roots, 4.397, 16384, s), 1) for s in (1.0, 2.0)] == [879.9, 1248.2]
+    assert round(roots.implied_k2(out, 16384) / math.log(16384), 3) == 4.215
 
 
-def test_read_after_an_offset_in_log_v_tracks_8192_and_16384(capsys):
+def test_read_after_an_offset_in_log_v_tracks_8192_and_16384(capsys, roots):
     """Read after the runs at 8192 and 16384, not predicted: ``log V + B`` in place of ``log V``, fitted to the same 12
     cells, gives ``B = 1.22``, ``C = 3.80`` (``B`` barely determined) and walls within 0.2-1.2% above the measured."""
     code, out = fit(capsys, "readout_walls.csv", "--law", "d**2 >= C*(log(V) + B)*(s*V + (s + 1)*d)", "--resource", "d")
@@ -171,11 +171,11 @@ def test_read_after_an_offset_in_log_v_tracks_8192_and_16384(capsys):
     assert code == 0 and by_A["constant"]["C"]["estimate"] == pytest.approx(C["estimate"], rel=1e-6)
     assert math.log(A["estimate"]) == pytest.approx(B["estimate"], rel=1e-6)
     for V, s, measured, rel in ((8192, 1.0, 603.6, 0.002), (16384, 1.0, 860.5, 0.008), (16384, 2.0, 1216.5, 0.012)):
-        predicted = _root(C["estimate"] * (math.log(V) + B["estimate"]), V, s)
+        predicted = roots.wall_root(C["estimate"] * (math.log(V) + B["estimate"]), V, s)
         assert round(predicted / measured - 1, 3) == rel
 
 
-def test_at_32768_the_wall_falls_further_under_the_law(bench_script):
+def test_at_32768_the_wall_falls_further_under_the_law(bench_script, roots):
     """Written down at 23:41 UTC, before the run: at ``V = 32768``, trigger out, ``K²/log V`` falls on to [4.08, 4.20],
     a wall in [1222, 1241], below the offset form's 1248.0 and at least 2% below the law's 1270.5: all held, 1226.6
     (``K²/log V`` 4.108). The grid was stopped after its first two ``d``, which bracket the crossing."""
@@ -187,8 +187,8 @@ def test_at_32768_the_wall_falls_further_under_the_law(bench_script):
     medians = [float(np.median(r["accuracy"])) for r in line]
     assert medians[0] < 0.99 <= medians[1]  # bracketed
     got = wall([r["d"] for r in line], medians, 0.99)
-    law = _law_wall(4.397, 32768, 1.0)
-    offset = _root(3.801 * (math.log(32768) + 1.223), 32768, 1.0)  # the offset form's constants, read after (above)
+    law = _law_wall(roots, 4.397, 32768, 1.0)
+    offset = roots.wall_root(3.801 * (math.log(32768) + 1.223), 32768, 1.0)  # the offset form's, read after (above)
     assert 1222 <= got <= 1241 and got < offset and got <= 0.98 * law  # held
     assert [round(x, 1) for x in (got, offset, law)] == [1226.6, 1248.0, 1270.5]
-    assert round(got**2 / (32768 + 2 * got) / math.log(32768), 3) == 4.108
+    assert round(roots.implied_k2(got, 32768) / math.log(32768), 3) == 4.108
