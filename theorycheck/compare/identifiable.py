@@ -51,9 +51,9 @@ def identifiable(model: Any) -> list[str]:
     if not np.all(np.isfinite(jac)):
         bad = int(np.sum(~np.all(np.isfinite(jac), axis=1)))
         raise ValueError(f"the law {model.law} is not a positive number at {bad} of {jac.shape[0]} cells with its "
-                         f"constants at 1, where the fit starts (a difference of terms turns negative there); write "
-                         f"it so that it is positive there, e.g. with a variable divided by one of its values "
-                         f"(L/128 for L)")
+                         f"constants at 1, where the fit starts (a difference of terms, or a log of a value below 1, is "
+                         f"not positive there); write it so that it is positive there, e.g. with a variable divided "
+                         f"by one of its values (L/128 for L)")
 
     def rank(m: np.ndarray) -> int:  # of the columns scaled to unit root mean square: shape, not size
         if m.shape[1] == 0:

@@ -30,6 +30,7 @@ __all__ = [
     "as_positive_arrays",
     "numeric_form",
     "log_form",
+    "fold_logs",
     "float_function",
     "log_symbol",
 ]
@@ -148,7 +149,39 @@ def log_form(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> sp.Expr:
     Parts it cannot treat this way fall back to ``log(expr)`` with ``x = exp(u_x)``.
     """
     u = {x: log_symbol(x) for x in variables}
-    return _log_of(expr, u)
+    return _log_of(fold_logs(expr), u)
+
+
+def fold_logs(expr: sp.Expr) -> sp.Expr:
+    """Every sum's logs that share a cofactor, folded: ``c log a + c log b - c log e = c log(a b / e)``.
+
+    The same value for positive ``a, b, e`` (all of a law's names are positive). The log-space form
+    takes each term of a sum as positive (``logaddexp`` of their logs), so ``log A + log V``, which is
+    ``log V`` at ``A = 1`` where a fit starts, had no finite form there; ``log(A V)`` has
+    (docs/methods.md §1.4, pitfall 10).
+    """
+
+    def fold(e: sp.Expr) -> sp.Expr:
+        groups: dict[sp.Expr, list[tuple[sp.Expr, sp.Expr]]] = {}  # cofactor: (log's argument, term)
+        rest = []
+        for term in e.args:
+            factors = sp.Mul.make_args(term)
+            logs = [f for f in factors if isinstance(f, sp.log)]
+            if len(logs) != 1:
+                rest.append(term)
+                continue
+            cofactor = sp.Mul(*[f for f in factors if f is not logs[0]])
+            arg = logs[0].args[0]
+            if cofactor.could_extract_minus_sign():
+                cofactor, arg = -cofactor, 1 / arg
+            groups.setdefault(cofactor, []).append((arg, term))
+        if all(len(group) < 2 for group in groups.values()):
+            return e
+        folded = [c * sp.log(sp.Mul(*[a for a, _ in group])) if len(group) > 1 else group[0][1]
+                  for c, group in groups.items()]
+        return sp.Add(*rest, *folded)
+
+    return expr.replace(lambda e: e.is_Add, fold)
 
 
 def _plain_of(expr: sp.Expr, u: Mapping[sp.Symbol, sp.Symbol]) -> sp.Expr:

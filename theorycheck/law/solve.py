@@ -19,6 +19,7 @@ import numpy as np
 import sympy as sp
 
 from theorycheck.law.assumptions import satisfies
+from theorycheck.law.numeric import fold_logs
 from theorycheck.symbols import symbol
 
 __all__ = ["normalise_condition", "solve_condition", "ALLOWED_FUNCTIONS"]
@@ -151,9 +152,10 @@ def solve_condition(rel: sp.core.relational.Relational, R: sp.Symbol,
         sense = op if on_left else flip[op]
         sense = sense if p > 0 else flip[sense]
     else:
-        F = rel.lhs - rel.rhs if op == ">=" else rel.rhs - rel.lhs
-        # a log of a constant's expression (log(A*V)) is an atom to the solver: solved through, sympy splits it into
-        # log(A) + log(V) across a sum, whose terms the log-space evaluator needs positive (log A = 0 at A = 1)
+        # logs that share a cofactor (log(A) + log(V)) folded into one, and a log of a constant's expression
+        # (log(A*V)) an atom to the solver: solved through, sympy splits it into log(A) + log(V) across a sum, whose
+        # terms the log-space evaluator needs positive (log A = 0 at A = 1)
+        F = fold_logs(rel.lhs - rel.rhs if op == ">=" else rel.rhs - rel.lhs)
         opaque = {f: sp.Dummy(positive=True) for f in F.atoms(sp.log)
                   if R not in f.free_symbols and f.free_symbols & set(constants)}
         back = {v: k for k, v in opaque.items()}
