@@ -1,6 +1,6 @@
 """Benchmark of the early-phase limit fast path (prints figures, asserts nothing).
 
-    python bench/bench_limit.py            # parts a, b, c
+    python bench/bench_limit.py            # parts a-f
     python bench/bench_limit.py --part b --threads 2
 
 (a) fast limit vs the dense reference at V=256, d=64, L=64, N=16384, both including data
@@ -12,7 +12,10 @@
     minimum wall time of each (alternating runs), and, since on a shared machine the
     wall times depend on the load, the Amdahl bound from CPU times: the main thread's
     CPU time ``s`` (serial part) and the whole process's ``t`` give ``t / (s + (t-s)/2)``;
-(e) peak memory at V=16384, d=1024, L=64, N=1e6 (target <= 2 GB), ``--threads`` threads.
+(e) peak memory at V=16384, d=1024, L=64, N=1e6 (target <= 2 GB), ``--threads`` threads;
+(f) peak memory at V=16384, d=1024, L=64, N=4e6, where the tokens (608 MiB) exceed 512 MiB: with
+    a 512 MiB cache budget (streamed: each pass holds 8·V² bytes of tables) and with the default,
+    which caches (``label_blocks.default_cache_bytes``).
 
 BLAS runs single-threaded unless ``--blas-threads`` says otherwise (set before NumPy
 loads).  Times are the minimum over ``--repeats`` runs of wall time and of process CPU time (on
@@ -78,8 +81,7 @@ def child(spec: dict) -> dict:
     if spec["what"] == "limit":
         p, emb, seed = _cell(spec["V"], spec["d"], spec["L"], spec["N"])
         start = time.perf_counter()
-        run_limit(p, emb, seed, threads=spec.get("threads", 1),
-                  cache_bytes=spec.get("cache_bytes", DEFAULT_CACHE_BYTES))
+        run_limit(p, emb, seed, threads=spec.get("threads", 1), cache_bytes=spec.get("cache_bytes"))
         out["seconds"] = time.perf_counter() - start
     out["peak_mb"] = _peak_rss_mb()
     return out
@@ -193,9 +195,20 @@ def part_e(repeats, threads):
           f" (imports alone {base['peak_mb']:.0f} MB; target <= 2048 MB)   wall {mem['seconds']:.1f} s")
 
 
+def part_f(repeats, threads):
+    V, d, L, N = 16384, 1024, 64, 4_000_000
+    base = measure_in_subprocess({"what": "imports"})
+    print(f"(f) V={V} d={d} L={L} N={N}, threads={threads}: tokens {N * (2 * L + 24) / 2**20:.0f} MiB cached, "
+          f"streamed tables {8 * V * V / 2**20:.0f} MiB a pass (imports alone {base['peak_mb']:.0f} MB)")
+    for name, budget in (("512 MiB (streams)", DEFAULT_CACHE_BYTES), ("default (caches)", None)):
+        mem = measure_in_subprocess({"what": "limit", "V": V, "d": d, "L": L, "N": N, "threads": threads,
+                                     "cache_bytes": budget})
+        print(f"    cache_bytes {name:18s} peak RSS {mem['peak_mb']:7.0f} MB   wall {mem['seconds']:.1f} s")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--part", choices=["a", "b", "c", "d", "e", "all"], default="all")
+    ap.add_argument("--part", choices=["a", "b", "c", "d", "e", "f", "all"], default="all")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1, help="worker threads of run_limit")
     ap.add_argument("--blas-threads", default="1",
@@ -206,7 +219,7 @@ def main(argv=None):
     if args.child:
         print(json.dumps(child(json.loads(args.child))))
         return
-    for part, fn in (("a", part_a), ("b", part_b), ("c", part_c), ("d", part_d), ("e", part_e)):
+    for part, fn in (("a", part_a), ("b", part_b), ("c", part_c), ("d", part_d), ("e", part_e), ("f", part_f)):
         if args.part in (part, "all"):
             fn(args.repeats, args.threads)
 

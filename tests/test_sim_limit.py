@@ -117,6 +117,29 @@ def test_threads_cache_and_chunking_do_not_change_the_result():
         assert _rel(getattr(other, name), getattr(base, name)) < RTOL
 
 
+def test_default_cache_budget_caches_where_streaming_would_hold_more():
+    """Streamed, each pass holds ``8·V²`` bytes of tables across the chunks (2 GiB at ``V = 16384``), so by default
+    the tokens are cached up to ``4·V²`` bytes (their cache is built at twice its size): at (16384, 64, 4·10⁶) the
+    580 MiB of tokens stream under a 512 MiB budget and are cached by default (bench/bench_limit.py --part f: 2.6 GB
+    streamed, 1.6 GB cached). Tokens ``0..32767`` fit int16, so ``V = 32768`` caches 2 bytes a token (it took 4, and
+    the read-outs' 8·10⁶ sequences streamed, 9.7 GB). Nothing is drawn: the layout is chosen when the data are
+    declared."""
+    from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens, default_cache_bytes
+    from theorycheck.tasks.training_passes import compact_token_dtype
+
+    assert default_cache_bytes(1024) == DEFAULT_CACHE_BYTES and default_cache_bytes(16384) == 4 * 16384**2
+    assert compact_token_dtype(32768) == np.int16 and compact_token_dtype(32769) == np.int32
+    declared = {}
+    for V, L, N, budget in ((16384, 64, 4_000_000, None), (16384, 64, 4_000_000, DEFAULT_CACHE_BYTES),
+                            (32768, 16, 8_000_000, None)):
+        p = RetrievalParams(V=V, d=4, L=L, N=N)
+        data = SortedTokens(p, rt.make_embeddings(p, np.random.default_rng(0)), np.random.SeedSequence(1),
+                            cache_bytes=budget)
+        declared[V, budget] = data.cached, data.token_dtype
+    assert declared == {(16384, None): (True, np.int16), (16384, DEFAULT_CACHE_BYTES): (False, np.int16),
+                        (32768, None): (True, np.int16)}
+
+
 @pytest.mark.parametrize("miv", [True, False])
 def test_fast_path_long_label_runs_equal_dense_reference(miv):
     # V=8 labels, N·L/V ≈ 19k tokens per label: the cached passes walk label runs one by

@@ -13,7 +13,8 @@ the GIL, so threads over blocks use the cores (set BLAS to one thread per worker
 
 Two layouts of the same data (:func:`theorycheck.tasks.retrieval.iter_chunks`):
 
-* **cached** (the compact tokens, int16 when ``V <= 32767``, fit in ``cache_bytes``):
+* **cached** (the compact tokens, int16 when ``V <= 32768``, fit in ``cache_bytes``, by default
+  :func:`default_cache_bytes`):
   all ``n_max`` sequences are drawn once (data blocks in parallel), stably sorted by
   label and kept; label ``y`` owns the rows ``starts[y]:starts[y+1]``, in training order.
   Because the data are nested (the first ``N`` sequences are the same for every
@@ -21,7 +22,8 @@ Two layouts of the same data (:func:`theorycheck.tasks.retrieval.iter_chunks`):
   training index is below ``N`` (:meth:`SortedTokens.block_batches`): one draw serves
   every ``N <= n_max`` (per-seed critical values, :mod:`theorycheck.threshold.quantile`).
 * **streamed** (otherwise): every pass draws the chunks again from their seeds and sorts
-  each by label; the per-block accumulators then live across chunks (memory ``O(V²)``).
+  each by label; the per-block accumulators then live across chunks (memory ``8·V²`` bytes
+  a pass, 8 GiB at ``V = 32768``: the default budget caches wherever that is no more).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from theorycheck.tasks.training_passes import (
     thread_scratch,
 )
 
-__all__ = ["SortedTokens", "block_labels", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
+__all__ = ["SortedTokens", "block_labels", "default_cache_bytes", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
 
 
 _BLOCK_ENTRIES = 1 << 21
@@ -60,6 +62,15 @@ def block_labels(V: int) -> int:
     several threads) but no block below ``2**14`` entries unless it holds all ``V``
     labels (small ``V``: one block, no per-block overhead).  Depends on ``V`` only."""
     return max(1, min(V, max(-(-V // _MIN_BLOCKS), _SMALL_ENTRIES // V), _BLOCK_ENTRIES // V))
+
+
+def default_cache_bytes(V: int) -> int:
+    """The token cache's default budget, ``max(512 MiB, 4·V²)`` bytes. Streamed, each pass keeps its
+    (label, token) float64 tables, ``8·V²`` bytes, across the chunks; the cache, built at twice its
+    size, peaks no higher than that up to ``4·V²`` bytes (``V = 32768``: a 4 GiB cache against 8 GiB
+    of tables; until 2026-12-06 the budget was 512 MiB at every ``V``, and a read-out at
+    ``(32768, 1250, 16, 8·10⁶)`` streamed and peaked at 9.7 GB)."""
+    return max(DEFAULT_CACHE_BYTES, 4 * V * V)
 
 
 @dataclass(frozen=True)
@@ -78,14 +89,16 @@ class _Part:
 class SortedTokens:
     """The first ``n_max`` training sequences of ``seed``, sorted by label, in label
     blocks (see the module docstring).  ``chunk_tokens``: tokens per sub-batch;
-    ``cache_bytes``: keep the data when they fit; ``threads``: worker threads."""
+    ``cache_bytes``: keep the data when they fit (``None``: :func:`default_cache_bytes`);
+    ``threads``: worker threads."""
 
     def __init__(self, params, emb, seed: np.random.SeedSequence, *, n_max: int | None = None,
-                 chunk_tokens: int | None = None, cache_bytes: int = DEFAULT_CACHE_BYTES,
+                 chunk_tokens: int | None = None, cache_bytes: int | None = None,
                  threads: int = 1):
         self.n_max = params.N if n_max is None else check_int("n_max", n_max, 1)
+        budget = default_cache_bytes(params.V) if cache_bytes is None else cache_bytes
         tokens, self.threads, self.token_dtype, self.cached = cache_settings(
-            params, self.n_max, seed, chunk_tokens, cache_bytes, threads, row_bytes=24)
+            params, self.n_max, seed, chunk_tokens, budget, threads, row_bytes=24)
         self.params, self.emb, self.seed = params, emb, seed
         self.rows = max(1, tokens // params.L)  # sequences per sub-batch
         per_block = block_rows(params.L)

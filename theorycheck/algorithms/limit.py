@@ -57,7 +57,7 @@ from theorycheck.algorithms.attention_readout import predict_labels
 from theorycheck.backend import check_backend, get_backend
 from theorycheck.algorithms.count_passes import first_gradient, key_query_direction, second_value
 from theorycheck.algorithms.device_counts import DeviceTokens, device_passes, predict_on
-from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens
+from theorycheck.algorithms.label_blocks import SortedTokens
 from theorycheck.models.training import DENSE_OPTIONS
 from theorycheck.registry import Algorithm
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams
@@ -150,7 +150,7 @@ def run_limit(
     *,
     beta: float = math.inf,
     chunk_tokens: int | None = None,
-    cache_bytes: int = DEFAULT_CACHE_BYTES,
+    cache_bytes: int | None = None,
     threads: int = 1,
     backend: str = "numpy",
 ) -> LimitFit:
@@ -158,7 +158,9 @@ def run_limit(
     ``O(N·L + V²·d)`` time.  ``beta``: scale-free inverse temperature of the step-2
     attention (``inf``: hard attention, see the module docstring); ``chunk_tokens``:
     tokens per sub-batch (default ``2**18``); ``cache_bytes``: keep the compact training
-    tokens between passes up to this size (default 512 MiB); ``threads``: worker threads
+    tokens between passes up to this size (default ``max(512 MiB, 4·V²)`` bytes, where a
+    cache peaks no higher than streaming's tables: :func:`~theorycheck.algorithms.label_blocks.default_cache_bytes`);
+    ``threads``: worker threads
     over label blocks (results do not depend on it, bit for bit); ``backend``: array
     library of the whole count path and the prediction (:mod:`theorycheck.backend`;
     on a backend other than NumPy ``threads`` draws the data and the two cache options

@@ -5,7 +5,7 @@ three passes) maps a per-chunk function over :class:`TrainingPasses` once per pa
 The data are those of :func:`theorycheck.tasks.retrieval.iter_chunks` (replayable from
 their seeds).  Two modes:
 
-* **cached** (the compact tokens, int16 when ``V <= 32767``, fit in ``cache_bytes``):
+* **cached** (the compact tokens, int16 when ``V <= 32768``, fit in ``cache_bytes``):
   the first pass draws every chunk into one ``(N, L)`` array, sorts the sequences by
   label (stable) and keeps it; every pass then walks row-chunks of the sorted array.
   Sorting by label makes the ``V×V`` table look-ups of the fast path hit a few table
@@ -48,8 +48,8 @@ R = TypeVar("R")
 
 
 def compact_token_dtype(V: int) -> type:
-    """The smallest integer dtype that holds tokens ``0..V-1`` in a cache (int16 up to 32767)."""
-    return np.int16 if V <= np.iinfo(np.int16).max else np.int32
+    """The smallest integer dtype that holds tokens ``0..V-1`` in a cache (int16 up to ``V = 32768``)."""
+    return np.int16 if V - 1 <= np.iinfo(np.int16).max else np.int32
 
 
 #: The rules (theorycheck.validate) of the token caches' options, which the algorithms that

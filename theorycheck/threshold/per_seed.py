@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens
+from theorycheck.algorithms.label_blocks import SortedTokens
 from theorycheck.algorithms.limit import check_beta, limit_on_prefix
 from theorycheck.algorithms.one_step import one_step_on_prefix
 from theorycheck.seeding import seed_record
@@ -121,7 +121,7 @@ class _Evaluator:
 def critical_value(params: RetrievalParams, seed, grid, *, algorithm: str = "limit",
                    beta: float = math.inf, hint: int | None = None, scan: bool = False,
                    verify: bool = True, threads: int = 1,
-                   cache_bytes: int = DEFAULT_CACHE_BYTES) -> SeedCritical:
+                   cache_bytes: int | None = None) -> SeedCritical:
     """Critical ``N`` of one seed on ``grid`` (see the module docstring).  ``params.N``
     is ignored; ``algorithm`` ``"limit"`` (option ``beta``) or ``"one-step"``;
     ``hint``: grid index to start the search from; ``scan``: evaluate every point;
