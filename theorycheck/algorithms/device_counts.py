@@ -18,7 +18,7 @@ host after the draw:
 * the products ``W_kᵀ (C_k E)``, ``W_k G₁ Eᵀ`` and ``W_kᵀ (D_k E)`` run on the device.
 
 Time ``O(N·L + V²·d)`` as on the host; device memory ``2·N·L`` bytes for the tokens
-(their compact dtype, int16 up to ``V = 32767``; each sub-batch of :data:`CHUNK_TOKENS`
+(their compact dtype, int16 up to ``V = 32768``; each sub-batch of :data:`CHUNK_TOKENS`
 is widened to int64, the index dtype every library takes) plus, per block, two ``B×V``
 float64 tables.  Nested data: :class:`DeviceTokens` drawn at ``n_max`` serves
 every ``N <= n_max`` (rows whose training index is below ``N``), as
