@@ -13,7 +13,7 @@
     wall times depend on the load, the Amdahl bound from CPU times: the main thread's
     CPU time ``s`` (serial part) and the whole process's ``t`` give ``t / (s + (t-s)/2)``;
 (e) peak memory at V=16384, d=1024, L=64, N=1e6 (target <= 2 GB), ``--threads`` threads;
-(f) peak memory at V=16384, d=1024, L=64, N=4e6, where the tokens (608 MiB) exceed 512 MiB: with
+(f) peak memory at V=16384, d=1024, L=64, N=4e6, where the tokens (580 MiB) exceed 512 MiB: with
     a 512 MiB cache budget (streamed: each pass holds 8·V² bytes of tables) and with the default,
     which caches (``label_blocks.default_cache_bytes``).
 
