@@ -180,10 +180,9 @@ def test_at_32768_the_wall_falls_further_under_the_law(bench_script, roots):
     a wall in [1222, 1241], below the offset form's 1248.0 and at least 2% below the law's 1270.5: all held, 1226.6
     (``K²/log V`` 4.108). The grid was stopped after its first two ``d``, which bracket the crossing."""
     wall = bench_script("population_wall").median_wall
-    line = sorted((r for r in jsonl("limit_population_wall_out_of_sample.jsonl") if r["V"] == 32768),
-                  key=lambda r: r["d"])
-    assert [(r["d"], r["N"], len(r["seeds"]), r["marker_in_value"]) for r in line] == [
-        (1216, 8_000_000, 2, False), (1240, 8_000_000, 2, False)]
+    line = sorted((r for r in jsonl("limit_population_wall_out_of_sample.jsonl")
+                   if r["V"] == 32768 and not r["marker_in_value"]), key=lambda r: r["d"])
+    assert [(r["d"], r["N"], len(r["seeds"])) for r in line] == [(1216, 8_000_000, 2), (1240, 8_000_000, 2)]
     medians = [float(np.median(r["accuracy"])) for r in line]
     assert medians[0] < 0.99 <= medians[1]  # bracketed
     got = wall([r["d"] for r in line], medians, 0.99)
@@ -192,3 +191,23 @@ def test_at_32768_the_wall_falls_further_under_the_law(bench_script, roots):
     assert 1222 <= got <= 1241 and got < offset and got <= 0.98 * law  # held
     assert [round(x, 1) for x in (got, offset, law)] == [1226.6, 1248.0, 1270.5]
     assert round(roots.implied_k2(got, 32768) / math.log(32768), 3) == 4.108
+
+
+def test_at_32768_the_trigger_in_wall_follows_the_model(bench_script, roots):
+    """Written down at 03:11 UTC on 2026-12-06, before the run: at ``V = 32768`` with the trigger in at ``ζ = 1``
+    (``s = 2``), the two-seed median wall lies within ±2% of the fixed-SNR model from the trigger-out wall 1226.6,
+    1738.5, and at least 2% below the law's 1800.9: both held, 1756.8 (+1.05% and -2.45%; at 16384 the model was
+    0.3% high). Two seeds and two ``d``, which bracket the crossing (4 read-outs, 16 min alone)."""
+    wall = bench_script("population_wall").median_wall
+    line = sorted((r for r in jsonl("limit_population_wall_out_of_sample.jsonl")
+                   if r["V"] == 32768 and r["marker_in_value"]), key=lambda r: r["d"])
+    assert [(r["d"], r["N"], r["zeta"], r["seeds"]) for r in line] == [
+        (1712, 8_000_000, 1.0, [13680, 13681]), (1764, 8_000_000, 1.0, [13680, 13681])]
+    assert all(math.isinf(r["beta"]) for r in line)
+    medians = [float(np.median(r["accuracy"])) for r in line]
+    assert medians[0] < 0.99 <= medians[1]  # bracketed
+    got = wall([r["d"] for r in line], medians, 0.99)
+    model = roots.wall_with_trigger(1226.6, 32768, 1.0)
+    law = _law_wall(roots, 4.397, 32768, 2.0)
+    assert abs(got / model - 1) <= 0.02 and got <= 0.98 * law  # held
+    assert [round(x, 1) for x in (got, model, law)] == [1756.8, 1738.5, 1800.9]
