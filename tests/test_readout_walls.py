@@ -106,27 +106,39 @@ def _law_wall(roots, C, V, s):
     return roots.wall_root(C * math.log(V), V, s)
 
 
+def _out_of_sample(V, trigger_in):
+    """The out-of-sample read-outs at ``V`` with the trigger in or out of the value, by ``d``."""
+    return sorted((r for r in jsonl("limit_population_wall_out_of_sample.jsonl")
+                   if r["V"] == V and r["marker_in_value"] == trigger_in), key=lambda r: r["d"])
+
+
+def _medians_and_wall(bench_script, line):
+    """``(medians, wall)``: the seeds' median accuracy at each ``d`` of ``line`` and where it crosses 0.99
+    (``population_wall.median_wall``)."""
+    medians = [float(np.median(r["accuracy"])) for r in line]
+    return medians, bench_script("population_wall").median_wall([r["d"] for r in line], medians, 0.99)
+
+
 def test_out_of_sample_the_law_held_at_8192_and_missed_at_4096_zeta_3(bench_script, roots):
     """Written down before each run from ``C = 4.397``: ``V = 8192``, trigger out, within ±3% of the law (held:
     603.6 against 610.7); ``(4096, ζ = 3)`` within ±3% (missed: 1365.3 against 1441.5, the first crossing on the
     grid joined with its extension down to 1272)."""
-    wall = bench_script("population_wall").median_wall
     rows = jsonl("limit_population_wall_out_of_sample.jsonl")
     for V, s, published in ((8192, 1.0, 603.6), (4096, 10.0, 1365.3)):
         line = sorted((r for r in rows if r["V"] == V), key=lambda r: r["d"])
         assert all(math.isinf(r["beta"]) and r["marker_in_value"] == (s > 1) for r in line)
-        got = wall([r["d"] for r in line], [float(np.median(r["accuracy"])) for r in line], 0.99)
+        _, got = _medians_and_wall(bench_script, line)
         law = _law_wall(roots, 4.397, V, s)
         assert round(got, 1) == published and (abs(got / law - 1) <= 0.03) == (V == 8192)
     assert [round(_law_wall(roots, 4.397, V, s), 1) for V, s in ((8192, 1.0), (4096, 10.0))] == [610.7, 1441.5]
 
 
-def test_at_4096_zeta_3_the_variances_hold_and_the_skew_reads_low(bench_script):
+def test_at_4096_zeta_3_the_variances_hold_and_the_skew_reads_low(bench_script, roots):
     """Written down at 21:00 UTC, before the run: over 8 seeds and 64 directions a seed, the mean-direction wall
     within ±2% of the fixed-SNR model from 4096's trigger-out wall (held: 1449.2 against 1435.2), the median
     direction's 1.5-5% below it (held: 2.4%)."""
     wall = bench_script("population_wall").median_wall
-    model = bench_script("crosstalk_parts").wall_with_trigger(423.6, 4096, 3.0)
+    model = roots.wall_with_trigger(423.6, 4096, 3.0)
     rows = jsonl("bias_modes_4096_zeta3.jsonl")
     ds = sorted({r["d"] for r in rows})
     assert ds == [1392, 1432, 1472] and len(rows) == 24
@@ -141,15 +153,13 @@ def test_at_16384_the_law_s_log_v_is_a_little_strong(bench_script, roots):
     (4.60, 4.49, 4.36, 4.30 from 512 to 8192) keeps falling, so the wall lies in [852, 872] (``K²/log V`` in [4.17,
     4.31]) and below the law's 879.9: held, 860.5 (``K²/log V`` 4.215). With the trigger in at ``ζ = 1`` (23:19),
     within ±2% of the fixed-SNR model from that wall, 1220.7, and below the law's 1248.2: held, 1216.5."""
-    wall = bench_script("population_wall").median_wall
     model = roots.wall_with_trigger
-    rows = jsonl("limit_population_wall_out_of_sample.jsonl")
     walls = []
     for miv, grid in ((False, range(832, 913, 16)), (True, range(1176, 1273, 24))):
-        line = sorted((r for r in rows if r["V"] == 16384 and r["marker_in_value"] == miv), key=lambda r: r["d"])
+        line = _out_of_sample(16384, miv)
         assert [r["d"] for r in line] == list(grid) and all(math.isinf(r["beta"]) for r in line)
         assert not miv or all(r["zeta"] == 1.0 for r in line)
-        walls.append(wall([r["d"] for r in line], [float(np.median(r["accuracy"])) for r in line], 0.99))
+        walls.append(_medians_and_wall(bench_script, line)[1])
     out, zeta1 = walls
     assert 852 <= out <= 872 and out < _law_wall(roots, 4.397, 16384, 1.0)  # held
     assert abs(zeta1 / model(out, 16384, 1.0) - 1) <= 0.02 and zeta1 < _law_wall(roots, 4.397, 16384, 2.0)  # held
@@ -179,13 +189,10 @@ def test_at_32768_the_wall_falls_further_under_the_law(bench_script, roots):
     """Written down at 23:41 UTC, before the run: at ``V = 32768``, trigger out, ``K²/log V`` falls on to [4.08, 4.20],
     a wall in [1222, 1241], below the offset form's 1248.0 and at least 2% below the law's 1270.5: all held, 1226.6
     (``K²/log V`` 4.108). The grid was stopped after its first two ``d``, which bracket the crossing."""
-    wall = bench_script("population_wall").median_wall
-    line = sorted((r for r in jsonl("limit_population_wall_out_of_sample.jsonl")
-                   if r["V"] == 32768 and not r["marker_in_value"]), key=lambda r: r["d"])
+    line = _out_of_sample(32768, False)
     assert [(r["d"], r["N"], len(r["seeds"])) for r in line] == [(1216, 8_000_000, 2), (1240, 8_000_000, 2)]
-    medians = [float(np.median(r["accuracy"])) for r in line]
+    medians, got = _medians_and_wall(bench_script, line)
     assert medians[0] < 0.99 <= medians[1]  # bracketed
-    got = wall([r["d"] for r in line], medians, 0.99)
     law = _law_wall(roots, 4.397, 32768, 1.0)
     offset = roots.wall_root(3.801 * (math.log(32768) + 1.223), 32768, 1.0)  # the offset form's, read after (above)
     assert 1222 <= got <= 1241 and got < offset and got <= 0.98 * law  # held
@@ -198,15 +205,12 @@ def test_at_32768_the_trigger_in_wall_follows_the_model(bench_script, roots):
     (``s = 2``), the two-seed median wall lies within ±2% of the fixed-SNR model from the trigger-out wall 1226.6,
     1738.5, and at least 2% below the law's 1800.9: both held, 1756.8 (+1.05% and -2.45%; at 16384 the model was
     0.3% high). Two seeds and two ``d``, which bracket the crossing (4 read-outs, 16 min alone)."""
-    wall = bench_script("population_wall").median_wall
-    line = sorted((r for r in jsonl("limit_population_wall_out_of_sample.jsonl")
-                   if r["V"] == 32768 and r["marker_in_value"]), key=lambda r: r["d"])
+    line = _out_of_sample(32768, True)
     assert [(r["d"], r["N"], r["zeta"], r["seeds"]) for r in line] == [
         (1712, 8_000_000, 1.0, [13680, 13681]), (1764, 8_000_000, 1.0, [13680, 13681])]
     assert all(math.isinf(r["beta"]) for r in line)
-    medians = [float(np.median(r["accuracy"])) for r in line]
+    medians, got = _medians_and_wall(bench_script, line)
     assert medians[0] < 0.99 <= medians[1]  # bracketed
-    got = wall([r["d"] for r in line], medians, 0.99)
     model = roots.wall_with_trigger(1226.6, 32768, 1.0)
     law = _law_wall(roots, 4.397, 32768, 2.0)
     assert abs(got / model - 1) <= 0.02 and got <= 0.98 * law  # held

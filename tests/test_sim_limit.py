@@ -10,10 +10,12 @@ from theorycheck.algorithms.dense_reference import (
     run_dense_limit,
     training_batch,
 )
+from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens, default_cache_bytes
 from theorycheck.algorithms.limit import run_limit
 from theorycheck.algorithms.one_step import run_one_step
 from theorycheck.tasks import retrieval as rt
 from theorycheck.tasks.retrieval import RetrievalParams
+from theorycheck.tasks.training_passes import compact_token_dtype
 
 RTOL = 1e-10  # both sides are float64 sums of the same terms in different orders (~1e-15)
 
@@ -124,9 +126,6 @@ def test_default_cache_budget_caches_where_streaming_would_hold_more():
     streamed, 1.6 GB cached). Tokens ``0..32767`` fit int16, so ``V = 32768`` caches 2 bytes a token (it took 4, and
     the read-outs' 8·10⁶ sequences streamed, 9.7 GB). Nothing is drawn: the layout is chosen when the data are
     declared."""
-    from theorycheck.algorithms.label_blocks import DEFAULT_CACHE_BYTES, SortedTokens, default_cache_bytes
-    from theorycheck.tasks.training_passes import compact_token_dtype
-
     assert default_cache_bytes(1024) == DEFAULT_CACHE_BYTES and default_cache_bytes(16384) == 4 * 16384**2
     assert compact_token_dtype(32768) == np.int16 and compact_token_dtype(32769) == np.int32
     declared = {}
