@@ -9,6 +9,8 @@ from theorycheck.compare import fit_law
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.identifiable import identifiable
 from theorycheck.compare.law_model import LawModel
+from theorycheck.compare.table_fit import fit_law_table
+from theorycheck.compare.threshold_table import ThresholdTable
 from theorycheck.law import Law
 from theorycheck.planted import planted_dataset
 
@@ -253,3 +255,28 @@ def test_a_thresholds_table_of_a_moving_pole_is_fitted_too():
     got = {k: v.estimate for k, v in fit.constants.items()}
     assert got == {"C0": pytest.approx(3e4, rel=1e-4), "C1": pytest.approx(1.3e7, rel=1e-4),
                    "C2": pytest.approx(335.0, rel=1e-5), "a": pytest.approx(0.08, rel=1e-4)}
+
+
+@pytest.mark.parametrize("exponent, runs_off", [(0.45, True), (0.55, False)])
+def test_a_constant_that_runs_towards_zero_is_named(exponent, runs_off):
+    # Thresholds 30·V^exponent against C·V^0.5·log(V)^a: below 1/2 the cells want a < 0, which no
+    # positive constant reaches, and a stops near 1e-10 with an open CI (before 2026-12-06 silently, on
+    # the binomial fit); above 1/2 a settles (about 0.3) and nothing is said.
+    truth = Law.parse(f"N >= C*V**{exponent}")
+    data = planted_dataset(truth, grid={"V": [64, 256, 1024, 4096, 16384]}, constants={"C": 30.0}, width=0.1,
+                           trials=40, seed=13765)
+    law = Law.parse("N >= C*V**0.5*log(V)**a", constants=["C", "a"])
+    fit = fit_law(law, data)
+    named = [n for n in fit.notes if n.startswith("a ran towards 0")]
+    assert bool(named) == runs_off, fit.notes
+    assert (fit.constants["a"].estimate < 1e-6) == runs_off
+    assert not any(n.startswith("C ran") for n in fit.notes)
+
+
+def test_a_thresholds_table_names_the_constant_that_ran_towards_zero():
+    # The read-out walls' case (trigger out, `fit --where s=1` of bench/data/readout_walls.csv): d* = 6.6·V^0.49,
+    # d*² rising slower than V, so the cells want a < 0.
+    rows = [{"V": v, "threshold": 6.6 * v ** 0.49, "se": 0.01} for v in (512, 2048, 4096)]
+    table = ThresholdTable.from_rows(rows, resource="d", variables=["V"])
+    fit = fit_law_table(Law.parse("d**2 >= C*V*log(V)**a", constants=["C", "a"]), table)
+    assert any(n.startswith("a ran towards 0") for n in fit.notes), fit.notes

@@ -19,7 +19,12 @@ import numpy as np
 #: overflowed, or is zero by construction): its constant is not identified whatever its size.
 _NOTHING = 1e-12
 
-__all__ = ["Relation", "balanced_point", "confounded", "confounded_notes", "identifiable", "independent_variables"]
+#: A fitted constant beyond ``e^±this`` (1e-6 .. 1e6; the fits start at 1) with an open CI ran off rather than
+#: settled (:func:`runaway_notes`).
+_RUNAWAY_LOG = 6 * np.log(10)
+
+__all__ = ["Relation", "balanced_point", "confounded", "confounded_notes", "identifiable", "independent_variables",
+           "runaway_notes"]
 
 
 def identifiable(model: Any) -> list[str]:
@@ -171,3 +176,25 @@ def independent_variables(data: Any, variables: Sequence[str]) -> tuple[list[str
     notes = [f"the transition width's trend in {', '.join(dropped)} moves with that in "
              f"{', '.join(kept)} across these cells (not identified apart): fitted without it"] if dropped else []
     return kept, notes
+
+
+def runaway_notes(constants: Mapping[str, Any]) -> list[str]:
+    """Notes naming the fitted constants that ran off: beyond ``1e-6`` or ``1e6`` with an open CI (``0`` or
+    ``inf`` at an end), from ``{name: Estimate}``. The constants are fitted as logs, so each is positive
+    (docs/methods.md §4, "A constant that ran off").
+
+    One that ran towards 0 is one the cells want at 0 or below, which no positive constant reaches: ``a`` in
+    ``d**2 >= C*V*log(V)**a`` on walls whose ``V`` exponent lies under ½ stops near ``1e-10``, where its term no
+    longer moves the law, and the fit had said only that the constants are not identified (or nothing).
+    One that ran above ``1e6`` is one the cells do not bound."""
+    notes = []
+    for name, est in constants.items():
+        if est.ci[0] > 0 and est.ci[1] < float("inf"):
+            continue
+        if 0 < est.estimate < np.exp(-_RUNAWAY_LOG):
+            notes.append(f"{name} ran towards 0 ({est.estimate:.3g}): the cells want it at 0 or below, and a law's "
+                         f"constants are positive (fitted as logs); drop its term, or fit signed log powers with "
+                         f"fit --log-powers (without --law)")
+        elif est.estimate > np.exp(_RUNAWAY_LOG):
+            notes.append(f"{name} ran off to {est.estimate:.3g}: the cells do not bound it")
+    return notes

@@ -54,7 +54,7 @@ from theorycheck.compare.cell_model import CellFit, cell_overlaps, fit_cells
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.dispersion import between_cell_dispersion
 from theorycheck.compare.exponents import Exponent
-from theorycheck.compare.identifiable import identifiable
+from theorycheck.compare.identifiable import identifiable, runaway_notes
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.law_maximise import at_step, best_start
 from theorycheck.threshold.glm import fit_threshold
@@ -167,6 +167,7 @@ def fit_law(
         return Exponent(name, float(p[i]), se, (p[i] - z * se, p[i] + z * se), level)
 
     constants = {name: est(i) for i, name in enumerate(model.free)}
+    notes += [n for n in runaway_notes(constants) if n not in notes]
     scale = est(len(model.free)) if model.with_scale else None
     source = "likelihood" if identified else ("thresholds" if fallback is not None else "none")
     one = _one_cell(model, p, bounds, ths[0]) if model.n_cells == 1 and nc == 1 and not model.trends else None

@@ -32,7 +32,7 @@ from theorycheck.intervals import critical
 from theorycheck.compare.constant_start import best_least_squares, common_shift
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import LRTest
-from theorycheck.compare.identifiable import identifiable
+from theorycheck.compare.identifiable import identifiable, runaway_notes
 from theorycheck.compare.law_model import LawAtCells
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.model_selection import ModelComparison, ModelScore
@@ -99,9 +99,11 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
         return Estimate(exp_or_inf(p[i]), (exp_or_inf(p[i] - z * se), exp_or_inf(p[i] + z * se)), se)
 
     llf = -0.5 * chisq - float(np.sum(np.log(math.sqrt(2 * math.pi) / w)))
+    constants = {name: est(i) for i, name in enumerate(model.free)}
+    notes += runaway_notes(constants)
     return LawFit(
         law=getattr(law, "text", str(law)),
-        constants={name: est(i) for i, name in enumerate(model.free)},
+        constants=constants,
         scale=est(nc) if model.with_scale else None,
         trends={}, width=math.nan, width_trends={},
         llf=llf, n_params=len(p), nobs=len(cells), identified=identified, notes=tuple(notes),
