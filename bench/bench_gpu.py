@@ -33,8 +33,10 @@ import os
 import time
 from functools import partial
 
+from blas_threads import set_blas_threads  # noqa: E402
+
 if __name__ == "__main__":
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    set_blas_threads()
 
 import numpy as np  # noqa: E402
 

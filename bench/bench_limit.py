@@ -34,12 +34,13 @@ import subprocess
 import sys
 import time
 
+from blas_threads import set_blas_threads
+
 if __name__ == "__main__":  # BLAS threads must be fixed before NumPy loads OpenBLAS
     _pre = argparse.ArgumentParser(add_help=False)
     _pre.add_argument("--blas-threads", default="1")
     _blas = _pre.parse_known_args()[0].blas_threads
-    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[_var] = _blas  # inherited by the memory subprocesses too
+    set_blas_threads(_blas, force=True)  # inherited by the memory subprocesses too
 
 import numpy as np  # noqa: E402
 

@@ -52,8 +52,9 @@ import json
 import os
 import time
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-os.environ.setdefault("OMP_NUM_THREADS", "1")
+from blas_threads import set_blas_threads  # noqa: E402
+
+set_blas_threads()
 
 import psutil  # noqa: E402
 

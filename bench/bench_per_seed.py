@@ -28,7 +28,9 @@ import math
 import os
 import time
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+from blas_threads import set_blas_threads  # noqa: E402
+
+set_blas_threads()
 
 import numpy as np  # noqa: E402
 

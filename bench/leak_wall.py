@@ -29,7 +29,11 @@ from __future__ import annotations
 import argparse
 import math
 
-import numpy as np
+from blas_threads import set_blas_threads
+
+set_blas_threads()  # before NumPy loads: one BLAS thread in each of the count path's threads
+
+import numpy as np  # noqa: E402
 from scipy.stats import norm
 
 from points import parse_points

@@ -43,8 +43,9 @@ import os
 import sys
 import time
 
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
+from blas_threads import set_blas_threads  # noqa: E402
+
+set_blas_threads()
 
 import numpy as np  # noqa: E402
 

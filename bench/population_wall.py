@@ -40,7 +40,11 @@ import argparse
 import dataclasses
 import math
 
-import numpy as np
+from blas_threads import set_blas_threads
+
+set_blas_threads()  # before NumPy loads: one BLAS thread in each of the count path's threads
+
+import numpy as np  # noqa: E402
 
 from leak_wall import add_wall_options, stored_weights, wall_inputs
 from readout_parts import BIAS_MODES, attended_parts, parts_accuracy, query_bias

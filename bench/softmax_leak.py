@@ -34,7 +34,11 @@ import argparse
 import json
 import math
 
-import numpy as np
+from blas_threads import set_blas_threads
+
+set_blas_threads()  # before NumPy loads: one BLAS thread in each of the count path's threads
+
+import numpy as np  # noqa: E402
 
 from points import parse_points
 from theorycheck.algorithms.attention_readout import attend

@@ -45,7 +45,9 @@ import os
 import sys
 import time
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+from blas_threads import set_blas_threads  # noqa: E402
+
+set_blas_threads()
 
 import numpy as np  # noqa: E402
 
