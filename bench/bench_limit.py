@@ -45,7 +45,8 @@ if __name__ == "__main__":  # BLAS threads must be fixed before NumPy loads Open
 import numpy as np  # noqa: E402
 
 from theorycheck.algorithms.dense_reference import run_dense_limit
-from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES
+from theorycheck.algorithms.label_blocks import SORTED_ROW_BYTES
+from theorycheck.tasks.training_passes import DEFAULT_CACHE_BYTES, cache_size
 from theorycheck.algorithms.limit import run_limit
 from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings
 
@@ -199,7 +200,8 @@ def part_e(repeats, threads):
 def part_f(repeats, threads):
     V, d, L, N = 16384, 1024, 64, 4_000_000
     base = measure_in_subprocess({"what": "imports"})
-    print(f"(f) V={V} d={d} L={L} N={N}, threads={threads}: tokens {N * (2 * L + 24) / 2**20:.0f} MiB cached, "
+    tokens = cache_size(RetrievalParams(V=V, d=d, L=L, N=N), N, SORTED_ROW_BYTES)
+    print(f"(f) V={V} d={d} L={L} N={N}, threads={threads}: tokens {tokens / 2**20:.0f} MiB cached, "
           f"streamed tables {8 * V * V / 2**20:.0f} MiB a pass (imports alone {base['peak_mb']:.0f} MB)")
     for name, budget in (("512 MiB (streams)", DEFAULT_CACHE_BYTES), ("default (caches)", None)):
         mem = measure_in_subprocess({"what": "limit", "V": V, "d": d, "L": L, "N": N, "threads": threads,

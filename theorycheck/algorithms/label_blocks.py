@@ -46,7 +46,12 @@ from theorycheck.tasks.training_passes import (
     thread_scratch,
 )
 
-__all__ = ["SortedTokens", "block_labels", "default_cache_bytes", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS"]
+__all__ = ["SortedTokens", "block_labels", "default_cache_bytes", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS",
+           "SORTED_ROW_BYTES"]
+
+#: Bytes a cached sequence keeps beside its tokens: its position, its label and its place in the sort order
+#: (:func:`theorycheck.tasks.training_passes.cache_size`).
+SORTED_ROW_BYTES = 24
 
 
 _BLOCK_ENTRIES = 1 << 21
@@ -98,7 +103,7 @@ class SortedTokens:
         self.n_max = params.N if n_max is None else check_int("n_max", n_max, 1)
         budget = default_cache_bytes(params.V) if cache_bytes is None else cache_bytes
         tokens, self.threads, self.token_dtype, self.cached = cache_settings(
-            params, self.n_max, seed, chunk_tokens, budget, threads, row_bytes=24)
+            params, self.n_max, seed, chunk_tokens, budget, threads, row_bytes=SORTED_ROW_BYTES)
         self.params, self.emb, self.seed = params, emb, seed
         self.rows = max(1, tokens // params.L)  # sequences per sub-batch
         per_block = block_rows(params.L)

@@ -161,7 +161,9 @@ def run_limit(
     tokens between passes up to this size (default ``max(512 MiB, 4·V²)`` bytes, where a
     cache peaks no higher than streaming's tables: :func:`~theorycheck.algorithms.label_blocks.default_cache_bytes`);
     ``threads``: worker threads
-    over label blocks (results do not depend on it, bit for bit); ``backend``: array
+    over label blocks (results do not depend on it, bit for bit; with more than one, set
+    ``OPENBLAS_NUM_THREADS=1`` before NumPy loads, as the CLI and ``bench/blas_threads.py`` do, or
+    OpenBLAS starts its own threads in each: docs/theory.md §7.12, "One BLAS thread"); ``backend``: array
     library of the whole count path and the prediction (:mod:`theorycheck.backend`;
     on a backend other than NumPy ``threads`` draws the data and the two cache options
     do not apply).

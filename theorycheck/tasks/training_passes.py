@@ -35,7 +35,7 @@ import numpy as np
 from theorycheck.tasks.retrieval import Batch, block_rows, chunk_count, draw_chunk
 from theorycheck.validate import check_int, optional
 
-__all__ = ["TrainingPasses", "compact_token_dtype", "cache_settings", "thread_scratch", "ordered_map", "draw_into", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS", "PASS_OPTIONS"]
+__all__ = ["TrainingPasses", "compact_token_dtype", "cache_settings", "cache_size", "thread_scratch", "ordered_map", "draw_into", "DEFAULT_CACHE_BYTES", "DEFAULT_CHUNK_TOKENS", "PASS_OPTIONS"]
 
 DEFAULT_CACHE_BYTES = 512 << 20
 """Keep the compact training tokens in memory between passes up to this many bytes
@@ -74,8 +74,14 @@ def cache_settings(params, n: int, seed, chunk_tokens, cache_bytes, threads, row
     tokens = PASS_OPTIONS["chunk_tokens"](chunk_tokens) or DEFAULT_CHUNK_TOKENS
     threads = PASS_OPTIONS["threads"](threads)
     cache_bytes = PASS_OPTIONS["cache_bytes"](cache_bytes)
-    dtype = compact_token_dtype(params.V)
-    return tokens, threads, dtype, n * (params.L * np.dtype(dtype).itemsize + row_bytes) <= cache_bytes
+    return tokens, threads, compact_token_dtype(params.V), cache_size(params, n, row_bytes) <= cache_bytes
+
+
+def cache_size(params, n: int, row_bytes: int) -> int:
+    """Bytes of a token cache of ``n`` sequences: ``n·(L·b + row_bytes)``, ``b`` the bytes of a compact token
+    (:func:`compact_token_dtype`) and ``row_bytes`` each sequence's other columns (16 in :class:`TrainingPasses`,
+    ``SORTED_ROW_BYTES`` = 24 in :class:`theorycheck.algorithms.label_blocks.SortedTokens`)."""
+    return n * (params.L * np.dtype(compact_token_dtype(params.V)).itemsize + row_bytes)
 
 
 def ordered_map(fn: Callable[[int], R], n: int, threads: int) -> Iterator[R]:
