@@ -200,6 +200,21 @@ def test_at_32768_the_wall_falls_further_under_the_law(bench_script, roots):
     assert round(roots.implied_k2(got, 32768) / math.log(32768), 3) == 4.108
 
 
+def test_at_65536_the_wall_falls_further_still(bench_script, roots):
+    """Written down at 02:33 UTC on 2026-12-06, stopped, and run at 05:40 UTC with the same windows: at ``V = 65536``,
+    trigger out, one seed, ``K²/log V`` falls on to [3.90, 4.10], a wall in [1727, 1772], and the law's 1837.1 reads
+    at least 3.5% high (a wall at most 1773): both held, 1759.6 (``K²/log V`` 4.043; -4.2% against the law). Two
+    read-outs, 30 min alone with one BLAS thread."""
+    line = _out_of_sample(65536, False)
+    assert [(r["d"], r["N"], r["seeds"]) for r in line] == [(1736, 16_000_000, [13680]), (1768, 16_000_000, [13680])]
+    medians, got = _medians_and_wall(bench_script, line)
+    assert medians[0] < 0.99 <= medians[1]  # bracketed
+    law = _law_wall(roots, 4.397, 65536, 1.0)
+    assert 1727 <= got <= 1772 and got <= 0.965 * law  # held
+    assert [round(x, 1) for x in (got, law)] == [1759.6, 1837.1]
+    assert round(roots.implied_k2(got, 65536) / math.log(65536), 3) == 4.043
+
+
 def test_at_32768_the_trigger_in_wall_follows_the_model(bench_script, roots):
     """Written down at 03:11 UTC on 2026-12-06, before the run: at ``V = 32768`` with the trigger in at ``ζ = 1``
     (``s = 2``), the two-seed median wall lies within ±2% of the fixed-SNR model from the trigger-out wall 1226.6,
