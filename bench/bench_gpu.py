@@ -35,8 +35,8 @@ from functools import partial
 
 from blas_threads import set_blas_threads  # noqa: E402
 
-if __name__ == "__main__":
-    set_blas_threads()
+if __name__ == "__main__":  # OpenBLAS only: torch's CPU threads (OpenMP) are part of what it measures
+    set_blas_threads(variables=("OPENBLAS_NUM_THREADS",))
 
 import numpy as np  # noqa: E402
 
