@@ -215,6 +215,21 @@ def test_at_65536_the_wall_falls_further_still(bench_script, roots):
     assert round(roots.implied_k2(got, 65536) / math.log(65536), 3) == 4.043
 
 
+def test_at_65536_the_trigger_in_wall_follows_the_model(bench_script, roots):
+    """Written down at 06:23 UTC on 2026-12-06, before the run: at ``V = 65536`` with the trigger in at ``ζ = 1``
+    (``s = 2``), one seed, the grid 2444, 2540 (±2% of the fixed-SNR model from the trigger-out wall 1759.6, 2492.4)
+    brackets the wall, and the wall lies at least 3% below the law's 2602.4: both held, 2483.6 (-0.35% and -4.56%)."""
+    line = _out_of_sample(65536, True)
+    assert [(r["d"], r["N"], r["zeta"], r["seeds"]) for r in line] == [
+        (2444, 16_000_000, 1.0, [13680]), (2540, 16_000_000, 1.0, [13680])]
+    medians, got = _medians_and_wall(bench_script, line)
+    assert medians[0] < 0.99 <= medians[1]  # bracketed: held
+    model = roots.wall_with_trigger(1759.6, 65536, 1.0)
+    law = _law_wall(roots, 4.397, 65536, 2.0)
+    assert got <= 0.97 * law  # held
+    assert [round(x, 1) for x in (got, model, law)] == [2483.6, 2492.4, 2602.4]
+
+
 def test_at_32768_the_trigger_in_wall_follows_the_model(bench_script, roots):
     """Written down at 03:11 UTC on 2026-12-06, before the run: at ``V = 32768`` with the trigger in at ``ζ = 1``
     (``s = 2``), the two-seed median wall lies within ±2% of the fixed-SNR model from the trigger-out wall 1226.6,

@@ -118,9 +118,10 @@ BOUNDS = [
            "it held at V = 8192, trigger out (603.6 against 610.7) and missed (4096, zeta 3) by 5.3% (1365.3 "
            "against 1441.5), where four seeds' walls are skewed by the trigger's direction; at V = 16384 it reads "
            "2.2-2.5% high (860.5 and 1216.5 against 879.9 and 1248.2, trigger out and zeta 1) and at 32768 2.5-3.5% "
-           "high (1226.6 and 1756.8 against 1270.5 and 1800.9), and at 65536 4.2% high (1759.6 against 1837.1, "
-           "trigger out, one seed): its s holds, its log V is a little strong, the C each trigger-out wall implies "
-           "falling 4.60 -> 4.22 -> 4.11 -> 4.04 over V 512..16384..32768..65536. The walls are "
+           "high (1226.6 and 1756.8 against 1270.5 and 1800.9), and at 65536 4.2-4.6% high (1759.6 and 2483.6 "
+           "against 1837.1 and 2602.4, one seed): its s holds, its log V is a little strong, the C each "
+           "trigger-out wall implies falling 4.60 -> 4.22 -> 4.11 -> 4.04 over V 512..16384..32768..65536. "
+           "The walls are "
            "medians over seeds (a threshold); the wall of the error averaged over the trigger's direction sits "
            "0.6-2.5% higher. No simulator in theorycheck gives N -> oo (task=None): at finite N the gradient noise "
            "(three_step_additive) and, with the trigger in, the mean bias (mean_bias) add walls of their own.",
