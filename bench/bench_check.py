@@ -17,7 +17,7 @@ import argparse
 import math
 import time
 
-from blas_threads import set_blas_threads  # noqa: E402
+from blas_threads import set_blas_threads
 
 set_blas_threads()
 

@@ -33,7 +33,7 @@ import os
 import time
 from functools import partial
 
-from blas_threads import set_blas_threads  # noqa: E402
+from blas_threads import set_blas_threads
 
 if __name__ == "__main__":  # OpenBLAS only: torch's CPU threads (OpenMP) are part of what it measures
     set_blas_threads(variables=("OPENBLAS_NUM_THREADS",))

@@ -29,7 +29,7 @@ import math
 import os
 import time
 
-from blas_threads import set_blas_threads  # noqa: E402
+from blas_threads import set_blas_threads
 
 set_blas_threads()
 

@@ -21,7 +21,7 @@ import os
 import sys
 import time
 
-from blas_threads import set_blas_threads  # noqa: E402
+from blas_threads import set_blas_threads
 
 set_blas_threads()
 

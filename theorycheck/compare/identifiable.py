@@ -19,9 +19,9 @@ import numpy as np
 #: overflowed, or is zero by construction): its constant is not identified whatever its size.
 _NOTHING = 1e-12
 
-#: A fitted constant beyond ``e^±this`` (1e-6 .. 1e6; the fits start at 1) with an open CI ran off rather than
+#: A fitted constant beyond ``1/this`` or ``this`` (the fits start at 1) with an open CI ran off rather than
 #: settled (:func:`runaway_notes`).
-_RUNAWAY_LOG = 6 * np.log(10)
+_RUNAWAY = 1e6
 
 __all__ = ["Relation", "balanced_point", "confounded", "confounded_notes", "identifiable", "independent_variables",
            "runaway_notes"]
@@ -191,10 +191,10 @@ def runaway_notes(constants: Mapping[str, Any]) -> list[str]:
     for name, est in constants.items():
         if est.ci[0] > 0 and est.ci[1] < float("inf"):
             continue
-        if 0 < est.estimate < np.exp(-_RUNAWAY_LOG):
+        if 0 < est.estimate < 1 / _RUNAWAY:
             notes.append(f"{name} ran towards 0 ({est.estimate:.3g}): the cells want it at 0 or below, and a law's "
                          f"constants are positive (fitted as logs); drop its term, or fit signed log powers with "
                          f"fit --log-powers (without --law)")
-        elif est.estimate > np.exp(_RUNAWAY_LOG):
+        elif est.estimate > _RUNAWAY:
             notes.append(f"{name} ran off to {est.estimate:.3g}: the cells do not bound it")
     return notes
