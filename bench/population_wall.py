@@ -16,6 +16,9 @@ expectation, and its own test set is scored (``acc``). The wall at the target is
 the median of ``acc`` over the seeds crosses it (linear between the grid's neighbours); a trial
 succeeds when its accuracy reaches the target, so at that ``d`` the success rate at ``N → ∞`` is one
 half. Docs: docs/theory.md §7.12, "The wall at infinite N".
+Hard attention's read-out is the library's (:mod:`theorycheck.algorithms.population_readout`, the trial of
+the ``readout-wall`` task that ``theorycheck check vural2026.readout_wall`` runs); this script adds finite ``β``
+and the ablations on the same primitives.
 
 ``--ablate`` takes channels of the leak away (one, or several comma-separated), to see which carries
 the wall (docs/theory.md §7.12, "Which channel carries the wall"): ``train`` stores ``G₂`` as hard
@@ -48,8 +51,9 @@ import numpy as np  # noqa: E402
 
 from leak_wall import add_wall_options, stored_weights, wall_inputs
 from readout_parts import BIAS_MODES, attended_parts, parts_accuracy, query_bias
-from softmax_leak import append_line, leak_weights, trial_fit
-from theorycheck.algorithms.limit import centered_labels, check_beta
+from softmax_leak import append_line, leak_weights
+from theorycheck.algorithms.population_readout import expected_values, hard_stored, trial_fit
+from theorycheck.algorithms.limit import check_beta
 from theorycheck.tasks.retrieval import RetrievalParams
 
 
@@ -61,34 +65,19 @@ def stored_by_label(fit, a: np.ndarray, L: int, seed: int, beta: float,
                     shuffle: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``(c, share)`` for ``fit``'s embeddings and scores ``a`` under the attention rule ``beta``: ``c_y`` the
     weight with which label ``y``'s fact is stored (``shuffle``: permuted across the facts, from ``[seed, 1]``) and
-    ``share_x`` each token's share of a miss (the module docstring; :func:`stored_values` builds ``G₂`` from them)."""
-    emb = fit.emb
-    alpha, scale = fit.diagnostics["trigger_coef"], fit.diagnostics["logit_scale"]
-    V = len(a)
+    ``share_x`` each token's share of a miss (the module docstring; ``expected_values`` builds ``G₂`` from them).
+    Hard attention's are :func:`theorycheck.algorithms.population_readout.hard_stored`."""
     if math.isinf(beta):
-        below = np.searchsorted(np.sort(a), a + alpha, side="left") / V  # F_a(a_x + α), ties lose
-        stored, share = below ** (L - 1), np.full(V, 1.0 / V)
+        c, share = hard_stored(fit, a, L)
     else:
+        alpha, scale = fit.diagnostics["trigger_coef"], fit.diagnostics["logit_scale"]
         stored = stored_weights(a, alpha, beta, scale, L, seed)
         share = leak_weights(a, beta, scale)
         share /= share.sum()
-    c = stored[np.argsort(emb.perm)]  # np.argsort(perm)[y] is the token whose label is y
+        c = stored[np.argsort(fit.emb.perm)]  # np.argsort(perm)[y] is the token whose label is y
     if shuffle:
         c = np.random.default_rng([seed, 1]).permutation(c)
     return c, share
-
-
-def stored_values(fit, c: np.ndarray, share: np.ndarray, mean: bool = True) -> np.ndarray:
-    """``G₂`` at infinite ``N``, ``W̃ᵀ(c_y e_{x_y} + (1 − c_y) ē + [miv]·c_y z_trig)`` (rows by label; ``ē =
-    shareᵀE``; ``d×d``, the orientation of :class:`~theorycheck.algorithms.limit.LimitFit`; ``mean=False`` drops the
-    misses' part): the module docstring's formula for the weights of :func:`stored_by_label`."""
-    emb = fit.emb
-    rows = c[:, None] * emb.E[np.argsort(emb.perm)]
-    if mean:
-        rows += (1.0 - c)[:, None] * (share @ emb.E)[None, :]
-    if fit.params.marker_in_value:
-        rows += c[:, None] * emb.z_trig[None, :]
-    return centered_labels(emb.U).T @ rows
 
 
 def read_ablations(text: str) -> frozenset[str]:
@@ -104,9 +93,9 @@ def readout_limit(params: RetrievalParams, beta: float, seed: int, ablate: froze
     """One seed's limit with ``G₂`` at infinite ``N`` (``g``, ``α`` from its fit at ``params.N``), the channels
     of the leak named in ``ablate`` taken away (the module docstring): ``(limit, test)``, with its test set; the
     weights ``c_y`` by label in ``limit.diagnostics["stored"]``."""
-    fit, test, a = trial_fit(params, beta, seed)
+    fit, test, a = trial_fit(params, beta, seed, threads=2)
     c, share = stored_by_label(fit, a, params.L, seed, math.inf if "train" in ablate else beta, "shuffle" in ablate)
-    G2 = stored_values(fit, c, share, mean="mean" not in ablate)
+    G2 = expected_values(fit, c, share, mean="mean" not in ablate)
     return dataclasses.replace(fit, G2=G2, beta=math.inf if "test" in ablate else beta,
                                diagnostics={**fit.diagnostics, "stored": c}), test
 

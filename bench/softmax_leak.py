@@ -42,17 +42,9 @@ import numpy as np  # noqa: E402
 
 from points import parse_points
 from theorycheck.algorithms.attention_readout import attend
-from theorycheck.algorithms.limit import check_beta, run_limit
-from theorycheck.simulate import trial_draws
+from theorycheck.algorithms.limit import check_beta
+from theorycheck.algorithms.population_readout import trial_fit
 from theorycheck.tasks.retrieval import RetrievalParams
-
-
-def trial_fit(params: RetrievalParams, beta: float, seed: int, threads: int = 2):
-    """One trial of the limit at ``beta`` with seed ``seed``: ``(fit, test, a)``, the fit, its test
-    set and the token scores ``a_x = e_xᵀ g``."""
-    emb, train_seed, test = trial_draws(params, seed)
-    fit = run_limit(params, emb, train_seed, beta=beta, threads=threads)
-    return fit, test, emb.E @ fit.g
 
 
 def test_attention(params: RetrievalParams, beta: float, seed: int, threads: int = 2):

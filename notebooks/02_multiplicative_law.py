@@ -528,7 +528,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # above it, predicted near the seeds' own, missed; at `ζ` 1 and 2 the model is the direction-averaged wall within 0.1,
 # predicted, held; a law fitted to 46 seeds' walls, `V` 512..4096, `ζ` 0..3, `d² ≥ 4.40·log V·((1 + ζ²)V + (2 + ζ²)d)`
 # is consistent (predicted, held; `theorycheck fit bench/data/readout_walls.csv --law vural2026.readout_wall`, the
-# catalogue's entry for it), and out of sample it held at 8192 and missed at `(4096, ζ = 3)` by 5%, and at 16384 and
+# catalogue's entry for it; checked by simulation on its own task, fresh seeds, `theorycheck check
+# vural2026.readout_wall --budget paper --workers 2`: consistent, exponents within 0.01 of the law's, predicted, held),
+# and out of sample it held at 8192 and missed at `(4096, ζ = 3)` by 5%, and at 16384 and
 # 32768 it reads 2-3.5% high with the trigger out and at `ζ = 1`, and at 65536 4-4.6% high (one seed), predicted,
 # held (its `s` holds, its `log V` is a little strong); `python bench/crosstalk_parts.py`,
 # `python bench/bias_modes.py`; docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the

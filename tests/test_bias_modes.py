@@ -10,6 +10,7 @@ import pytest
 from scipy.stats import kstest
 
 from bench_data import jsonl
+from theorycheck.algorithms.population_readout import expected_values
 from theorycheck.tasks.retrieval import RetrievalParams
 
 SMALL = RetrievalParams(V=256, d=96, L=8, N=20000, zeta=2.0, marker_in_value=True)
@@ -40,10 +41,10 @@ def test_each_mode_is_the_bias_it_names(small, bench_script):
     trigger not stored; ``retrained`` that of a ``G₂`` storing each query's ``z′_i``. Checked with weights ``c``
     drawn at random, so the stored trigger does not cancel."""
     rp, limit, test, parts = small
-    wall_values = bench_script("population_wall").stored_values
     c = np.random.default_rng(0).uniform(0.5, 1.0, SMALL.V)
     share = np.full(SMALL.V, 1.0 / SMALL.V)
-    limit = dataclasses.replace(limit, G2=wall_values(limit, c, share), diagnostics={**limit.diagnostics, "stored": c})
+    limit = dataclasses.replace(limit, G2=expected_values(limit, c, share),
+                                diagnostics={**limit.diagnostics, "stored": c})
     parts = rp.attended_parts(limit, test)
     zeta, U = SMALL.zeta, limit.emb.U
     z = rp.sphere_directions(len(test.labels), SMALL.d, zeta, np.random.default_rng([5, 4]))
@@ -55,14 +56,14 @@ def test_each_mode_is_the_bias_it_names(small, bench_script):
     shrink = np.ones_like(fresh)
     shrink[np.arange(len(s)), test.labels] = math.sqrt((SMALL.V - 1) / (SMALL.V + SMALL.d - 1))
     assert own == pytest.approx(fresh * shrink + s[:, None] * parts.C, rel=1e-12, abs=1e-15)
-    unstored = wall_values(dataclasses.replace(limit, params=dataclasses.replace(SMALL, marker_in_value=False)),
+    unstored = expected_values(dataclasses.replace(limit, params=dataclasses.replace(SMALL, marker_in_value=False)),
                            c, share)
     assert rp.query_bias("selfless", limit, parts, test.labels, 5) == pytest.approx(
         U @ unstored @ limit.emb.z_trig, rel=1e-9, abs=1e-12)
     retrained = rp.query_bias("retrained", limit, parts, test.labels, 5)
     for i in (0, 7, 100):
         emb = dataclasses.replace(limit.emb, z_trig=z[i])
-        G2 = wall_values(dataclasses.replace(limit, emb=emb), c, share)
+        G2 = expected_values(dataclasses.replace(limit, emb=emb), c, share)
         assert retrained[i] == pytest.approx(U @ G2 @ z[i], rel=1e-9, abs=1e-12)
     with pytest.raises(ValueError, match="bias mode: expected one of frozen, share"):
         rp.query_bias("shared", limit, parts, test.labels, 5)

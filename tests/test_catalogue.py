@@ -222,8 +222,7 @@ def test_catalogue_load_rejects_a_bound_naming_an_unknown_task(monkeypatch):
 
 def test_a_bound_without_simulator_is_refused_by_check_in_one_line():
     no_sim = [b for b in ALL if b.task is None]
-    assert {b.id for b in no_sim} == {"cabannes2024", "kajitsuka2025", "kajitsuka2025.seq2seq", "nichani2025.mlp_am",
-                                      "vural2026.readout_wall"}
+    assert {b.id for b in no_sim} == {"cabannes2024", "kajitsuka2025", "kajitsuka2025.seq2seq", "nichani2025.mlp_am"}
     for bound in no_sim:
         with pytest.raises(ValueError, match=f"{bound.id} has no simulator in this package") as info:
             resolve_target(bound.id)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from scipy.stats import spearmanr
 
+from theorycheck.algorithms import population_readout as readout
 from theorycheck.algorithms.limit import centered_labels
 from theorycheck.cli.main import main
 from theorycheck.tasks.retrieval import RetrievalParams, make_embeddings
@@ -19,7 +20,7 @@ from bench_data import DATA, jsonl
 
 
 def _fake_fit(beta, V=16, d=8, L=4, miv=True):
-    """What ``stored_by_label`` and ``stored_values`` read of a fit, with every token scoring 0 and ``α = 1``."""
+    """What ``stored_by_label`` and ``expected_values`` read of a fit, with every token scoring 0 and ``α = 1``."""
     params = RetrievalParams(V=V, d=d, L=L, N=100, zeta=0.5, marker_in_value=miv)
     emb = make_embeddings(params, np.random.default_rng(5))
     return SimpleNamespace(emb=emb, beta=beta, params=params,
@@ -39,7 +40,7 @@ def test_equal_scores_give_the_formula_exactly(bench_script, miv):
         c = 1.0 if math.isinf(beta) else 1.0 / (1.0 + 3 * math.exp(-2.0))
         rows = c * emb.E[fact_of_label] + (1 - c) * emb.E.mean(axis=0) + (c * emb.z_trig if miv else 0.0)
         want = centered_labels(emb.U).T @ rows
-        got = script.stored_values(fit, *script.stored_by_label(fit, a, 4, 1, beta))
+        got = readout.expected_values(fit, *script.stored_by_label(fit, a, 4, 1, beta))
         assert got == pytest.approx(want, rel=1e-12, abs=1e-15)
     assert emb.perm[fact_of_label].tolist() == list(range(16))  # label y's fact token carries label y
 
@@ -51,6 +52,15 @@ def test_orthogonal_embeddings_recall_every_fact_at_infinite_n(bench_script):
     script = bench_script("population_wall")
     params = RetrievalParams(V=64, d=66, L=4, N=4000, zeta=1.0, embeddings="orthogonal")
     assert script.population_accuracy(params, math.inf, 3) == 1.0
+
+
+def test_hard_attention_is_the_librarys_read_out(bench_script):
+    """With nothing ablated, the script's hard-attention accuracy is the library's (the ``readout-wall`` task's
+    trial), seed for seed: one read-out, not two."""
+    script = bench_script("population_wall")
+    params = RetrievalParams(V=128, d=40, L=8, N=20000, zeta=0.5, marker_in_value=True)
+    for seed in (3, 4):
+        assert script.population_accuracy(params, math.inf, seed) == readout.population_accuracy(params, seed)
 
 
 def test_the_wall_is_read_where_the_median_first_reaches_the_target(bench_script):
@@ -157,9 +167,9 @@ def test_dropping_the_mean_keeps_only_the_stored_facts(bench_script):
     c = 1.0 / (1.0 + 3 * math.exp(-2.0))
     want = centered_labels(emb.U).T @ (c * emb.E[np.argsort(emb.perm)] + c * emb.z_trig)
     weights = script.stored_by_label(fit, a, 4, 1, 2.0)
-    assert script.stored_values(fit, *weights, mean=False) == pytest.approx(want, rel=1e-12, abs=1e-15)
-    assert script.stored_values(fit, *script.stored_by_label(fit, a, 4, 1, 2.0, shuffle=True)) == pytest.approx(
-        script.stored_values(fit, *weights), rel=1e-12, abs=1e-15)
+    assert readout.expected_values(fit, *weights, mean=False) == pytest.approx(want, rel=1e-12, abs=1e-15)
+    assert readout.expected_values(fit, *script.stored_by_label(fit, a, 4, 1, 2.0, shuffle=True)) == pytest.approx(
+        readout.expected_values(fit, *weights), rel=1e-12, abs=1e-15)
 
 
 @pytest.mark.parametrize("argv, says", [

@@ -67,15 +67,15 @@ def test_the_published_fits_and_their_predictions(capsys):
 
 
 def test_the_catalogue_entry_is_the_fitted_law(capsys):
-    """``vural2026.readout_wall`` is :data:`LAW` (its reference ``C`` the fit's 4.397, rounded), fit-only (no
-    simulator gives ``N → ∞``), and ``fit --law vural2026.readout_wall`` gives the published fit figure for figure;
+    """``vural2026.readout_wall`` is :data:`LAW` (its reference ``C`` the fit's 4.397, rounded), checked on the
+    ``readout-wall`` task, and ``fit --law vural2026.readout_wall`` gives the published fit figure for figure;
     ``storage``, with ``--params V,s``, is refuted in ``s`` as its note says."""
     from theorycheck import catalogue
     from theorycheck.law import Law
 
     entry = catalogue.get("vural2026.readout_wall")
     assert entry.law == Law.parse(LAW, resource="d")
-    assert entry.task is None and entry.provenance == "derived" and entry.constants["C"] == 4.40
+    assert entry.task == "readout-wall" and entry.provenance == "derived" and entry.constants["C"] == 4.40
     _, by_text = fit(capsys, "readout_walls.csv", "--law", LAW, "--resource", "d")
     code, by_id = fit(capsys, "readout_walls.csv", "--law", "vural2026.readout_wall")
     assert code == 0 and by_id["verdict"] == "consistent"
@@ -83,6 +83,24 @@ def test_the_catalogue_entry_is_the_fitted_law(capsys):
         assert by_id[key] == by_text[key], key
     code, out = fit(capsys, "readout_walls.csv", "--law", "vural2026.storage", "--params", "V,s")
     assert code == 1 and out["exponents"]["s"]["status"] == "refuted"
+
+
+def test_the_check_by_simulation_is_consistent(capsys):
+    """``theorycheck check vural2026.readout_wall --budget paper --workers 2`` (2026-12-06; its thresholds table
+    published): predicted before it ran consistent in ``V`` and ``s``, ``τ_V`` in [-0.06, 0.03], ``τ_s`` in [-0.06,
+    0.06], ``C`` in [4.2, 4.65]; held (the check's own figures: ``τ`` -0.010 and -0.009, ``C`` 4.448). Refitted
+    from the table's CIs the same (``τ`` -0.010 and -0.008, ``C`` 4.434); the cells within 0.98..1.02 of the law,
+    though off it beyond their CIs."""
+    code, out = fit(capsys, "readout_wall_check_paper.csv", "--law", "vural2026.readout_wall")
+    assert code == 0 and out["verdict"] == "consistent"
+    tau = {v: out["exponents"][v]["estimate"] - out["exponents"][v]["predicted"] for v in ("V", "s")}
+    assert -0.06 <= tau["V"] <= 0.03 and -0.06 <= tau["s"] <= 0.06  # held
+    assert (round(tau["V"], 3), round(tau["s"], 3)) == (-0.010, -0.008)
+    assert 4.2 <= out["constant"]["C"]["estimate"] <= 4.65 and round(out["constant"]["C"]["estimate"], 3) == 4.434
+    spread = out["ratio_spread"]
+    assert 0.98 <= spread["min"] and spread["max"] <= 1.02
+    low = min(out["cells"], key=lambda c: c["ratio"])
+    assert low["params"] == {"V": 2896.0, "s": pytest.approx(5.65685, rel=1e-5)}  # the largest V and s
 
 
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):

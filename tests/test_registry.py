@@ -131,18 +131,18 @@ def test_task_declaration_is_checked():
 
 
 def test_builtins_are_discovered(clean_registry):
-    assert set(registry.task_names()) == {"retrieval", "linear-am"}
+    assert set(registry.task_names()) == {"retrieval", "linear-am", "readout-wall"}
     assert set(registry.algorithm_names("retrieval")) == {"limit", "one-step", "three-step", "gd"}
     assert registry.integer_variables() >= {"N", "d", "L", "V", "m", "contexts", "steps"}
     assert "zeta" not in registry.integer_variables()
-    assert set(registry.variable_names()) == {"N", "d", "L", "V", "m", "zeta"}
+    assert set(registry.variable_names()) == {"N", "d", "L", "V", "m", "zeta", "s"}
     assert registry.get_task("retrieval").nested == ("N",)
     dense = {a: registry.get_algorithm(a).is_dense("attention") for a in registry.algorithm_names()}
     assert dense == {"limit": False, "one-step": False, "three-step": True, "gd": True}
     assert not registry.get_algorithm("limit").is_dense("mlp")  # token tables (limit_mlp)
     assert registry.get_algorithm("three-step").is_dense("mlp")
     assert "beta" in registry.get_algorithm("limit").options()
-    with pytest.raises(ValueError, match="unknown task 'nope'; choose one of linear-am, retrieval"):
+    with pytest.raises(ValueError, match="unknown task 'nope'; choose one of linear-am, readout-wall, retrieval"):
         registry.get_task("nope")
     with pytest.raises(ValueError, match="'one-step' supports model.s. attention, got model='mlp'"):
         registry.get_algorithm("one-step").runner("mlp")

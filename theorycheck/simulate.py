@@ -32,7 +32,7 @@ from theorycheck.registry import get_algorithm
 from theorycheck.seeding import child_seed, seed_record, seed_sequence
 from theorycheck.tasks.retrieval import Batch, Embeddings, RetrievalParams, make_embeddings, test_batch
 
-__all__ = ["simulate", "trial_draws", "check_memory", "resolve_algorithm", "seed_sequence",
+__all__ = ["simulate", "trial_draws", "readout_accuracy", "check_memory", "resolve_algorithm", "seed_sequence",
            "seed_record"]
 
 
@@ -123,6 +123,16 @@ def simulate(params: RetrievalParams, algorithm: str = "limit", seed=0, **option
         seconds=seconds,
         extras={"diagnostics": diagnostics, "n_test": len(test)},
     )
+
+
+def readout_accuracy(params: RetrievalParams, seed=0) -> float:
+    """One seed of hard attention's read-out at infinite ``N`` on the draws of a ``limit`` trial with ``seed``: the
+    fraction of its test set recalled (:func:`theorycheck.algorithms.population_readout.population_accuracy`; the
+    trial of the ``readout-wall`` task, which reaches the algorithms through this module, as the retrieval task's
+    trial reaches them through :func:`simulate`)."""
+    from theorycheck.algorithms.population_readout import population_accuracy  # it draws with trial_draws above
+
+    return population_accuracy(params, seed)
 
 
 # ``from theorycheck import simulate`` gives this module; calling it runs :func:`simulate`.

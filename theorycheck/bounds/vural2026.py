@@ -107,8 +107,7 @@ BOUNDS = [
            Regime({"V": 1, "s": 0}, "V -> oo at a fixed trigger share s = 1 + zeta^2, N -> oo"), "derived",
            "hard attention's read-out at infinite N recalls 99% of the facts from d^2 >= C log V (s V + (s + 1) d), "
            "s = 1 + zeta^2 with the trigger in the value path (1 with it out): storage with the cross-talk's 1/d terms",
-           {"algorithm": "limit", "embeddings": "random", "model": "attention", "beta": "inf (hard attention)",
-            "N": "infinite: the step-2 values at their expectation (bench/population_wall.py)"}, {"C": 4.40},
+           {}, {"C": 4.40},
            "The form is the one the read-out's cross-talk variances give (var_c = (V + 2d - 2)/d^2, var_b = "
            "zeta^2 (V + d - 1)/d^2; bench/crosstalk_parts.py), written down before the walls were tabled; C is "
            "fitted to them, so the fit to those cells is circular (docs/theory.md §7.12, 'The walls as a law'). "
@@ -123,9 +122,14 @@ BOUNDS = [
            "trigger-out wall implies falling 4.60 -> 4.22 -> 4.11 -> 4.04 over V 512..16384..32768..65536. "
            "The walls are "
            "medians over seeds (a threshold); the wall of the error averaged over the trigger's direction sits "
-           "0.6-2.5% higher. No simulator in theorycheck gives N -> oo (task=None): at finite N the gradient noise "
-           "(three_step_additive) and, with the trigger in, the mean bias (mean_bias) add walls of their own.",
-           task=None),
+           "0.6-2.5% higher. The readout-wall task simulates this read-out: theorycheck check vural2026.readout_wall "
+           "--budget paper --workers 2 (2026-12-06, fresh seeds, V 512..2896, s 1.41..5.66, 7.5 min) says consistent, "
+           "V 0.484 [0.478, 0.489] against 0.494, s 0.535 [0.526, 0.543] against 0.543, C = 4.448 [4.363, 4.534], "
+           "cells 0.981..1.015 (not collapsing exactly, p = 3e-11); the quick budget reaches V 1448 only: "
+           "inconclusive. "
+           "At finite N the gradient noise (three_step_additive) and, with the trigger in, the mean bias "
+           "(mean_bias) add walls of their own.",
+           task="readout-wall"),
     _entry("trigger_overlap", Law.parse("d >= C2*log(V)/zeta**2"), "upper",
            {"d": "helps", "V": "hurts", "zeta": "helps"},
            Regime({"V": 1, "zeta": 0}, "V -> oo at fixed trigger norm zeta"), "derived",
