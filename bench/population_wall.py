@@ -52,8 +52,8 @@ import numpy as np  # noqa: E402
 from leak_wall import add_wall_options, stored_weights, wall_inputs
 from readout_parts import BIAS_MODES, attended_parts, parts_accuracy, query_bias
 from softmax_leak import append_line, leak_weights
-from theorycheck.algorithms.population_readout import expected_values, hard_stored, trial_fit
 from theorycheck.algorithms.limit import check_beta
+from theorycheck.algorithms.population_readout import expected_values, hard_stored, trial_fit
 from theorycheck.tasks.retrieval import RetrievalParams
 
 

@@ -57,7 +57,7 @@ def test_recall_comes_with_d():
     assert max(r["accuracy"] for r in below) < min(r["accuracy"] for r in above)
 
 
-def test_the_catalogue_law_is_checked_on_this_task():
+def test_the_catalogue_law_is_checked_on_this_task(bench_script):
     """``vural2026.readout_wall`` names the task; every designed cell lies in the design's ranges, moves ``V``
     and ``s`` and searches ``d``, starting at the law's wall with its reference ``C``."""
     bound = catalogue.get("vural2026.readout_wall")
@@ -68,13 +68,12 @@ def test_the_catalogue_law_is_checked_on_this_task():
         for cell, start in zip(design.cells, design.starts):
             assert 512 <= cell["V"] <= 4096 and 1.0 <= cell["s"] <= 8.0
             V, s, C = cell["V"], cell["s"], bound.constants["C"]
-            assert start == pytest.approx(math.ceil(_wall(C, V, s)), abs=1.0)
+            assert start == pytest.approx(math.ceil(_wall(bench_script, C, V, s)), abs=1.0)
 
 
-def _wall(C: float, V: float, s: float) -> float:
-    """The root of ``d² = C log V (sV + (s + 1) d)``."""
-    b = C * math.log(V) * (s + 1)
-    return (b + math.sqrt(b * b + 4 * C * math.log(V) * s * V)) / 2
+def _wall(bench_script, C: float, V: float, s: float) -> float:
+    """The law's wall, the root of ``d² = C log V (sV + (s + 1) d)`` (``crosstalk_parts.wall_root``)."""
+    return bench_script("crosstalk_parts").wall_root(C * math.log(V), V, s)
 
 
 def test_a_bad_trigger_share_is_refused_before_any_work(capsys, tmp_path):
@@ -84,7 +83,7 @@ def test_a_bad_trigger_share_is_refused_before_any_work(capsys, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_check_measures_the_walls_of_the_law():
+def test_check_measures_the_walls_of_the_law(bench_script):
     """End to end: ``check`` on this task finds each cell's wall by the Bernoulli search in ``d`` and fits the law.
     At ``V = 256`` (seeded) the walls were 112.8 and 270.4 at ``s`` 1 and 5, 5.3% and 2.2% above the catalogue's
     law (``C = 4.40``, fitted at ``V`` 512..4096, where the ``C`` each wall implies falls with ``V``: docs/theory.md
@@ -95,6 +94,6 @@ def test_check_measures_the_walls_of_the_law():
     C = catalogue.get("vural2026.readout_wall").constants["C"]
     for cell in result.cells:
         V, s = cell["params"]["V"], cell["params"]["s"]
-        assert cell["threshold"]["estimate"] == pytest.approx(_wall(C, V, s), rel=0.10)
+        assert cell["threshold"]["estimate"] == pytest.approx(_wall(bench_script, C, V, s), rel=0.10)
     s_exponent = result.to_dict()["verdict"]["exponents"]["s"]
     assert abs(s_exponent["estimate"] - s_exponent["predicted"]) < 0.05

@@ -118,7 +118,8 @@ BOUNDS = [
            "against 1441.5), where four seeds' walls are skewed by the trigger's direction; at V = 16384 it reads "
            "2.2-2.5% high (860.5 and 1216.5 against 879.9 and 1248.2, trigger out and zeta 1) and at 32768 2.5-3.5% "
            "high (1226.6 and 1756.8 against 1270.5 and 1800.9), and at 65536 4.2-4.6% high (1759.6 and 2483.6 "
-           "against 1837.1 and 2602.4, one seed): its s holds, its log V is a little strong, the C each "
+           "against 1837.1 and 2602.4; a second seed trigger out 1760.0): its s holds, its log V is a little strong, "
+           "the C each "
            "trigger-out wall implies falling 4.60 -> 4.22 -> 4.11 -> 4.04 over V 512..16384..32768..65536. "
            "The walls are "
            "medians over seeds (a threshold); the wall of the error averaged over the trigger's direction sits "
@@ -126,7 +127,8 @@ BOUNDS = [
            "--budget paper --workers 2 (2026-12-06, fresh seeds, V 512..2896, s 1.41..5.66, 7.5 min) says consistent, "
            "V 0.484 [0.478, 0.489] against 0.494, s 0.535 [0.526, 0.543] against 0.543, C = 4.448 [4.363, 4.534], "
            "cells 0.981..1.015 (not collapsing exactly, p = 3e-11); the quick budget reaches V 1448 only: "
-           "inconclusive. "
+           "inconclusive. With the trigger out, --cells 'V=512,s=1; V=1024,s=1; V=2048,s=1; V=4096,s=1': "
+           "consistent, V 0.489 [0.485, 0.494] against 0.505, C = 4.371 [4.238, 4.507]. "
            "At finite N the gradient noise (three_step_additive) and, with the trigger in, the mean bias "
            "(mean_bias) add walls of their own.",
            task="readout-wall"),
