@@ -10,8 +10,9 @@ wall, the ``d`` from which half the seeds recall, which ``vural2026.readout_wall
 
 The law's ``s`` is the trigger's share of the stored values: ``s = 1 + ζ²`` with the trigger in the value
 path (``ζ = sqrt(s − 1)``), and ``s = 1`` is the trigger out of it (``ζ = 1/2`` then, which hard
-attention's wall does not see: docs/theory.md §7.12). The values of ``s`` just above 1 (a faint trigger in
-the value) are refused: there the trigger no longer selects the fact. The draws are a ``limit`` trial's
+attention's wall does not see: docs/theory.md §7.12). The values of ``s`` between 1 and 1.25 are refused:
+the walls were measured from ``ζ = 1/2`` on, and ``s → 1`` from above is not the trigger out (a trigger faint
+in the value is faint in the keys too, where it selects the fact). The draws are a ``limit`` trial's
 with the same seed (:func:`theorycheck.simulate.trial_draws`). Data are not nested in ``d`` (the
 embeddings of each ``d`` are drawn afresh), so thresholds come from the Bernoulli search.
 """
