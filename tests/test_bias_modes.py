@@ -57,7 +57,7 @@ def test_each_mode_is_the_bias_it_names(small, bench_script):
     shrink[np.arange(len(s)), test.labels] = math.sqrt((SMALL.V - 1) / (SMALL.V + SMALL.d - 1))
     assert own == pytest.approx(fresh * shrink + s[:, None] * parts.C, rel=1e-12, abs=1e-15)
     unstored = expected_values(dataclasses.replace(limit, params=dataclasses.replace(SMALL, marker_in_value=False)),
-                           c, share)
+                               c, share)
     assert rp.query_bias("selfless", limit, parts, test.labels, 5) == pytest.approx(
         U @ unstored @ limit.emb.z_trig, rel=1e-9, abs=1e-12)
     retrained = rp.query_bias("retrained", limit, parts, test.labels, 5)
