@@ -529,7 +529,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # predicted, held; a law fitted to 46 seeds' walls, `V` 512..4096, `ζ` 0..3, `d² ≥ 4.40·log V·((1 + ζ²)V + (2 + ζ²)d)`
 # is consistent (predicted, held; `theorycheck fit bench/data/readout_walls.csv --law vural2026.readout_wall`, the
 # catalogue's entry for it; checked by simulation on its own task, fresh seeds, `theorycheck check
-# vural2026.readout_wall --budget paper --workers 2`: consistent, exponents within 0.01 of the law's, predicted, held),
+# vural2026.readout_wall --budget paper --workers 2`: consistent over `V` 512..2896 and `s` 1..8, exponents within 0.01
+# of the law's, predicted, held),
 # and out of sample it held at 8192 and missed at `(4096, ζ = 3)` by 5%, and at 16384 and
 # 32768 it reads 2-3.5% high with the trigger out and at `ζ = 1`, and at 65536 4-4.6% high (two seeds out, one in),
 # predicted, held (its `s` holds, its `log V` is a little strong); `python bench/crosstalk_parts.py`,

@@ -167,3 +167,14 @@ def test_an_integer_variable_at_1_grows_its_range():
     # design never returned (check() hung with base L = 1, or d = 1 on a user task)
     _, design = plan("vural2026.one_step", base={"V": 48, "L": 1})
     assert design.varied["L"][0] == 1 and design.varied["L"][-1] >= 4
+
+
+def test_a_real_variable_reaches_range_ends_on_its_lattice():
+    # sqrt(2) steps from s = 2 land on 0.9999999999999999 and 8.000000000000002, one ulp outside the
+    # declared range 1..8: the line stopped at 1.41..5.66 until a value that near an end became the end
+    _, design = plan("vural2026.readout_wall", budget="quick")
+    s = design.varied["s"]
+    assert s[0] == 1.0 and s[-1] == 8.0 and len(s) == 3
+    # an end off the lattice by more than float rounding is not reached: the line stays inside it
+    _, design = plan("vural2026.readout_wall", budget="quick", ranges={"V": (512, 4096), "s": (1.0001, 8)})
+    assert design.varied["s"][0] == pytest.approx(math.sqrt(2)) and design.varied["s"][-1] <= 8.0

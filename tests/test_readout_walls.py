@@ -87,20 +87,23 @@ def test_the_catalogue_entry_is_the_fitted_law(capsys):
 
 def test_the_check_by_simulation_is_consistent(capsys):
     """``theorycheck check vural2026.readout_wall --budget paper --workers 2`` (2026-12-06; its thresholds table
-    published): predicted before it ran consistent in ``V`` and ``s``, ``τ_V`` in [-0.06, 0.03], ``τ_s`` in [-0.06,
-    0.06], ``C`` in [4.2, 4.65]; held (the check's own figures: ``τ`` -0.010 and -0.009, ``C`` 4.448). Refitted
-    from the table's CIs the same (``τ`` -0.010 and -0.008, ``C`` 4.434); the cells within 0.98..1.02 of the law,
-    though off it beyond their CIs."""
+    published). The design's ``s`` line reaches 1..8 since its range ends stopped being missed by one ulp
+    (``check.design._snap``); predicted at 12:19 UTC, before the run: consistent in ``V`` and ``s``, ``τ_V`` in
+    [-0.06, 0.03], ``τ_s`` in [-0.05, 0.02], ``C`` in [4.2, 4.65]; held (the check's own figures: ``τ`` -0.010 and
+    -0.008, ``C`` 4.445). Refitted from the table's CIs the same (``τ`` -0.010 and -0.008, ``C`` 4.429); the cells
+    within 0.97..1.02 of the law, though off it beyond their CIs. (The run before the mend, ``s`` 1.41..5.66, also
+    held its prediction: ``τ`` -0.010 and -0.009, ``C`` 4.448; docs/theory.md §7.12.)"""
     code, out = fit(capsys, "readout_wall_check_paper.csv", "--law", "vural2026.readout_wall")
     assert code == 0 and out["verdict"] == "consistent"
     tau = {v: out["exponents"][v]["estimate"] - out["exponents"][v]["predicted"] for v in ("V", "s")}
-    assert -0.06 <= tau["V"] <= 0.03 and -0.06 <= tau["s"] <= 0.06  # held
+    assert -0.06 <= tau["V"] <= 0.03 and -0.05 <= tau["s"] <= 0.02  # held
     assert (round(tau["V"], 3), round(tau["s"], 3)) == (-0.010, -0.008)
-    assert 4.2 <= out["constant"]["C"]["estimate"] <= 4.65 and round(out["constant"]["C"]["estimate"], 3) == 4.434
+    assert 4.2 <= out["constant"]["C"]["estimate"] <= 4.65 and round(out["constant"]["C"]["estimate"], 3) == 4.429
+    assert sorted({round(c["params"]["s"], 6) for c in out["cells"]}) == [1.0, 2.0, 2.828427, 8.0]  # the whole line
     spread = out["ratio_spread"]
-    assert 0.98 <= spread["min"] and spread["max"] <= 1.02
+    assert 0.97 <= spread["min"] and spread["max"] <= 1.02
     low = min(out["cells"], key=lambda c: c["ratio"])
-    assert low["params"] == {"V": 2896.0, "s": pytest.approx(5.65685, rel=1e-5)}  # the largest V and s
+    assert low["params"] == {"V": 2896.0, "s": 8.0}  # the largest V and s
 
 
 def test_the_check_by_simulation_with_the_trigger_out(capsys):

@@ -86,11 +86,12 @@ DESIGN = {
     "mlp_storage": {"base": {"V": 256, "d": 128, "m": 256, "L": 4, "N": 30000},
                     "ranges": {"d": (128, 362), "V": (90, 256)}, "vary": ("d", "V")},
     # readout_wall (task readout-wall, resource d): hard attention's read-out at infinite N. Its regime is V
-    # -> oo at a fixed s, so V leads; s may span 1..8 (1 the trigger out; the published walls reach 10).
+    # -> oo at a fixed s, so V leads; s spans 1..8 (1 the trigger out; the published walls reach 10): the quick
+    # and paper lines are s = 1, 2.83, 8.
     # One trial at the wall costs 0.76 s of CPU at (V, s) = (2048, 2), 1.2 s at 2896 and 2.6 s at 4096
     # (tasks/readout_wall.readout_cost, 2026-12-06): the cost caps stop V at 1448 (quick: under half a decade,
     # so V is inconclusive there) and 2896 (paper). The seeds' walls scatter by ~+-4% at V = 512
-    # (bench/data/readout_walls.csv); a cell's wall to +-2% took 144-232 trials.
+    # (bench/data/readout_walls.csv); a cell's wall to +-2% took 144-308 trials.
     "readout_wall": {"base": {"V": 1024, "s": 2.0},
                      "ranges": {"V": (512, 4096), "s": (1.0, 8.0)}, "vary": ("V", "s")},
 }

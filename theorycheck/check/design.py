@@ -5,7 +5,8 @@ One-at-a-time lines through a base point, plus a few joint points (docs/architec
 * every variable ``x`` of the law that the task can set is varied over a geometric range
   around the base value, widened by factors of sqrt(2) on each side in turn while
   (i) the range stays within ``budget.max_span``, (ii) the bound's declared ``ranges``
-  and the task's declared valid range of ``x`` allow it, (iii) the simulator accepts the
+  and the task's declared valid range of ``x`` allow it (a step landing within float
+  rounding of such an end is that end: :func:`_snap`), (iii) the simulator accepts the
   parameters (e.g. orthogonal needs d >= V+2), (iv) the predicted trial cost (law
   threshold with reference constants, times 2) stays under ``budget.max_cost``, and
   (v) the law's regime constraints that can be judged before measuring still hold (below);
@@ -130,6 +131,12 @@ def outside_regime(constraints, point: Mapping[str, float]) -> list[str]:
     return list(cell.violated)
 
 
+def _snap(x: float, *ends: float) -> float:
+    """``x``, or the end it lies within float rounding of: sqrt(2) steps from 2 reach
+    0.9999999999999999 and 8.000000000000002, never the range ends 1 and 8."""
+    return next((e for e in ends if 0 < e < math.inf and abs(x / e - 1) <= 1e-9), x)
+
+
 def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
            limits: tuple[float, float] | None, inside=lambda point: True) -> tuple[float, float]:
     _round = _rounder(task)
@@ -140,14 +147,14 @@ def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
     while (grow_hi or grow_lo) and hi / lo < budget.max_span * (1 + 1e-9):
         for side in ("hi", "lo"):
             if side == "hi" and grow_hi:
-                cand = _round(var, hi * step)
+                cand = _snap(_round(var, hi * step), hi_max)
                 if cand <= hi:  # an integer at 1: round(sqrt(2)) = 1 would never grow (a hang)
                     cand = _round(var, hi + 1)
                 ok = hi < cand <= hi_max and cand / lo <= budget.max_span * (1 + 1e-9) and _feasible(
                     law, task, settings, {**base, var: cand}, constants, budget) and inside({**base, var: cand})
                 hi, grow_hi = (cand, True) if ok else (hi, False)
             if side == "lo" and grow_lo:
-                cand = _round(var, lo / step)
+                cand = _snap(_round(var, lo / step), lo_min)
                 ok = cand >= max(lo_min, 1e-12) and cand < lo and hi / cand <= budget.max_span * (1 + 1e-9) \
                     and _feasible(law, task, settings, {**base, var: cand}, constants, budget) \
                     and inside({**base, var: cand})
@@ -155,12 +162,14 @@ def _range(var: str, law, task: Task, settings, base, constants, budget: Budget,
     return lo, hi
 
 
-def _spread(task: Task, var: str, base: float, lo: float, hi: float, n: int) -> list[float]:
+def _spread(task: Task, var: str, base: float, lo: float, hi: float, n: int,
+            ends: tuple[float, ...] = ()) -> list[float]:
     """``n`` values evenly spread on the sqrt(2)-lattice through ``base`` from ``lo`` to ``hi``
     (the 2^(1/4)-lattice for a line under 2x, so that it still gets 3 values).
 
     The base value itself need not be one of them: each one-at-a-time line holds the
-    other variables at their base values, which is all the design needs.
+    other variables at their base values, which is all the design needs. A value within
+    float rounding of one of the range's declared ``ends`` is that end (:func:`_snap`).
     """
     per_doubling = 2
     # a line under 2x holds one sqrt(2) step: take quarter steps so that it gets 3 values
@@ -170,7 +179,7 @@ def _spread(task: Task, var: str, base: float, lo: float, hi: float, n: int) -> 
     b = round(per_doubling * math.log2(hi / base))
     steps = sorted({int(round(k)) for k in np.linspace(-a, b, n)})
     step = math.sqrt(2.0) ** (2 / per_doubling)  # exactly sqrt(2) on the usual lattice
-    return sorted({_rounder(task)(var, base * step ** k) for k in steps})
+    return sorted({_snap(_rounder(task)(var, base * step ** k), *ends) for k in steps})
 
 
 def check_law_on_task(law, task: Task) -> None:
@@ -251,7 +260,7 @@ def design_sweep(law, task: Task, *, settings: Mapping[str, Any], base: Mapping[
             notes.append(f"{var} could not be varied around {base[var]:g} within the budget"
                          f"{' and the regime' if kept else ''}; held fixed")
             continue
-        varied[var] = _spread(task, var, base[var], lo, hi, budget.points_per_variable)
+        varied[var] = _spread(task, var, base[var], lo, hi, budget.points_per_variable, lim)
         if hi / lo < budget.max_span / 1.01:
             notes.append(f"{var} spans only {hi / lo:.1f}x ({lo:g}..{hi:g}) within the {budget.name} budget"
                          f"{' and the regime' if kept else ''}")
