@@ -532,7 +532,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # vural2026.readout_wall --budget paper --workers 2`: consistent over `V` 512..2896 and `s` 1..8, exponents within 0.01
 # of the law's, predicted, held),
 # and out of sample it held at 8192 and missed at `(4096, ζ = 3)` by 5%, and at 16384 and
-# 32768 it reads 2-3.5% high with the trigger out and at `ζ = 1`, and at 65536 4-4.6% high (two seeds out, one in),
+# 32768 it reads 2-3.5% high with the trigger out and at `ζ = 1`, and at 65536 3.4-4.6% high (two seeds out, two in),
 # predicted, held (its `s` holds, its `log V` is a little strong); `python bench/crosstalk_parts.py`,
 # `python bench/bias_modes.py`; docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
 # softmax's wall still moves with `L` (300.3 at `L = 32`, 301.7 at 128, 326.8 at 512 at infinite `N`): at `d = 320`,

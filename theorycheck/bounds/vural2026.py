@@ -118,7 +118,8 @@ BOUNDS = [
            "against 1441.5), where four seeds' walls are skewed by the trigger's direction; at V = 16384 it reads "
            "2.2-2.5% high (860.5 and 1216.5 against 879.9 and 1248.2, trigger out and zeta 1) and at 32768 2.5-3.5% "
            "high (1226.6 and 1756.8 against 1270.5 and 1800.9), and at 65536 4.2-4.6% high (1759.6 and 2483.6 "
-           "against 1837.1 and 2602.4; a second seed trigger out 1760.0): its s holds, its log V is a little strong, "
+           "against 1837.1 and 2602.4; second seeds 1760.0 trigger out, 2515.6 at zeta 1, 3.4% high): its s holds, "
+           "its log V is a little strong, "
            "the C each "
            "trigger-out wall implies falling 4.60 -> 4.22 -> 4.11 -> 4.04 over V 512..16384..32768..65536. "
            "The walls are "
@@ -128,7 +129,9 @@ BOUNDS = [
            "V 0.481 [0.475, 0.487] against 0.491, s 0.538 [0.533, 0.543] against 0.546, C = 4.445 [4.38, 4.511], "
            "cells 0.974..1.010 (not collapsing exactly, p = 1.3e-7); the quick budget reaches V 1448 only: "
            "inconclusive. With the trigger out, --cells 'V=512,s=1; V=1024,s=1; V=2048,s=1; V=4096,s=1': "
-           "consistent, V 0.489 [0.485, 0.494] against 0.505, C = 4.371 [4.238, 4.507]. "
+           "consistent, V 0.489 [0.485, 0.494] against 0.505, C = 4.371 [4.238, 4.507]; with 'V=8192,s=1' added, "
+           "wall 599.6 at 8192 (the read-outs' 603.6), consistent over 1.2 decades, V 0.494 [0.491, 0.498] against "
+           "0.510, C = 4.299 [4.149, 4.455]. "
            "At finite N the gradient noise (three_step_additive) and, with the trigger in, the mean bias "
            "(mean_bias) add walls of their own.",
            task="readout-wall"),
