@@ -126,7 +126,7 @@ BOUNDS = [
            "medians over seeds (a threshold); the wall of the error averaged over the trigger's direction sits "
            "0.6-2.5% higher. The readout-wall task simulates this read-out: theorycheck check vural2026.readout_wall "
            "--budget paper --workers 2 (2026-12-06, fresh seeds, V 512..2896, s 1..8, 16.6 min) says consistent, "
-           "V 0.481 [0.475, 0.487] against 0.491, s 0.538 [0.533, 0.543] against 0.546, C = 4.445 [4.38, 4.511], "
+           "V 0.481 [0.475, 0.486] against 0.491, s 0.538 [0.533, 0.543] against 0.545, C = 4.445 [4.38, 4.511], "
            "cells 0.974..1.010 (not collapsing exactly, p = 1.3e-7); the quick budget reaches V 1448 only: "
            "inconclusive. With the trigger out, --cells 'V=512,s=1; V=1024,s=1; V=2048,s=1; V=4096,s=1': "
            "consistent, V 0.489 [0.485, 0.494] against 0.505, C = 4.371 [4.238, 4.507]; with 'V=8192,s=1' added, "
