@@ -162,10 +162,12 @@ def _law_wall(roots, C, V, s):
     return roots.wall_root(C * math.log(V), V, s)
 
 
-def _out_of_sample(V, trigger_in):
-    """The out-of-sample read-outs at ``V`` with the trigger in or out of the value, by ``d``."""
+def _out_of_sample(V, trigger_in, seed=None):
+    """The out-of-sample read-outs at ``V`` with the trigger in or out of the value, by ``d`` (only the
+    one-seed read-outs of ``seed`` if given)."""
     return sorted((r for r in jsonl("limit_population_wall_out_of_sample.jsonl")
-                   if r["V"] == V and r["marker_in_value"] == trigger_in), key=lambda r: r["d"])
+                   if r["V"] == V and r["marker_in_value"] == trigger_in
+                   and (seed is None or r["seeds"] == [seed])), key=lambda r: r["d"])
 
 
 def _medians_and_wall(bench_script, line):
@@ -261,7 +263,7 @@ def test_at_65536_the_wall_falls_further_still(bench_script, roots):
     trigger out, one seed, ``K²/log V`` falls on to [3.90, 4.10], a wall in [1727, 1772], and the law's 1837.1 reads
     at least 3.5% high (a wall at most 1773): both held, 1759.6 (``K²/log V`` 4.043; -4.2% against the law). Two
     read-outs, 30 min alone with one BLAS thread."""
-    line = [r for r in _out_of_sample(65536, False) if r["seeds"] == [13680]]
+    line = _out_of_sample(65536, False, seed=13680)
     assert [(r["d"], r["N"], r["seeds"]) for r in line] == [(1736, 16_000_000, [13680]), (1768, 16_000_000, [13680])]
     medians, got = _medians_and_wall(bench_script, line)
     assert medians[0] < 0.99 <= medians[1]  # bracketed
@@ -275,7 +277,7 @@ def test_at_65536_a_second_seed_reads_the_same_wall(bench_script, roots):
     """Written down at 09:12 UTC on 2026-12-06, before the run: a second seed (13681) on the same grid brackets the
     wall, within ±0.7% of the first seed's 1759.6 (at 32768 the two seeds' walls differed by 0.3%), and the law reads
     at least 3.5% high for it too: all held, 1760.0 (+0.02%). 45 min, 40 of them beside a CI run; peak 5.5 GB."""
-    line = [r for r in _out_of_sample(65536, False) if r["seeds"] == [13681]]
+    line = _out_of_sample(65536, False, seed=13681)
     assert [(r["d"], r["N"]) for r in line] == [(1736, 16_000_000), (1768, 16_000_000)]
     medians, got = _medians_and_wall(bench_script, line)
     assert medians[0] < 0.99 <= medians[1]  # bracketed
@@ -287,7 +289,7 @@ def test_at_65536_the_trigger_in_wall_follows_the_model(bench_script, roots):
     """Written down at 06:23 UTC on 2026-12-06, before the run: at ``V = 65536`` with the trigger in at ``ζ = 1``
     (``s = 2``), one seed, the grid 2444, 2540 (±2% of the fixed-SNR model from the trigger-out wall 1759.6, 2492.4)
     brackets the wall, and the wall lies at least 3% below the law's 2602.4: both held, 2483.6 (-0.35% and -4.56%)."""
-    line = [r for r in _out_of_sample(65536, True) if r["seeds"] == [13680]]
+    line = _out_of_sample(65536, True, seed=13680)
     assert [(r["d"], r["N"], r["zeta"], r["seeds"]) for r in line] == [
         (2444, 16_000_000, 1.0, [13680]), (2540, 16_000_000, 1.0, [13680])]
     medians, got = _medians_and_wall(bench_script, line)
@@ -305,7 +307,7 @@ def test_at_65536_a_second_seed_with_the_trigger_in(bench_script, roots):
     least 3% high (held: 3.4%). 71 min beside two checks; peak 6.7 GB. Read after: with the trigger in the two seeds
     differ by 1.3%, with it out by 0.02%; at 2048 and 4096 four seeds' walls spread 2.7% and 2.0% with the trigger in
     against 1.3% and 0.7% with it out (``readout_walls.csv``), so the ±0.7% was too tight for the trigger in."""
-    line = [r for r in _out_of_sample(65536, True) if r["seeds"] == [13681]]
+    line = _out_of_sample(65536, True, seed=13681)
     assert [(r["d"], r["N"], r["zeta"]) for r in line] == [(2444, 16_000_000, 1.0), (2540, 16_000_000, 1.0)]
     medians, got = _medians_and_wall(bench_script, line)
     assert medians[0] < 0.99 <= medians[1]  # bracketed: held
