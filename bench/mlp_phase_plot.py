@@ -42,7 +42,7 @@ ARMS = {(True, True): ("C0", "centred"),
         (False, False): ("C1", "uncentred, trigger out of the value path"),
         (False, True): ("C3", "uncentred, trigger in the value path")}
 #: C4 of the attention-only mean bias N*d = C4*zeta^4*V^2*log V (vural2026.mean_bias check, quick,
-#: 2026-11-23: N* = 1.57e6 at V=2048, d=512, zeta=1, README "What the checks say").
+#: 2026-11-23: N* = 1.57e6 at V=2048, d=512, zeta=1, docs/results.md).
 C4_ATTENTION = 26.0
 
 

@@ -29,7 +29,7 @@ def _rows_up_to_l(tmp_path, name, top):
     return path
 
 
-# docs/theory.md §7.8 and the README: the three-step thresholds on wide in-regime lines, measured on
+# docs/theory.md §7.8 and docs/results.md: the three-step thresholds on wide in-regime lines, measured on
 # a GPU (V 4096..23170, d 1024..4096, L = 64; bench/gpu_lines.py and `check --set backend=torch`)
 def test_gpu_lines_refute_three_step_hard(capsys):
     code, out = fit(capsys, "three_step_gpu_lines.csv", "--law", "vural2026.three_step_hard")
@@ -70,7 +70,7 @@ def test_additive_law_on_fresh_cpu_seeds(capsys):
     assert all(e["status"] == "inconclusive" for e in out["exponents"].values())
 
 
-# docs/theory.md §7.10 and the README (2026-11-27): the headline's paper check around
+# docs/theory.md §7.10 and docs/results.md (2026-11-27): the headline's paper check around
 # (16384, 2048, 64) on a GPU, 9 cells, 1612 trials (bench/gpu_session.sh's earlier step)
 def test_headline_at_v16384_is_refuted_in_l(capsys):
     code, out = fit(capsys, "headline_gpu_wide_16384.csv", "--law", "vural2026.headline")
@@ -106,7 +106,7 @@ def test_v16384_free_exponents(capsys):
     assert ex["d"]["estimate"] == pytest.approx(-1.15, abs=0.005)
 
 
-# docs/theory.md §7.11 and the README (2026-11-27): three L lines at beta = 4 on a GPU
+# docs/theory.md §7.11 and docs/results.md (2026-11-27): three L lines at beta = 4 on a GPU
 BETA4_GPU_L_LINES = [  # rows, L exponent, its CI, thresholds at L = 32..512, trials
     ("limit_beta4_gpu_L_line_4096.csv", 0.130, [0.125, 0.135], [35859, 36539, 38312, 41394, 52816], 936),
     ("limit_beta4_gpu_L_line_8192.csv", 0.152, [0.147, 0.158], [113562, 118111, 124195, 139870, 176824], 906),

@@ -14,7 +14,7 @@ from bench_data import DATA
 from published_fits_helpers import fit, refuted_l_line, steepness, trials_by
 
 
-# docs/theory.md §7.8, the README and notebook 02: Adam from zero at (V, d) = (1024, 256), L = 64,
+# docs/theory.md §7.8, docs/results.md and notebook 02: Adam from zero at (V, d) = (1024, 256), L = 64,
 # 128 and 256 (at 256 the last 20-22 trials are simulate probes near the
 # crossing): rows, L exponent and its CI, N* at each L.
 FULL_TRAINING_L_LINES = [
@@ -37,7 +37,7 @@ def test_full_training_l_line(capsys, rows, slope, ci, thresholds):
 
 
 # plain GD, trigger out unless named, (1024, 256), single-seed simulate runs listed by
-# bench/gd_plain_lines.py (docs/theory.md §7.8, the README and notebook 02, 2026-11-27).
+# bench/gd_plain_lines.py (docs/theory.md §7.8, docs/results.md and notebook 02, 2026-11-27).
 # 480 steps at lr = 100: 51 runs, 12 probes and 4 trials of a stopped check, pooled with fit
 # --save-rows (at 240 steps, gd_plain240_L_line.csv, the exponent was 0.207 and rising);
 # lr = 200 for 240 steps and lr = 400 for 120 steps, the same lr x steps, and the trigger in
