@@ -9,7 +9,7 @@ import csv
 import numpy as np
 import pytest
 
-from bench_data import DATA
+from bench_data import DATA, csv_rows
 
 ROWS = DATA / "mean_bias_first_step.csv"
 
@@ -32,8 +32,7 @@ def test_at_a_small_first_step_the_third_steps_bias_is_the_limits(bench_script):
 
 def _published(name=ROWS.name):
     """The rows of ``bench/data/<name>`` (a file the script wrote), every column a float."""
-    with open(ROWS.with_name(name), newline="") as f:
-        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    return csv_rows(name)
 
 
 def test_published_rows_say_what_the_docs_say():
