@@ -1,6 +1,8 @@
 """The law fit's optimiser: exact gradient, several starts, the same optimum on every machine
 (theorycheck/compare/law_model.py, law_maximise.maximise)."""
 
+import math
+
 import numpy as np
 import pytest
 from statsmodels.tools.numdiff import approx_fprime
@@ -280,3 +282,39 @@ def test_a_thresholds_table_names_the_constant_that_ran_towards_zero():
     table = ThresholdTable.from_rows(rows, resource="d", variables=["V"])
     fit = fit_law_table(Law.parse("d**2 >= C*V*log(V)**a", constants=["C", "a"]), table)
     assert any(n.startswith("a ran towards 0") for n in fit.notes), fit.notes
+
+
+def test_a_subtracted_term_that_vanishes_leaves_the_other_constants_their_cis():
+    # A user's law with a term subtracted: its constant, positive, runs towards 0 where the cells want none of it.
+    # Before 2026-12-06 its vanished column made J^T J singular and every constant's CI was [0, inf]; now the
+    # others' CIs are those of the law without the term (table_fit.vanished), and only its own stays open.
+    cells = [(v, d) for v in (4096, 8192, 16384) for d in (1024, 2048)]
+    rows = [{"V": v, "d": d, "threshold": 0.43 * v * math.log(v) + 1254 * v ** 2 / d ** 2, "se": 0.02}
+            for v, d in cells]
+    table = ThresholdTable.from_rows(rows, resource="N", variables=["V", "d"])
+    fit = fit_law_table(Law.parse("N >= C0*V*log(V) + C1*V**2/d**2 - C2*V"), table)
+    reduced = fit_law_table(Law.parse("N >= C0*V*log(V) + C1*V**2/d**2"), table)
+    assert fit.identified and any(n.startswith("C2 ran towards 0") for n in fit.notes), fit.notes
+    assert any(n.startswith("the term of C2 vanished") for n in fit.notes), fit.notes
+    assert fit.constants["C2"].ci == (0.0, math.inf)
+    for name, truth in (("C0", 0.43), ("C1", 1254.0)):
+        got, ref = fit.constants[name], reduced.constants[name]
+        assert got.estimate == pytest.approx(truth, rel=1e-6) and got.ci[0] < truth < got.ci[1]
+        assert got.log_se == pytest.approx(ref.log_se, rel=1e-6)  # no scatter here: the reduced law's error
+
+
+
+def test_on_binomial_rows_a_vanished_term_leaves_the_law_without_it_its_intervals():
+    # The binomial fit inverted the information with the vanished column in it: C0's CI came out 13x too wide,
+    # [0.372, 0.491] on these rows where the law without C2 says [0.4232, 0.4319].
+    truth = Law.parse("N >= C0*V*log(V) + C1*V**2/d**2")
+    data = planted_dataset(truth, grid={"V": [4096, 8192, 16384], "d": [1024, 2048]},
+                           constants={"C0": 0.43, "C1": 1254.0}, width=0.05, trials=40, seed=13767)
+    fit = fit_law(Law.parse("N >= C0*V*log(V) + C1*V**2/d**2 - C2*V"), data)
+    reduced = fit_law(truth, data)
+    assert fit.identified and any(n.startswith("the term of C2 vanished") for n in fit.notes), fit.notes
+    assert fit.constants["C2"].ci == (0.0, math.inf)
+    for name in ("C0", "C1"):
+        got, ref = fit.constants[name], reduced.constants[name]
+        assert got.estimate == pytest.approx(ref.estimate, rel=1e-6)
+        assert got.ci == pytest.approx(ref.ci, rel=1e-6)

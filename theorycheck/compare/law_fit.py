@@ -54,7 +54,7 @@ from theorycheck.compare.cell_model import CellFit, cell_overlaps, fit_cells
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.dispersion import between_cell_dispersion
 from theorycheck.compare.exponents import Exponent
-from theorycheck.compare.identifiable import identifiable, runaway_notes
+from theorycheck.compare.identifiable import identifiable, runaway_notes, vanished, vanished_note
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.law_maximise import at_step, best_start
 from theorycheck.threshold.glm import fit_threshold
@@ -132,10 +132,14 @@ def fit_law(
         identified = False
         notes.append("a constant ran to its bound: the law's terms are not separated by these cells")
     cov = np.full((len(p), len(p)), np.nan)
-    if identified:
-        found = probit_covariance(model.u(p), model.n, model.jac_u(p))
+    if identified:  # a constant whose term vanished: the covariance of the law without it (identifiable.vanished)
+        gone = vanished(model.dlog_f(p[:len(model.free)]))
+        keep = [i for i in range(len(p)) if i not in gone]
+        found = probit_covariance(model.u(p), model.n, model.jac_u(p)[:, keep])
         if found is not None:
-            cov = found
+            cov[np.ix_(keep, keep)] = found
+            if gone:
+                notes.append(vanished_note([model.free[i] for i in gone]))
         else:
             identified = False
             notes.append("the Hessian of the likelihood is singular: parameters not identified")
@@ -157,7 +161,7 @@ def fit_law(
     def est(i: int) -> Estimate:
         if not identified and fallback is not None:
             return fallback.scale if i == len(model.free) else fallback.constants[model.free[i]]
-        if not identified:
+        if not identified or not math.isfinite(cov[i, i]):  # not identified, or its term vanished
             return Estimate(exp_or_inf(p[i]), (0.0, math.inf), math.nan)
         se = math.sqrt(cov[i, i])
         return Estimate(exp_or_inf(p[i]), (exp_or_inf(p[i] - z * se), exp_or_inf(p[i] + z * se)), se)
