@@ -532,7 +532,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # vural2026.readout_wall --budget paper --workers 2`: consistent over `V` 512..2896 and `s` 1..8, exponents within 0.01
 # of the law's, predicted, held; on `--cells` lines over `V` 512..8192, consistent with the trigger out and in, the
 # wall at `s = 2` 1.42-1.44 times the trigger-out wall at every `V`, the law's 1.42, predicted, held but for one
-# cell's distance from a 4-seed read-out),
+# cell's distance from a 4-seed read-out; and over `s` 1..8 at `V = 4096`, `s` 0.521 against 0.526, predicted, held),
 # and out of sample it held at 8192 and missed at `(4096, ζ = 3)` by 5%, and at 16384 and
 # 32768 it reads 2-3.5% high with the trigger out and at `ζ = 1`, and at 65536 3.4-4.6% high (two seeds out, two in),
 # predicted, held (its `s` holds, its `log V` is a little strong); `python bench/crosstalk_parts.py`,

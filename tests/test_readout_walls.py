@@ -165,6 +165,25 @@ def test_the_trigger_in_line_reaches_8192(capsys):
     ratio = [walls[V] / out_walls[V] for V in sorted(walls)]
     assert all(1.41 <= r <= 1.45 for r in ratio)  # read after: s = 2 over s = 1 at every V (the law at 8192: 1.420)
 
+
+def test_the_s_line_at_4096(capsys):
+    """``--cells "V=4096,s=1; V=4096,s=2; V=4096,s=4; V=4096,s=8"`` (P56, the table as published), where the paper
+    design's cost cap stops at 2896: predicted at 16:11 UTC, before the run, ``(4096, 1)`` and ``(4096, 2)`` (fresh
+    seeds: other places in the list) within ±1% of the trigger-out line's 421.7 and ±1.5% of the trigger-in line's
+    599.1, ``s = 8`` at 0.972 ± 0.015 of the law with ``C = 4.40`` (1272.1; 0.979 at 2896 and 1.001 at 1024) and
+    ``s = 4`` at 0.981 ± 0.015 (871.2), consistent in ``s``, ``τ_s`` in [-0.025, 0], ``C`` in [4.1, 4.4]; all held
+    (the check's ``C`` 4.32)."""
+    code, out = fit(capsys, "readout_wall_check_s_4096.csv", "--law", "vural2026.readout_wall")
+    assert code == 0 and out["verdict"] == "consistent"
+    tau = out["exponents"]["s"]["estimate"] - out["exponents"]["s"]["predicted"]
+    assert -0.025 <= tau <= 0.0 and round(tau, 3) == -0.005  # held
+    assert 4.1 <= out["constant"]["C"]["estimate"] <= 4.4  # held
+    walls = {c["params"]["s"]: c["threshold"] for c in out["cells"]}
+    assert abs(walls[1.0] / 421.7 - 1) <= 0.01 and abs(walls[2.0] / 599.1 - 1) <= 0.015  # held: -0.1%, +0.5%
+    assert abs(walls[8.0] / 1272.1 - 0.972) <= 0.015 and abs(walls[4.0] / 871.2 - 0.981) <= 0.015  # held
+    spread = out["ratio_spread"]
+    assert 0.99 <= spread["min"] and spread["max"] <= 1.005  # read after: the line sits on the law within 1%
+
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     """Read after the fit, not predicted: the ``V ≫ d`` limit ``d² ≥ C·s·V·log V`` is consistent within ±0.25 but
     its cells spread 0.945..1.142 (``C = 5.79``); on the trigger-out cells alone the law's ``C`` is 4.399."""

@@ -133,7 +133,8 @@ BOUNDS = [
            "wall 599.6 at 8192 (the read-outs' 603.6), consistent over 1.2 decades, V 0.494 [0.491, 0.498] against "
            "0.510, C = 4.299 [4.149, 4.455]; with the trigger in, 'V=512,s=2; ...; V=8192,s=2': consistent, "
            "V 0.494 [0.490, 0.498] against 0.506, C = 4.333 [4.191, 4.479], wall 853.3 at 8192 (the law 1.7% high), "
-           "1.42-1.44 times the trigger-out wall at every V (the law's ratio 1.420). "
+           "1.42-1.44 times the trigger-out wall at every V (the law's ratio 1.420); 'V=4096,s=1; ...; V=4096,s=8': "
+           "consistent, s 0.521 [0.516, 0.526] against 0.526, C = 4.32 [4.27, 4.37]. "
            "At finite N the gradient noise (three_step_additive) and, with the trigger in, the mean bias "
            "(mean_bias) add walls of their own.",
            task="readout-wall"),
