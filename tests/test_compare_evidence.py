@@ -208,7 +208,7 @@ def test_a_neighbour_whose_term_must_vanish_is_ranked_as_the_form_without_it():
     # Thresholds that fall with L: the additive neighbour C_add1*L + C_add2*V^2 log V/d^2 can only fit them
     # with C_add1 -> 0. Until 2026-12-06 its information matrix was singular and the form was left out of the
     # ranking with a note; its likelihood's supremum is well defined, and the term's vanished column is now
-    # dropped from the covariance (compare.identifiable.vanished), so it is ranked: flat in L, it fits
+    # dropped from the covariance (compare.identifiable.covariance_columns), so it is ranked: flat in L, it fits
     # decisively better than the law's L, and misses the cells too (they fall).
     from theorycheck.compare.threshold_table import ThresholdTable
 

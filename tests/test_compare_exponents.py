@@ -288,7 +288,7 @@ def test_open_constants_are_said_to_be_open(seed):
     # report once said "constants fitted ... by weighted least squares instead" where no such fit
     # was used; until 2026-12-06 C2's vanished term made that fit singular too, and every CI was
     # open. Now C2's CI alone is open, and C1's is that of the law without C2's term, with notes
-    # saying both (compare.identifiable.vanished); a verdict must still be given.
+    # saying both (compare.identifiable.covariance_columns); a verdict must still be given.
     # The planted thresholds' own exponents (least squares over the six cells, noise
     # included) are V 1.98, d -1.64; the law's C1 V + C2 d^2 cannot follow them, so the
     # verdict is refuted, with the d interval around -1.64. (Until 2026-11-26 it said

@@ -287,7 +287,7 @@ def test_a_thresholds_table_names_the_constant_that_ran_towards_zero():
 def test_a_subtracted_term_that_vanishes_leaves_the_other_constants_their_cis():
     # A user's law with a term subtracted: its constant, positive, runs towards 0 where the cells want none of it.
     # Before 2026-12-06 its vanished column made J^T J singular and every constant's CI was [0, inf]; now the
-    # others' CIs are those of the law without the term (table_fit.vanished), and only its own stays open.
+    # others' CIs are those of the law without the term (identifiable.covariance_columns), and only its own stays open.
     cells = [(v, d) for v in (4096, 8192, 16384) for d in (1024, 2048)]
     rows = [{"V": v, "d": d, "threshold": 0.43 * v * math.log(v) + 1254 * v ** 2 / d ** 2, "se": 0.02}
             for v, d in cells]

@@ -106,12 +106,12 @@ def test_the_check_by_simulation_is_consistent(capsys):
     assert low["params"] == {"V": 2896.0, "s": 8.0}  # the largest V and s
 
 
-def _consistent_in_V(capsys, table):
-    """``theorycheck fit TABLE --law vural2026.readout_wall`` of a line in ``V``: its output, asserted consistent,
-    and ``τ_V`` (the observed minus the law's exponent)."""
+def _consistent_in(capsys, table, var="V"):
+    """``theorycheck fit TABLE --law vural2026.readout_wall`` of a line in ``var``: its output, asserted consistent,
+    and ``τ`` of ``var`` (the observed minus the law's exponent)."""
     code, out = fit(capsys, table, "--law", "vural2026.readout_wall")
     assert code == 0 and out["verdict"] == "consistent"
-    return out, out["exponents"]["V"]["estimate"] - out["exponents"]["V"]["predicted"]
+    return out, out["exponents"][var]["estimate"] - out["exponents"][var]["predicted"]
 
 def test_the_check_by_simulation_with_the_trigger_out(capsys, tmp_path):
     """``check vural2026.readout_wall --budget paper --cells "V=512,s=1; ...; V=4096,s=1"`` (P51): predicted at
@@ -120,7 +120,7 @@ def test_the_check_by_simulation_with_the_trigger_out(capsys, tmp_path):
     ``C`` 4.371; refitted from the table's CIs 4.383). Refitted here from the table's first four rows."""
     rows = (DATA / "readout_wall_check_trigger_out.csv").read_text().splitlines()
     (tmp_path / "four.csv").write_text("\n".join(rows[:5]) + "\n")  # the header and V 512..4096
-    out, tau = _consistent_in_V(capsys, tmp_path / "four.csv")
+    out, tau = _consistent_in(capsys, tmp_path / "four.csv")
     assert -0.035 <= tau <= 0.0 and round(tau, 3) == -0.015  # held
     assert 4.3 <= out["constant"]["C"]["estimate"] <= 4.6  # held
     walls = {c["params"]["V"]: c["threshold"] for c in out["cells"]}
@@ -135,7 +135,7 @@ def test_the_trigger_out_line_reaches_8192(capsys):
     thresholds and trials), the wall at 8192 within ±3% of the 4-seed read-out median 603.6 (between ``d`` 602 and
     618 in ``limit_population_wall_out_of_sample.jsonl``), consistent over 1.2 decades, ``τ_V`` in [-0.035, 0],
     ``C`` in [4.25, 4.5]; all held (the check's ``C`` 4.299; refitted from the table's CIs 4.336)."""
-    out, tau = _consistent_in_V(capsys, "readout_wall_check_trigger_out.csv")
+    out, tau = _consistent_in(capsys, "readout_wall_check_trigger_out.csv")
     assert -0.035 <= tau <= 0.0 and round(tau, 3) == -0.015  # held
     assert 4.25 <= out["constant"]["C"]["estimate"] <= 4.5  # held
     walls = {c["params"]["V"]: c["threshold"] for c in out["cells"]}
@@ -153,7 +153,7 @@ def test_the_trigger_in_line_reaches_8192(capsys):
     ±3% of 849.4, interpolated in log-log between the read-outs' 4096 and 16384 medians (held), where the law with
     ``C = 4.40`` reads 0-4% high (held: 1.7%); consistent over 1.2 decades, ``τ_V`` in [-0.04, 0.01], ``C`` in [4.2,
     4.6] (held; the check's ``C`` 4.333, refitted from the table's CIs 4.316)."""
-    out, tau = _consistent_in_V(capsys, "readout_wall_check_trigger_in.csv")
+    out, tau = _consistent_in(capsys, "readout_wall_check_trigger_in.csv")
     assert -0.04 <= tau <= 0.01 and round(tau, 3) == -0.012  # held
     assert 4.2 <= out["constant"]["C"]["estimate"] <= 4.6  # held
     walls = {c["params"]["V"]: c["threshold"] for c in out["cells"]}
@@ -173,9 +173,7 @@ def test_the_s_line_at_4096(capsys):
     599.1, ``s = 8`` at 0.972 ± 0.015 of the law with ``C = 4.40`` (1272.1; 0.979 at 2896 and 1.001 at 1024) and
     ``s = 4`` at 0.981 ± 0.015 (871.2), consistent in ``s``, ``τ_s`` in [-0.025, 0], ``C`` in [4.1, 4.4]; all held
     (the check's ``C`` 4.32)."""
-    code, out = fit(capsys, "readout_wall_check_s_4096.csv", "--law", "vural2026.readout_wall")
-    assert code == 0 and out["verdict"] == "consistent"
-    tau = out["exponents"]["s"]["estimate"] - out["exponents"]["s"]["predicted"]
+    out, tau = _consistent_in(capsys, "readout_wall_check_s_4096.csv", "s")
     assert -0.025 <= tau <= 0.0 and round(tau, 3) == -0.005  # held
     assert 4.1 <= out["constant"]["C"]["estimate"] <= 4.4  # held
     walls = {c["params"]["s"]: c["threshold"] for c in out["cells"]}

@@ -24,7 +24,7 @@ _NOTHING = 1e-12
 _RUNAWAY = 1e6
 
 __all__ = ["Relation", "balanced_point", "confounded", "confounded_notes", "identifiable", "independent_variables",
-           "runaway_notes", "vanished", "vanished_note"]
+           "runaway_notes", "covariance_columns"]
 
 
 def identifiable(model: Any) -> list[str]:
@@ -200,18 +200,18 @@ def runaway_notes(constants: Mapping[str, Any]) -> list[str]:
     return notes
 
 
-def vanished(shares: np.ndarray) -> list[int]:
-    """The constants whose term has vanished from every cell, from ``shares[c, i] = ∂ log f / ∂ log C_i`` at cell
-    ``c`` (a monomial term's share of ``f``): under ``1/_RUNAWAY`` in every cell, the scale at which a constant is
-    said to have run off (:func:`runaway_notes`), far below what a threshold's error of a per cent can see. Such a
-    constant ran towards 0 (the cells want it at 0 or below); its Jacobian column is ~1e-13 of the others and makes
-    the information matrix singular to float64, so both fits take the covariance of the law without its term, and
-    its own CI stays open (docs/methods.md §4, "A term that vanished")."""
-    shares = np.atleast_2d(np.asarray(shares, dtype=float))
-    return [i for i in range(shares.shape[1]) if float(np.max(np.abs(shares[:, i]), initial=0.0)) < 1 / _RUNAWAY]
 
-
-def vanished_note(names: Sequence[str]) -> str:
-    """The note a fit adds when the terms of ``names`` vanished (:func:`vanished`)."""
-    return f"the term of {', '.join(names)} vanished from every cell: the other constants' CIs are those of the law " \
-           "without it"
+def covariance_columns(model: Any, p: np.ndarray) -> tuple[list[int], list[str]]:
+    """The parameters of ``p`` (its first ``len(model.free)`` the log constants) whose covariance a fit can
+    compute, and a note naming the others. Those are the constants whose term has vanished from every cell: their
+    share of the law, ``∂ log f / ∂ log C`` (``model.dlog_f``), is under ``1/_RUNAWAY`` in every cell, the scale at
+    which a constant is said to have run off (:func:`runaway_notes`), far below what a threshold's error of a per
+    cent can see. Such a constant ran towards 0 (the cells want it at 0 or below); its Jacobian column is ~1e-13 of
+    the others and makes the information matrix singular to float64, so both fits take the covariance of the law
+    without its term, and its own CI stays open (docs/methods.md §4, "A term that vanished")."""
+    shares = np.atleast_2d(model.dlog_f(p[:len(model.free)]))
+    gone = [i for i in range(shares.shape[1]) if float(np.max(np.abs(shares[:, i]), initial=0.0)) < 1 / _RUNAWAY]
+    keep = [i for i in range(len(p)) if i not in gone]
+    notes = [f"the term of {', '.join(model.free[i] for i in gone)} vanished from every cell: the other constants' "
+             "CIs are those of the law without it"] if gone else []
+    return keep, notes

@@ -54,7 +54,7 @@ from theorycheck.compare.cell_model import CellFit, cell_overlaps, fit_cells
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.dispersion import between_cell_dispersion
 from theorycheck.compare.exponents import Exponent
-from theorycheck.compare.identifiable import identifiable, runaway_notes, vanished, vanished_note
+from theorycheck.compare.identifiable import covariance_columns, identifiable, runaway_notes
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.law_maximise import at_step, best_start
 from theorycheck.threshold.glm import fit_threshold
@@ -132,14 +132,12 @@ def fit_law(
         identified = False
         notes.append("a constant ran to its bound: the law's terms are not separated by these cells")
     cov = np.full((len(p), len(p)), np.nan)
-    if identified:  # a constant whose term vanished: the covariance of the law without it (identifiable.vanished)
-        gone = vanished(model.dlog_f(p[:len(model.free)]))
-        keep = [i for i in range(len(p)) if i not in gone]
+    if identified:  # a constant whose term vanished: the covariance of the law without it
+        keep, vanished_notes = covariance_columns(model, p)
         found = probit_covariance(model.u(p), model.n, model.jac_u(p)[:, keep])
         if found is not None:
             cov[np.ix_(keep, keep)] = found
-            if gone:
-                notes.append(vanished_note([model.free[i] for i in gone]))
+            notes += vanished_notes
         else:
             identified = False
             notes.append("the Hessian of the likelihood is singular: parameters not identified")

@@ -32,7 +32,7 @@ from theorycheck.intervals import critical
 from theorycheck.compare.constant_start import best_least_squares, common_shift
 from theorycheck.compare.data import Dataset
 from theorycheck.compare.exponents import LRTest
-from theorycheck.compare.identifiable import identifiable, runaway_notes, vanished, vanished_note
+from theorycheck.compare.identifiable import covariance_columns, identifiable, runaway_notes
 from theorycheck.compare.law_model import LawAtCells
 from theorycheck.compare.law_fit_result import Estimate, LawFit, exp_or_inf
 from theorycheck.compare.model_selection import ModelComparison, ModelScore
@@ -80,17 +80,15 @@ def fit_law_table(law: Any, table: ThresholdTable, *, level: float = 0.95) -> La
     if identified and len(p):
         j = jac(p)
         # J^T J is singular to float64 when cond(J) > 1e8 (cond(J^T J) > 1e16); a constant whose term has
-        # vanished from every cell leaves the others the covariance of the law without it (identifiable.vanished)
-        gone = vanished(model.dlog_f(p[:nc]))
-        keep = [i for i in range(len(p)) if i not in gone]
+        # vanished from every cell leaves the others the covariance of the law without it
+        keep, vanished_notes = covariance_columns(model, p)
         if not keep or np.linalg.cond(j[:, keep]) > 1e8:
             identified = False
             notes.append("the constants are not identified by these cells (singular information matrix)")
         else:
             jk = j[:, keep]
             cov[np.ix_(keep, keep)] = np.linalg.inv(jk.T @ jk) * (max(1.0, chisq / df) if df > 0 else 1.0)
-            if gone:
-                notes.append(vanished_note([model.free[i] for i in gone]))
+            notes += vanished_notes
     z = critical(level)
     if df > 0 and chisq / df > 1.0:  # the scale is estimated from df residuals: Student t, as fit_power_law_wls
         z = critical(level, df)
