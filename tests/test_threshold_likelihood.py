@@ -81,3 +81,12 @@ def test_excess_scatter_is_zero_within_the_cis_and_recovers_planted_scatter():
     assert excess_scatter(noisy, cov, x) == pytest.approx(tau**2, rel=0.25)
     # no residual degree of freedom: nothing to estimate
     assert excess_scatter(quiet[:2], cov[:2, :2], x[:2]) == 0.0
+
+
+def test_log_phi_is_scipys_normal_log_density_to_the_last_bit():
+    # the fits' inverse Mills ratio and Fisher weights use log_phi in place of scipy.stats.norm.logpdf (per-call
+    # overhead); a last-bit difference would move every published fit's last digits, so equality is exact
+    from theorycheck.threshold.likelihood import log_phi
+
+    u = np.concatenate([np.random.default_rng(7).normal(0, 10, 10_000), [0.0, -40.0, 40.0, -1e8, 1e8, 1e-300]])
+    assert np.array_equal(log_phi(u), norm.logpdf(u))

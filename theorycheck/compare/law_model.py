@@ -32,26 +32,27 @@ import numpy as np
 from scipy.stats import norm
 
 from theorycheck.compare.data import Dataset
+from theorycheck.law.at_values import LawAtValues
 from theorycheck.threshold.likelihood import binomial_constant, probit_loglik, probit_score_u
 
 _MAX_LOG_SLOPE_CELL = 50.0  # a cell's log slope is clipped here so that exp() stays finite
 
 
-def log_threshold_at(law: Any, values: dict[str, np.ndarray], constants: dict[str, float],
-                     n_cells: int) -> np.ndarray:
-    """``log f`` of ``law`` at every cell (``values``: each variable's value per cell; a law
-    without variables gives one value, repeated), as a fresh float64 array."""
-    out = np.asarray(law.log_evaluate(values, constants), dtype=float).reshape(-1)
+def log_threshold_at(at: LawAtValues, constants: dict[str, float], n_cells: int) -> np.ndarray:
+    """``log f`` of a law at every cell (``at``: the law at each variable's value per cell,
+    :meth:`theorycheck.law.Law.at_values`; a law without variables gives one value, repeated),
+    as a fresh float64 array."""
+    out = np.asarray(at.log_evaluate(constants), dtype=float).reshape(-1)
     return np.broadcast_to(out, (n_cells,)).copy()
 
 
-def constant_elasticities(law: Any, values: dict[str, np.ndarray], constants: dict[str, float],
-                          names: Sequence[str], n_cells: int) -> np.ndarray:
+def constant_elasticities(at: LawAtValues, constants: dict[str, float], names: Sequence[str],
+                          n_cells: int) -> np.ndarray:
     """``d log f / d log C`` for the constants ``names`` at every cell, shape ``(cells, names)``:
     the law's symbolic derivatives (:meth:`theorycheck.law.Law.elasticities`)."""
     if not names:
         return np.zeros((n_cells, 0))
-    el = law.elasticities(values, constants, of_constants=True)
+    el = at.constant_elasticities(constants, names)
     return np.column_stack([np.broadcast_to(np.asarray(el[n], dtype=float), (n_cells,)) for n in names])
 
 
@@ -65,6 +66,7 @@ class LawAtCells:
     def __init__(self, law: Any, values: dict[str, np.ndarray], n_cells: int) -> None:
         self.law, self.names = law, tuple(law.constants)
         self.values, self.n_cells = values, n_cells
+        self.at = law.at_values(values)
         self.free: list[str] = list(self.names)
         self.with_scale = True
 
@@ -75,12 +77,12 @@ class LawAtCells:
         """``log f`` per cell at the free constants ``exp(log_c)``; cached (do not modify it)."""
         key = (tuple(self.free), tuple(np.asarray(log_c, dtype=float).tolist()))
         if key != getattr(self, "_key", None):
-            self._key, self._val = key, log_threshold_at(self.law, self.values, self._consts(log_c), self.n_cells)
+            self._key, self._val = key, log_threshold_at(self.at, self._consts(log_c), self.n_cells)
         return self._val
 
     def dlog_f(self, log_c: np.ndarray) -> np.ndarray:
         """``d log f / d log C`` per cell and free constant, shape ``(cells, free)``."""
-        return constant_elasticities(self.law, self.values, self._consts(log_c), self.free, self.n_cells)
+        return constant_elasticities(self.at, self._consts(log_c), self.free, self.n_cells)
 
 
 class LawModel(LawAtCells):

@@ -105,7 +105,7 @@ class DesignTrends:
 
 def _law_log(law: Any, data: Dataset, cells: Sequence[int], constants: Mapping[str, float]) -> np.ndarray:
     values = {v: data.cell_values(v)[list(cells)] for v in law.variables}
-    return log_threshold_at(law, values, dict(constants), len(cells))
+    return log_threshold_at(law.at_values(values), dict(constants), len(cells))
 
 
 def constant_jacobian(law: Any, data: Dataset, cells: Sequence[int],
@@ -114,7 +114,7 @@ def constant_jacobian(law: Any, data: Dataset, cells: Sequence[int],
     values = {v: data.cell_values(v)[list(cells)] for v in law.variables}
     base = {c: float(constants.get(c, 1.0)) for c in law.constants}
     return np.column_stack([np.ones(len(cells)),
-                            constant_elasticities(law, values, base, law.constants, len(cells))])
+                            constant_elasticities(law.at_values(values), base, law.constants, len(cells))])
 
 
 def excess_scatter(resid: np.ndarray, cov: np.ndarray, basis: np.ndarray) -> float:

@@ -23,6 +23,7 @@ import numpy as np
 import sympy as sp
 
 from theorycheck.law import numeric, precise
+from theorycheck.law.at_values import LawAtValues
 from theorycheck.law.assumptions import violations
 from theorycheck.symbols import symbol
 
@@ -194,6 +195,12 @@ class LawEvaluation:
                 value = np.asarray(fn(*args), dtype=np.float64)
                 out[name] = np.broadcast_to(value, np.shape(args[0]) if args else ()).copy()
         return out
+
+    def at_values(self, values: Mapping[str, Any]) -> LawAtValues:
+        """This law at fixed ``values`` of its variables, validated once: ``log f`` and
+        ``d log f / d log C`` for any constants, as :meth:`log_evaluate` and :meth:`elasticities`
+        give them (:mod:`theorycheck.law.at_values`; a law fit's many calls on the same cells)."""
+        return LawAtValues(self, values)
 
     def elasticity(self, var: str, point: Mapping[str, Any], constants: Mapping[str, Any] | None = None) -> float:
         """``d log f / d log var`` at one point."""
