@@ -145,6 +145,28 @@ def test_the_trigger_out_line_reaches_8192(capsys):
 
 
 
+def test_the_trigger_out_line_reaches_16384(capsys, tmp_path):
+    """``check vural2026.readout_wall --budget paper --cells "V=16384,s=1" --max-cost inf --seed 13768`` (P57: one
+    cell on fresh seeds, its table ``readout_wall_check_trigger_out_16384.csv``), refitted with the five cells of
+    P54: predicted at 19:18 UTC, before the run, the wall within ±1.5% of the 4-seed read-out median 860.5 (held:
+    -0.42%), at 0.965..0.99 of the law with ``C = 4.40`` (879.9; held: 0.974), and the six cells consistent, the
+    ``V`` exponent's CI inside [0.48, 0.51], ``C`` in [4.2, 4.4], the cell at 16384 at most 0.995 of the fitted law
+    (all held)."""
+    (row,) = csv_rows("readout_wall_check_trigger_out_16384.csv")
+    assert (row["V"], row["s"], row["trials"]) == (16384, 1, 156)
+    assert abs(row["threshold"] / 860.5 - 1) <= 0.015 and round(row["threshold"], 1) == 856.9  # held
+    assert 0.965 <= row["threshold"] / 879.9 <= 0.99  # held: 0.974
+    five = (DATA / "readout_wall_check_trigger_out.csv").read_text()
+    last = (DATA / "readout_wall_check_trigger_out_16384.csv").read_text().splitlines()[1]
+    (tmp_path / "six.csv").write_text(five + last + "\n")
+    out, tau = _consistent_in(capsys, tmp_path / "six.csv")
+    v = out["exponents"]["V"]
+    assert 0.48 <= v["ci"][0] and v["ci"][1] <= 0.51 and round(v["estimate"], 3) == 0.499  # held
+    assert 4.2 <= out["constant"]["C"]["estimate"] <= 4.4 and round(out["constant"]["C"]["estimate"], 3) == 4.273
+    ratios = [c["ratio"] for c in sorted(out["cells"], key=lambda c: c["params"]["V"])]
+    assert ratios[-1] <= 0.995 and ratios == sorted(ratios, reverse=True)  # held: 0.989, still falling
+
+
 def test_the_trigger_in_line_reaches_8192(capsys):
     """The same check on ``s = 2`` (``ζ = 1``, the trigger in the value path), ``--cells "V=512,s=2; ...;
     V=8192,s=2"`` (P55, the table as published): predicted at 15:32 UTC, before the run, ``(512, 2)`` and ``(1024,
