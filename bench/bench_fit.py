@@ -26,6 +26,7 @@ import argparse
 import contextlib
 import io
 import os
+import shlex
 import sys
 import time
 
@@ -38,8 +39,6 @@ from theorycheck.cli.main import main as cli  # noqa: E402
 
 def run(name: str, rest: str) -> float:
     """Wall seconds of one documented fit, its output discarded."""
-    import shlex
-
     start = time.perf_counter()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         code = cli(["fit", os.path.join(DATA, name), *shlex.split(rest), "--json"])

@@ -41,8 +41,7 @@ class LawAtValues:
             law._check_assumptions(dict(zip(law.variables, var_arrays)))  # those naming the variables alone
         views = np.broadcast_arrays(*var_arrays) if var_arrays else []
         self.shape = np.shape(views[0]) if views else ()
-        with np.errstate(divide="ignore"):
-            self._log_vars = [np.log(a) for a in views]
+        self._log_vars = [np.log(a) for a in views]  # positive: as_positive_arrays refused the rest
 
     def _log_args(self, constants: Mapping[str, Any]) -> list[np.ndarray]:
         """The logs of the variables, then of every constant (absent ones at 1), at the cells' shape."""
@@ -58,17 +57,8 @@ class LawAtValues:
 
     def log_evaluate(self, constants: Mapping[str, Any]) -> np.ndarray:
         """``Law.log_evaluate(values, constants)``."""
-        args = self._log_args(constants)
-        with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
-            out = np.asarray(self.law._log_threshold(*args), dtype=np.float64)
-        return np.broadcast_to(out, self.shape).copy()
+        return self.law._log_threshold_of(self._log_args(constants))
 
     def constant_elasticities(self, constants: Mapping[str, Any], names: Sequence[str]) -> dict[str, np.ndarray]:
         """``Law.elasticities(values, constants, of_constants=True)``, for the constants ``names`` only."""
-        args = self._log_args(constants)
-        out = {}
-        with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
-            for name in names:
-                value = np.asarray(self.law._elasticity_function(name)(*args), dtype=np.float64)
-                out[name] = np.broadcast_to(value, self.shape).copy()
-        return out
+        return self.law._elasticities_of(self._log_args(constants), names)

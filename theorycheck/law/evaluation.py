@@ -14,7 +14,7 @@ are values outside the law's declared assumptions (``assume="k < n"``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -149,6 +149,10 @@ class LawEvaluation:
             args = list(np.broadcast_arrays(*log_vars, *log_consts)) if log_vars or log_consts else []
         else:
             args = [np.log(a) for a in self._inputs(values, constants)]
+        return self._log_threshold_of(args)
+
+    def _log_threshold_of(self, args: Sequence[np.ndarray]) -> np.ndarray:
+        """``log f`` at the log inputs ``args`` (variables then constants, one shape), a fresh array."""
         with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
             out = np.asarray(self._log_threshold(*args), dtype=np.float64)
         return np.broadcast_to(out, np.shape(args[0]) if args else ()).copy()
@@ -187,12 +191,14 @@ class LawEvaluation:
         (symbolic derivatives of the log-space form); with ``of_constants=True`` for every free
         constant instead (``d log f / d log C``: the law fit's exact gradient)."""
         args = [np.log(a) for a in self._inputs(points, constants)]
-        names = self.constants if of_constants else self.variables
+        return self._elasticities_of(args, self.constants if of_constants else self.variables)
+
+    def _elasticities_of(self, args: Sequence[np.ndarray], names: Sequence[str]) -> dict[str, np.ndarray]:
+        """``d log f / d log x`` for each name in ``names`` at the log inputs ``args`` (one shape)."""
         out = {}
         with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
             for name in names:
-                fn = self._elasticity_function(name)
-                value = np.asarray(fn(*args), dtype=np.float64)
+                value = np.asarray(self._elasticity_function(name)(*args), dtype=np.float64)
                 out[name] = np.broadcast_to(value, np.shape(args[0]) if args else ()).copy()
         return out
 
