@@ -113,6 +113,7 @@ def _consistent_in(capsys, table, var="V"):
     assert code == 0 and out["verdict"] == "consistent"
     return out, out["exponents"][var]["estimate"] - out["exponents"][var]["predicted"]
 
+
 def test_the_check_by_simulation_with_the_trigger_out(capsys, tmp_path):
     """``check vural2026.readout_wall --budget paper --cells "V=512,s=1; ...; V=4096,s=1"`` (P51): predicted at
     10:04 UTC, before the run, consistent over 0.9 decades, ``τ_V`` in [-0.035, 0], ``C`` in [4.3, 4.6], the walls
@@ -188,6 +189,33 @@ def test_the_trigger_in_line_reaches_8192(capsys):
     assert all(1.41 <= r <= 1.45 for r in ratio)  # read after: s = 2 over s = 1 at every V (the law at 8192: 1.420)
 
 
+def test_the_trigger_in_line_reaches_16384(capsys, tmp_path):
+    """``check vural2026.readout_wall --budget paper --cells "V=16384,s=2" --max-cost inf --seed 13769`` (P58: one
+    cell on fresh seeds), stopped by SIGTERM after 204 trials for the session's end, before the paper budget's
+    stopping rule; its trials as binomial rows, ``readout_wall_check_trigger_in_16384_rows.csv`` (``theorycheck fit
+    OUT --save-rows``). Predicted at 22:09 UTC, before the run: the wall within -1%..+2% of the 4-seed read-out median
+    1216.5 (held: -0.09%), at 0.965..0.995 of the law with ``C = 4.40`` (1248.2; held: 0.974); with the five cells of
+    P55 consistent, the ``V`` exponent's CI inside [0.48, 0.51], ``C`` in [4.15, 4.45], the cell at 16384 at most 1.0
+    of the fitted law (all held); the wall 1.405..1.445 times the trigger-out wall at 16384 (856.9; held: 1.418)."""
+    code, out = fit(capsys, "readout_wall_check_trigger_in_16384_rows.csv", "--law", "vural2026.readout_wall")
+    assert code == 3  # one cell: only the constant can be fitted
+    (cell,) = out["cells"]
+    assert cell["params"] == {"V": 16384.0, "s": 2.0} and cell["trials"] == 204
+    wall, (lo, hi) = cell["threshold"], cell["ci"]
+    assert -0.01 <= wall / 1216.5 - 1 <= 0.02 and round(wall, 1) == 1215.4  # held
+    assert 0.965 <= wall / 1248.2 <= 0.995  # held: 0.974
+    (trigger_out,) = csv_rows("readout_wall_check_trigger_out_16384.csv")
+    assert 1.405 <= wall / trigger_out["threshold"] <= 1.445  # held: 1.418, the law's 1.419
+    five = (DATA / "readout_wall_check_trigger_in.csv").read_text()
+    (tmp_path / "six.csv").write_text(five + f"16384,2,{wall!r},{lo!r},{hi!r},,204\n")
+    out, tau = _consistent_in(capsys, tmp_path / "six.csv")
+    v = out["exponents"]["V"]
+    assert 0.48 <= v["ci"][0] and v["ci"][1] <= 0.51 and round(v["estimate"], 3) == 0.497  # held
+    assert 4.15 <= out["constant"]["C"]["estimate"] <= 4.45 and round(out["constant"]["C"]["estimate"], 3) == 4.274
+    ratios = [c["ratio"] for c in sorted(out["cells"], key=lambda c: c["params"]["V"])]
+    assert ratios[-1] <= 1.0 and round(ratios[-1], 3) == 0.988  # held
+
+
 def test_the_s_line_at_4096(capsys):
     """``--cells "V=4096,s=1; V=4096,s=2; V=4096,s=4; V=4096,s=8"`` (P56, the table as published), where the paper
     design's cost cap stops at 2896: predicted at 16:11 UTC, before the run, ``(4096, 1)`` and ``(4096, 2)`` (fresh
@@ -203,6 +231,7 @@ def test_the_s_line_at_4096(capsys):
     assert abs(walls[8.0] / 1272.1 - 0.972) <= 0.015 and abs(walls[4.0] / 871.2 - 0.981) <= 0.015  # held
     spread = out["ratio_spread"]
     assert 0.99 <= spread["min"] and spread["max"] <= 1.005  # read after: the line sits on the law within 1%
+
 
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     """Read after the fit, not predicted: the ``V ≫ d`` limit ``d² ≥ C·s·V·log V`` is consistent within ±0.25 but
