@@ -114,6 +114,12 @@ def _consistent_in(capsys, table, var="V"):
     return out, out["exponents"][var]["estimate"] - out["exponents"][var]["predicted"]
 
 
+def _with_cell(capsys, tmp_path, table, row):
+    """:func:`_consistent_in` of the published ``table`` with one more CSV ``row`` (a cell run on its own)."""
+    (tmp_path / "more.csv").write_text((DATA / table).read_text() + row + "\n")
+    return _consistent_in(capsys, tmp_path / "more.csv")
+
+
 def test_the_check_by_simulation_with_the_trigger_out(capsys, tmp_path):
     """``check vural2026.readout_wall --budget paper --cells "V=512,s=1; ...; V=4096,s=1"`` (P51): predicted at
     10:04 UTC, before the run, consistent over 0.9 decades, ``τ_V`` in [-0.035, 0], ``C`` in [4.3, 4.6], the walls
@@ -145,7 +151,6 @@ def test_the_trigger_out_line_reaches_8192(capsys):
     assert ratios == sorted(ratios, reverse=True)  # read after: the wall grows a little slower than the law
 
 
-
 def test_the_trigger_out_line_reaches_16384(capsys, tmp_path):
     """``check vural2026.readout_wall --budget paper --cells "V=16384,s=1" --max-cost inf --seed 13768`` (P57: one
     cell on fresh seeds, its table ``readout_wall_check_trigger_out_16384.csv``), refitted with the five cells of
@@ -157,10 +162,8 @@ def test_the_trigger_out_line_reaches_16384(capsys, tmp_path):
     assert (row["V"], row["s"], row["trials"]) == (16384, 1, 156)
     assert abs(row["threshold"] / 860.5 - 1) <= 0.015 and round(row["threshold"], 1) == 856.9  # held
     assert 0.965 <= row["threshold"] / 879.9 <= 0.99  # held: 0.974
-    five = (DATA / "readout_wall_check_trigger_out.csv").read_text()
     last = (DATA / "readout_wall_check_trigger_out_16384.csv").read_text().splitlines()[1]
-    (tmp_path / "six.csv").write_text(five + last + "\n")
-    out, tau = _consistent_in(capsys, tmp_path / "six.csv")
+    out, tau = _with_cell(capsys, tmp_path, "readout_wall_check_trigger_out.csv", last)
     v = out["exponents"]["V"]
     assert 0.48 <= v["ci"][0] and v["ci"][1] <= 0.51 and round(v["estimate"], 3) == 0.499  # held
     assert 4.2 <= out["constant"]["C"]["estimate"] <= 4.4 and round(out["constant"]["C"]["estimate"], 3) == 4.273
@@ -206,9 +209,8 @@ def test_the_trigger_in_line_reaches_16384(capsys, tmp_path):
     assert 0.965 <= wall / 1248.2 <= 0.995  # held: 0.974
     (trigger_out,) = csv_rows("readout_wall_check_trigger_out_16384.csv")
     assert 1.405 <= wall / trigger_out["threshold"] <= 1.445  # held: 1.418, the law's 1.419
-    five = (DATA / "readout_wall_check_trigger_in.csv").read_text()
-    (tmp_path / "six.csv").write_text(five + f"16384,2,{wall!r},{lo!r},{hi!r},,204\n")
-    out, tau = _consistent_in(capsys, tmp_path / "six.csv")
+    row = f"16384,2,{wall!r},{lo!r},{hi!r},,204"
+    out, tau = _with_cell(capsys, tmp_path, "readout_wall_check_trigger_in.csv", row)
     v = out["exponents"]["V"]
     assert 0.48 <= v["ci"][0] and v["ci"][1] <= 0.51 and round(v["estimate"], 3) == 0.497  # held
     assert 4.15 <= out["constant"]["C"]["estimate"] <= 4.45 and round(out["constant"]["C"]["estimate"], 3) == 4.274
