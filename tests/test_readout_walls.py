@@ -218,6 +218,27 @@ def test_the_trigger_in_line_reaches_16384(capsys, tmp_path):
     assert ratios[-1] <= 1.0 and round(ratios[-1], 3) == 0.988  # held
 
 
+def test_the_trigger_in_cell_at_16384_resumed_to_its_stopping_rule(capsys, tmp_path):
+    """P58's command again with its ``--out`` (P61, the code it started on): the stopped run resumed, its 204 trials
+    reused and 12 computed, stopped by the paper budget's own rule after 5.6 min; its table
+    ``readout_wall_check_trigger_in_16384.csv``. Predicted at 01:19 UTC, before the run: 205-300 trials in all (held:
+    216), the wall within ±0.3% of the stopped run's 1215.4 (held: +0.04%), its CI inside [1208, 1223] and no wider
+    than the stopped run's (held), and with the five cells of P55 consistent, the ``V`` exponent's CI inside [0.48,
+    0.51], ``C`` in [4.15, 4.45] (held)."""
+    (row,) = csv_rows("readout_wall_check_trigger_in_16384.csv")
+    assert (row["V"], row["s"], row["trials"]) == (16384, 2, 216)
+    assert abs(row["threshold"] / 1215.4 - 1) <= 0.003 and round(row["threshold"], 1) == 1215.8  # held
+    assert 1208 <= row["ci_low"] and row["ci_high"] <= 1223  # held
+    assert row["ci_high"] - row["ci_low"] <= 1219.6 - 1211.1  # held: 8.21
+    (trigger_out,) = csv_rows("readout_wall_check_trigger_out_16384.csv")
+    assert round(row["threshold"] / trigger_out["threshold"], 3) == 1.419  # read after: the law's ratio, 1.419
+    last = (DATA / "readout_wall_check_trigger_in_16384.csv").read_text().splitlines()[1]
+    out, tau = _with_cell(capsys, tmp_path, "readout_wall_check_trigger_in.csv", last)
+    v = out["exponents"]["V"]
+    assert 0.48 <= v["ci"][0] and v["ci"][1] <= 0.51 and round(v["estimate"], 3) == 0.497  # held
+    assert 4.15 <= out["constant"]["C"]["estimate"] <= 4.45 and round(out["constant"]["C"]["estimate"], 3) == 4.273
+
+
 def test_the_s_line_at_4096(capsys):
     """``--cells "V=4096,s=1; V=4096,s=2; V=4096,s=4; V=4096,s=8"`` (P56, the table as published), where the paper
     design's cost cap stops at 2896: predicted at 16:11 UTC, before the run, ``(4096, 1)`` and ``(4096, 2)`` (fresh
