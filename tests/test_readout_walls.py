@@ -114,10 +114,16 @@ def _consistent_in(capsys, table, var="V"):
     return out, out["exponents"][var]["estimate"] - out["exponents"][var]["predicted"]
 
 
-def _with_cell(capsys, tmp_path, table, row):
-    """:func:`_consistent_in` of the published ``table`` with one more CSV ``row`` (a cell run on its own)."""
-    (tmp_path / "more.csv").write_text((DATA / table).read_text() + row + "\n")
-    return _consistent_in(capsys, tmp_path / "more.csv")
+def _with_rows(capsys, tmp_path, table, *rows, var="V"):
+    """:func:`_consistent_in` of the published ``table`` with more CSV ``rows`` (cells run on their own)."""
+    (tmp_path / "more.csv").write_text((DATA / table).read_text() + "".join(row + "\n" for row in rows))
+    return _consistent_in(capsys, tmp_path / "more.csv", var)
+
+
+def _row_at(table, V):
+    """The CSV line of the published ``table`` whose cell has this ``V``."""
+    (line,) = [line for line in (DATA / table).read_text().splitlines()[1:] if float(line.split(",")[0]) == V]
+    return line
 
 
 def test_the_check_by_simulation_with_the_trigger_out(capsys, tmp_path):
@@ -163,7 +169,7 @@ def test_the_trigger_out_line_reaches_16384(capsys, tmp_path):
     assert abs(row["threshold"] / 860.5 - 1) <= 0.015 and round(row["threshold"], 1) == 856.9  # held
     assert 0.965 <= row["threshold"] / 879.9 <= 0.99  # held: 0.974
     last = (DATA / "readout_wall_check_trigger_out_16384.csv").read_text().splitlines()[1]
-    out, tau = _with_cell(capsys, tmp_path, "readout_wall_check_trigger_out.csv", last)
+    out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_trigger_out.csv", last)
     v = out["exponents"]["V"]
     assert 0.48 <= v["ci"][0] and v["ci"][1] <= 0.51 and round(v["estimate"], 3) == 0.499  # held
     assert 4.2 <= out["constant"]["C"]["estimate"] <= 4.4 and round(out["constant"]["C"]["estimate"], 3) == 4.273
@@ -210,7 +216,7 @@ def test_the_trigger_in_line_reaches_16384(capsys, tmp_path):
     (trigger_out,) = csv_rows("readout_wall_check_trigger_out_16384.csv")
     assert 1.405 <= wall / trigger_out["threshold"] <= 1.445  # held: 1.418, the law's 1.419
     row = f"16384,2,{wall!r},{lo!r},{hi!r},,204"
-    out, tau = _with_cell(capsys, tmp_path, "readout_wall_check_trigger_in.csv", row)
+    out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_trigger_in.csv", row)
     v = out["exponents"]["V"]
     assert 0.48 <= v["ci"][0] and v["ci"][1] <= 0.51 and round(v["estimate"], 3) == 0.497  # held
     assert 4.15 <= out["constant"]["C"]["estimate"] <= 4.45 and round(out["constant"]["C"]["estimate"], 3) == 4.274
@@ -233,7 +239,7 @@ def test_the_trigger_in_cell_at_16384_resumed_to_its_stopping_rule(capsys, tmp_p
     (trigger_out,) = csv_rows("readout_wall_check_trigger_out_16384.csv")
     assert round(row["threshold"] / trigger_out["threshold"], 3) == 1.419  # read after: the law's ratio, 1.419
     last = (DATA / "readout_wall_check_trigger_in_16384.csv").read_text().splitlines()[1]
-    out, tau = _with_cell(capsys, tmp_path, "readout_wall_check_trigger_in.csv", last)
+    out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_trigger_in.csv", last)
     v = out["exponents"]["V"]
     assert 0.48 <= v["ci"][0] and v["ci"][1] <= 0.51 and round(v["estimate"], 3) == 0.497  # held
     assert 4.15 <= out["constant"]["C"]["estimate"] <= 4.45 and round(out["constant"]["C"]["estimate"], 3) == 4.273
@@ -254,6 +260,28 @@ def test_the_s_line_at_4096(capsys):
     assert abs(walls[8.0] / 1272.1 - 0.972) <= 0.015 and abs(walls[4.0] / 871.2 - 0.981) <= 0.015  # held
     spread = out["ratio_spread"]
     assert 0.99 <= spread["min"] and spread["max"] <= 1.005  # read after: the line sits on the law within 1%
+
+
+def test_the_s_line_at_8192(capsys, tmp_path):
+    """``check vural2026.readout_wall --budget paper --cells "V=8192,s=4; V=8192,s=8" --max-cost inf --seed 13770``
+    (P62: two cells on fresh seeds, 60.5 min alone on 2 cores; its table ``readout_wall_check_s_8192.csv``), fitted
+    with the published 8192 cells at ``s`` 1 (P54) and 2 (P55). Predicted at 01:25 UTC, before the run: each wall at
+    0.970..0.992 of the law with ``C = 4.40`` (1243.2 at ``s = 4``, 1800.2 at 8; held: 0.975, and 0.970 at the
+    bottom edge), the ``s = 8`` over ``s = 4`` ratio within ±1.5% of the law's 1.448 (held: 1.441), and the four
+    cells consistent in ``s``, ``τ_s`` in [-0.025, 0.005], ``C`` in [4.15, 4.45], every cell within 0.985..1.015 of
+    the fitted law (all held); 150-240 trials a cell in 35-75 min (held: 152 and 196)."""
+    walls = {r["s"]: r["threshold"] for r in csv_rows("readout_wall_check_s_8192.csv")}
+    assert 0.970 <= walls[4.0] / 1243.2 <= 0.992 and round(walls[4.0], 1) == 1212.2  # held: 0.975
+    assert 0.970 <= walls[8.0] / 1800.2 <= 0.992 and round(walls[8.0], 1) == 1746.9  # held: 0.9704
+    assert abs(walls[8.0] / walls[4.0] / 1.448 - 1) <= 0.015  # held: -0.5%
+    out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_s_8192.csv",
+                          _row_at("readout_wall_check_trigger_out.csv", 8192),
+                          _row_at("readout_wall_check_trigger_in.csv", 8192), var="s")
+    assert sorted(c["params"]["s"] for c in out["cells"]) == [1.0, 2.0, 4.0, 8.0]
+    assert -0.025 <= tau <= 0.005 and round(tau, 3) == -0.006  # held
+    assert 4.15 <= out["constant"]["C"]["estimate"] <= 4.45 and round(out["constant"]["C"]["estimate"], 3) == 4.244
+    spread = out["ratio_spread"]
+    assert 0.985 <= spread["min"] and spread["max"] <= 1.015  # held: 0.990..1.003
 
 
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):

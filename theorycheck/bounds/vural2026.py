@@ -137,7 +137,8 @@ BOUNDS = [
            "'V=16384,s=2' on fresh seeds (216 trials, one resume): wall 1215.8 (0.974 of the law), the six cells "
            "consistent, V 0.497 [0.495, 0.500] against 0.510, C = 4.273 [4.170, 4.378]; the s = 2 wall "
            "1.42-1.44 times the trigger-out wall at every V (the law's ratio 1.420); 'V=4096,s=1; ...; V=4096,s=8': "
-           "consistent, s 0.521 [0.516, 0.526] against 0.526, C = 4.32 [4.27, 4.37]. "
+           "consistent, s 0.521 [0.516, 0.526] against 0.526, C = 4.32 [4.27, 4.37]; 'V=8192,s=4; V=8192,s=8' with "
+           "the 8192 cells at s = 1 and 2: consistent, s 0.514 [0.511, 0.516] against 0.519, C = 4.24 [4.19, 4.30]. "
            "At finite N the gradient noise (three_step_additive) and, with the trigger in, the mean bias "
            "(mean_bias) add walls of their own.",
            task="readout-wall"),
