@@ -284,6 +284,31 @@ def test_the_s_line_at_8192(capsys, tmp_path):
     assert 0.985 <= spread["min"] and spread["max"] <= 1.015  # held: 0.990..1.003
 
 
+def test_out_of_sample_the_s_line_at_2048_reaches_64(capsys, tmp_path):
+    """``check vural2026.readout_wall --budget paper --cells "V=2048,s=16; V=2048,s=32; V=2048,s=64" --max-cost inf
+    --seed 13771`` (P64: fresh seeds, 30.5 min alone on 2 cores; its table ``readout_wall_check_s_2048_to64.csv``),
+    ``s`` beyond the 1..10 the law was fitted and checked on, where ``d`` reaches 1.7 ``V`` and the ``(s + 1)·d`` term
+    is 42-63% of the right side. Predicted at 02:49 UTC, before the run: each wall at 0.94..1.02 of the law with
+    ``C = 4.40`` (held: 0.985, 0.973, 0.987) and at least 1.2 times the ``s·V``-only form's (held: 1.29, 1.40, 1.63);
+    the three cells consistent in ``s``, ``τ_s`` in [-0.04, 0.02], ``C`` in [4.0, 4.6] (held); with the lines' 2048
+    cells at ``s`` 1 and 2, consistent, ``τ_s`` in [-0.03, 0.01] (held); 8-30 min (missed: 30.5)."""
+    law = {16.0: 1371.7, 32.0: 2136.3, 64.0: 3453.8}  # d² = 4.40·log V·(s·V + (s + 1)·d) solved for d
+    rows = csv_rows("readout_wall_check_s_2048_to64.csv")
+    for r in rows:
+        assert 0.94 <= r["threshold"] / law[r["s"]] <= 1.02  # held
+        assert r["threshold"] >= 1.2 * math.sqrt(4.40 * r["s"] * 2048 * math.log(2048))  # held: the d term is there
+    out, tau = _consistent_in(capsys, "readout_wall_check_s_2048_to64.csv", "s")
+    assert -0.04 <= tau <= 0.02 and round(tau, 3) == 0.003  # held
+    assert 4.0 <= out["constant"]["C"]["estimate"] <= 4.6  # held: the check's 4.289; refitted from the table's CIs
+    assert round(out["constant"]["C"]["estimate"], 3) == 4.282
+    out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_s_2048_to64.csv",
+                          _row_at("readout_wall_check_trigger_out.csv", 2048),
+                          _row_at("readout_wall_check_trigger_in.csv", 2048), var="s")
+    assert sorted(c["params"]["s"] for c in out["cells"]) == [1.0, 2.0, 16.0, 32.0, 64.0]
+    assert -0.03 <= tau <= 0.01 and round(tau, 3) == -0.006  # held
+    assert round(out["constant"]["C"]["estimate"], 2) == 4.40  # read after: the read-outs' own C
+
+
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     """Read after the fit, not predicted: the ``V ≫ d`` limit ``d² ≥ C·s·V·log V`` is consistent within ±0.25 but
     its cells spread 0.945..1.142 (``C = 5.79``); on the trigger-out cells alone the law's ``C`` is 4.399."""

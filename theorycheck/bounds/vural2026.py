@@ -138,7 +138,9 @@ BOUNDS = [
            "consistent, V 0.497 [0.495, 0.500] against 0.510, C = 4.273 [4.170, 4.378]; the s = 2 wall "
            "1.42-1.44 times the trigger-out wall at every V (the law's ratio 1.420); 'V=4096,s=1; ...; V=4096,s=8': "
            "consistent, s 0.521 [0.516, 0.526] against 0.526, C = 4.32 [4.27, 4.37]; 'V=8192,s=4; V=8192,s=8' with "
-           "the 8192 cells at s = 1 and 2: consistent, s 0.514 [0.511, 0.516] against 0.519, C = 4.24 [4.19, 4.30]. "
+           "the 8192 cells at s = 1 and 2: consistent, s 0.514 [0.511, 0.516] against 0.519, C = 4.24 [4.19, 4.30]; "
+           "out of sample, 'V=2048,s=16; V=2048,s=32; V=2048,s=64' (d up to 1.7 V, the (s + 1) d term 42-63% of "
+           "the wall): consistent, s 0.667 [0.650, 0.684] against 0.664, walls 0.973..0.987 of the law. "
            "At finite N the gradient noise (three_step_additive) and, with the trigger in, the mean bias "
            "(mean_bias) add walls of their own.",
            task="readout-wall"),
