@@ -168,7 +168,7 @@ def test_the_trigger_out_line_reaches_16384(capsys, tmp_path):
     assert (row["V"], row["s"], row["trials"]) == (16384, 1, 156)
     assert abs(row["threshold"] / 860.5 - 1) <= 0.015 and round(row["threshold"], 1) == 856.9  # held
     assert 0.965 <= row["threshold"] / 879.9 <= 0.99  # held: 0.974
-    last = (DATA / "readout_wall_check_trigger_out_16384.csv").read_text().splitlines()[1]
+    last = _row_at("readout_wall_check_trigger_out_16384.csv", 16384)
     out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_trigger_out.csv", last)
     v = out["exponents"]["V"]
     assert 0.48 <= v["ci"][0] and v["ci"][1] <= 0.51 and round(v["estimate"], 3) == 0.499  # held
@@ -238,7 +238,7 @@ def test_the_trigger_in_cell_at_16384_resumed_to_its_stopping_rule(capsys, tmp_p
     assert row["ci_high"] - row["ci_low"] <= 1219.6 - 1211.1  # held: 8.21
     (trigger_out,) = csv_rows("readout_wall_check_trigger_out_16384.csv")
     assert round(row["threshold"] / trigger_out["threshold"], 3) == 1.419  # read after: the law's ratio, 1.419
-    last = (DATA / "readout_wall_check_trigger_in_16384.csv").read_text().splitlines()[1]
+    last = _row_at("readout_wall_check_trigger_in_16384.csv", 16384)
     out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_trigger_in.csv", last)
     v = out["exponents"]["V"]
     assert 0.48 <= v["ci"][0] and v["ci"][1] <= 0.51 and round(v["estimate"], 3) == 0.497  # held
@@ -262,7 +262,7 @@ def test_the_s_line_at_4096(capsys):
     assert 0.99 <= spread["min"] and spread["max"] <= 1.005  # read after: the line sits on the law within 1%
 
 
-def test_the_s_line_at_8192(capsys, tmp_path):
+def test_the_s_line_at_8192(capsys, tmp_path, roots):
     """``check vural2026.readout_wall --budget paper --cells "V=8192,s=4; V=8192,s=8" --max-cost inf --seed 13770``
     (P62: two cells on fresh seeds, 60.5 min alone on 2 cores; its table ``readout_wall_check_s_8192.csv``), fitted
     with the published 8192 cells at ``s`` 1 (P54) and 2 (P55). Predicted at 01:25 UTC, before the run: each wall at
@@ -270,6 +270,7 @@ def test_the_s_line_at_8192(capsys, tmp_path):
     bottom edge), the ``s = 8`` over ``s = 4`` ratio within ±1.5% of the law's 1.448 (held: 1.441), and the four
     cells consistent in ``s``, ``τ_s`` in [-0.025, 0.005], ``C`` in [4.15, 4.45], every cell within 0.985..1.015 of
     the fitted law (all held); 150-240 trials a cell in 35-75 min (held: 152 and 196)."""
+    assert [round(_law_wall(roots, 4.40, 8192, s), 1) for s in (4.0, 8.0)] == [1243.2, 1800.2]  # the law's walls
     walls = {r["s"]: r["threshold"] for r in csv_rows("readout_wall_check_s_8192.csv")}
     assert 0.970 <= walls[4.0] / 1243.2 <= 0.992 and round(walls[4.0], 1) == 1212.2  # held: 0.975
     assert 0.970 <= walls[8.0] / 1800.2 <= 0.992 and round(walls[8.0], 1) == 1746.9  # held: 0.9704
@@ -284,7 +285,7 @@ def test_the_s_line_at_8192(capsys, tmp_path):
     assert 0.985 <= spread["min"] and spread["max"] <= 1.015  # held: 0.990..1.003
 
 
-def test_out_of_sample_the_s_line_at_2048_reaches_64(capsys, tmp_path):
+def test_out_of_sample_the_s_line_at_2048_reaches_64(capsys, tmp_path, roots):
     """``check vural2026.readout_wall --budget paper --cells "V=2048,s=16; V=2048,s=32; V=2048,s=64" --max-cost inf
     --seed 13771`` (P64: fresh seeds, 30.5 min alone on 2 cores; its table ``readout_wall_check_s_2048_to64.csv``),
     ``s`` beyond the 1..10 the law was fitted and checked on, where ``d`` reaches 1.7 ``V`` and the ``(s + 1)·d`` term
@@ -292,7 +293,8 @@ def test_out_of_sample_the_s_line_at_2048_reaches_64(capsys, tmp_path):
     ``C = 4.40`` (held: 0.985, 0.973, 0.987) and at least 1.2 times the ``s·V``-only form's (held: 1.29, 1.40, 1.63);
     the three cells consistent in ``s``, ``τ_s`` in [-0.04, 0.02], ``C`` in [4.0, 4.6] (held); with the lines' 2048
     cells at ``s`` 1 and 2, consistent, ``τ_s`` in [-0.03, 0.01] (held); 8-30 min (missed: 30.5)."""
-    law = {16.0: 1371.7, 32.0: 2136.3, 64.0: 3453.8}  # d² = 4.40·log V·(s·V + (s + 1)·d) solved for d
+    law = {16.0: 1371.7, 32.0: 2136.3, 64.0: 3453.8}  # as predicted
+    assert {s: round(_law_wall(roots, 4.40, 2048, s), 1) for s in law} == law  # the law's walls with C = 4.40
     rows = csv_rows("readout_wall_check_s_2048_to64.csv")
     for r in rows:
         assert 0.94 <= r["threshold"] / law[r["s"]] <= 1.02  # held
