@@ -199,6 +199,39 @@ def test_a_verdict_measured_inside_the_regime_says_that_too():
     assert lines[1] == "regime: inside the law's regime (V >= 4) in the only cell"
 
 
+def test_a_regime_stated_only_in_words_is_not_judged_and_says_so():
+    # vural2026.readout_wall states its regime as "V -> oo at a fixed trigger share s": no
+    # constraint to check a cell against, so no cell is marked in regime and the verdict's
+    # second line (and report.md) quote the words; a user law without --assume claims to
+    # hold everywhere, so its cells stay in regime and no line is printed
+    from theorycheck.check.runner import CheckResult
+    from theorycheck.law import Law
+    from theorycheck.report.markdown import report_markdown
+    from theorycheck.report.terminal import render_verdict
+
+    class _Verdict:
+        status = "consistent"
+
+        def to_dict(self):
+            return {"verdict": "consistent", "law": "d**2 >= ...", "reason": "ok", "exponents": {}}
+
+    cells = [{"params": {"V": 2048.0, "s": 16.0}, "threshold": {"estimate": 1351.7}},
+             {"params": {"V": 2048.0, "s": 64.0}, "threshold": {"estimate": 3407.8}}]
+    regime = regime_for("vural2026.readout_wall", None, cells, "d")
+    assert [c["in_regime"] for c in cells] == [None, None] and regime["in_regime"] == [None, None]
+    assert regime["constraints"] == [] and regime["stated"].startswith("V -> oo at a fixed trigger share")
+    assert regime["summary"] == f"not judged: the bound states its regime only in words ({regime['stated']})"
+    result = CheckResult(target={"id": "vural2026.readout_wall", "law": "d**2 >= ..."},
+                         design={"resource": "d", "base": {}, "varied": {}}, cells=cells, verdict=_Verdict(),
+                         run={}, environment={}, regime=regime).to_dict()
+    assert render_verdict(result).splitlines()[1] == f"regime: {regime['summary']}"
+    assert f"{regime['summary']}; no cell was checked against it." in report_markdown(result, {})
+    user = [{"params": {"V": 64.0}, "threshold": {"estimate": 1e3}}]
+    plain = regime_for(None, Law.parse("N >= C*V"), user, "N")
+    assert user[0]["in_regime"] is True and "stated" not in plain
+    assert plain["summary"] == "the law states no regime constraints"
+
+
 def test_the_check_report_marks_each_cell_outside_the_regime():
     # CheckResult.to_dict() copies each cell's regime into the verdict's cells, matched by
     # parameters (not by position), so the terminal report names the failed constraint

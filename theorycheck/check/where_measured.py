@@ -16,7 +16,7 @@ from typing import Any
 
 from theorycheck.check.regime import evaluate_regime, parse_constraint
 
-__all__ = ["cells_from_check", "law_constraints", "regime_for", "mark_verdict"]
+__all__ = ["cells_from_check", "law_constraints", "stated_in_words", "regime_for", "mark_verdict"]
 
 
 def cells_from_check(result: Mapping[str, Any]) -> list[dict[str, float | None]]:
@@ -27,6 +27,20 @@ def cells_from_check(result: Mapping[str, Any]) -> list[dict[str, float | None]]
     base = {k: v for k, v in (result["design"].get("base") or {}).items() if isinstance(v, (int, float))}
     return [{**base, **cell["params"], resource: (cell.get("threshold") or {}).get("estimate")}
             for cell in result["cells"]]
+
+
+def stated_in_words(target_id: str | None) -> str | None:
+    """The regime of the catalogue bound ``target_id`` when it gives it only in words (e.g.
+    ``"V -> oo"``): no constraint a cell could be checked against. ``None`` when the bound
+    states constraints, or ``target_id`` is not a catalogue id (a user law claims to hold
+    wherever its ``--assume`` conditions do)."""
+    from theorycheck import catalogue
+
+    try:
+        regime = catalogue.get(target_id).regime if target_id is not None else None
+    except ValueError:  # not a catalogue id
+        return None
+    return regime.description if regime is not None and not regime.constraints else None
 
 
 def law_constraints(target_id: str | None, law: Any = None) -> tuple[str, ...]:
@@ -51,25 +65,33 @@ def regime_for(target_id: str | None, law: Any, cells: list[dict[str, Any]], res
     with ``params`` and ``threshold``, on top of the design's ``base`` point; the resource
     read at the threshold estimate), set ``cell["in_regime"]`` on each, and return
     :meth:`RegimeReport.to_dict`. A name that neither the cells nor the base give leaves
-    its constraints not judged (it never fails a finished check)."""
+    its constraints not judged (it never fails a finished check). A bound that states its
+    regime only in words (:func:`stated_in_words`) leaves every cell not judged
+    (``in_regime`` ``None``), and the report carries the words under ``stated``."""
     constraints = [parse_constraint(text) for text in law_constraints(target_id, law)]
     names = sorted({n for c in constraints for n in c.names})  # a set's order varies run to run
     values = cells_from_check({"design": {"resource": resource, "base": dict(base or {})}, "cells": cells})
-    report = evaluate_regime(constraints, [{**dict.fromkeys(names), **v} for v in values])
-    for cell, flag in zip(cells, report.in_regime):
+    report = evaluate_regime(constraints, [{**dict.fromkeys(names), **v} for v in values]).to_dict()
+    words = None if constraints else stated_in_words(target_id)
+    if words:  # nothing to check the cells against: not judged, and said so (docs/fit.md)
+        report.update(stated=words, in_regime=[None] * len(cells),
+                      summary=f"not judged: the bound states its regime only in words ({words})")
+        for where in report["cells"]:
+            where["in_regime"] = None
+    for cell, flag in zip(cells, report["in_regime"]):
         cell["in_regime"] = flag
-    return report.to_dict()
+    return report
 
 
 def mark_verdict(verdict: dict[str, Any], regime: Mapping[str, Any]) -> dict[str, Any]:
     """Put where a verdict was measured into its JSON form (``Verdict.to_dict()``), in place:
     ``outside_regime`` (the report's first line) when some cell is out of the law's regime,
-    ``regime_summary`` when the law states a regime and no cell is out of it, nothing when it
-    states none; and on each of its cells that the regime judged (matched by parameters),
+    ``regime_summary`` when the law states a regime (in constraints, or only in words) and no
+    cell is out of it, nothing when it states none; and on each of its cells that the regime judged (matched by parameters),
     ``in_regime`` and the constraints it ``violated``. ``regime`` is :meth:`RegimeReport.to_dict`."""
     if regime.get("outside"):
         verdict["outside_regime"] = regime["summary"]
-    elif regime.get("constraints"):
+    elif regime.get("constraints") or regime.get("stated"):
         verdict["regime_summary"] = regime["summary"]
     judged = regime.get("cells") or []
     for cell in verdict.get("cells") or []:

@@ -91,7 +91,7 @@ def _mark_regime(out: dict[str, Any], args: argparse.Namespace, law: Any, fixed:
 
     cells = [{"params": c["params"], "threshold": {"estimate": c.get("threshold")}} for c in out["cells"]]
     regime = regime_for(catalogue_id(args.law), law, cells, law.resource, fixed)
-    if regime["constraints"]:
+    if regime["constraints"] or regime.get("stated"):
         out["regime"] = regime
         mark_verdict(out, regime)
 

@@ -166,6 +166,8 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
     if v.get("lower_bound"):
         parts += ["", "## Lower-bound check", "", _md_table(("quantity", "value"), _lower_bound_rows(v["lower_bound"]))]
     regime = result.get("regime") or {}
+    if regime.get("stated") and not regime.get("constraints"):
+        parts += ["", "## Regime of the law", "", f"{regime['summary']}; no cell was checked against it."]
     if regime.get("constraints"):
         parts += ["", "## Regime of the law", "", f"{regime.get('summary', '')}", "",
                   _md_table(("constraint", "cells violating it (row of the Cells table, from 0)"),
