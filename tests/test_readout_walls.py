@@ -326,6 +326,26 @@ def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     assert code == 0 and round(out["constant"]["C"]["estimate"], 3) == 4.399
 
 
+def test_every_simulated_wall_sits_where_the_catalogue_note_says(roots):
+    """The note of ``vural2026.readout_wall`` sums up the check tables: each simulated wall is 0.97..1.02 of the law
+    with ``C = 4.40`` (every published ``readout_wall_check_*.csv`` with thresholds; the ``_rows`` file holds
+    trials). The extremes are the trigger-out line's ``V = 512`` (1.024) and ``(8192, s = 8)`` (0.970)."""
+    from theorycheck import catalogue
+
+    ratios = {}
+    for table in sorted(DATA.glob("readout_wall_check_*.csv")):
+        for row in csv_rows(table):
+            if "threshold" in row:
+                V, s = float(row["V"]), float(row["s"])
+                ratios[(table.name, V, s)] = float(row["threshold"]) / _law_wall(roots, 4.40, V, s)
+    # the paper check 8, trigger out 5 + 1 (16384), trigger in 5 + 1, s lines 4 (4096) + 2 (8192) + 3 (2048, s 16..64)
+    assert len(ratios) == 29
+    low, high = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
+    assert (round(ratios[low], 3), round(ratios[high], 3)) == (0.970, 1.024)
+    assert low[1:] == (8192.0, 8.0) and high[1:] == (512.0, 1.0)
+    assert "the walls 0.97..1.02 of the law with C = 4.40" in catalogue.get("vural2026.readout_wall").notes
+
+
 @pytest.fixture
 def roots(bench_script):
     """``crosstalk_parts``: ``wall_root`` (the positive root of ``d² = K²(sV + (s + 1)d)``) and ``implied_k2``."""
