@@ -54,6 +54,17 @@ def test_show_text(capsys):
     assert "@inproceedings{vural2026recall" in out
 
 
+def test_show_text_says_whether_the_regime_can_be_judged(capsys):
+    # constraints a check reads at every cell, or a regime in words only, which leaves them not judged
+    assert main(["bounds", "show", "vural2026.headline"]) == 0
+    assert "; constraints V >> d" in capsys.readouterr().out
+    assert main(["bounds", "show", "hebbian"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("regime:"))
+    assert lines[at:at + 2] == ["regime:      V -> oo", "             ray V: 1; no constraints (stated in words "
+                                "only: a check leaves its cells not judged)"]
+
+
 def test_show_json_has_the_structured_fields(capsys):
     assert main(["bounds", "show", "vural2026.one_step", "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
