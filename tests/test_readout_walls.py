@@ -316,6 +316,36 @@ def test_out_of_sample_the_s_line_at_2048_reaches_64(capsys, tmp_path, roots):
     assert round(out["constant"]["C"]["estimate"], 2) == 4.40  # read after: the read-outs' own C
 
 
+def test_out_of_sample_the_s_line_at_4096_reaches_32(capsys, tmp_path, roots):
+    """``check vural2026.readout_wall --budget paper --cells "V=4096,s=16; V=4096,s=32" --max-cost inf --seed 13772``
+    (P66: fresh seeds; its table ``readout_wall_check_s_4096_to32.csv``): ``s`` out of sample at a second ``V``,
+    where the ``(s + 1)·d`` term is 33% and 42% of the right side. Predicted at 04:22 UTC for ``s`` 16, 32, 64; the
+    run was cut to 16 and 32 at 04:33 for its cost, before any threshold was read (the ``s = 64`` trials stay in its
+    store). Each wall at 0.95..1.01 of the law with ``C = 4.40`` (held: 0.982, 0.967) and at least 1.15 times the
+    ``s·V``-only form's (held: 1.20, 1.27); the cells alone consistent in ``s`` (missed: inconclusive, 0.30 decades
+    of ``s`` against the 0.5 the check needs), ``τ_s`` in [-0.04, 0.03] and ``C`` in [4.0, 4.6] (held); with the
+    line's four cells at ``s`` 1..8, consistent, ``τ_s`` in [-0.03, 0.01], ``C`` in [4.2, 4.5] (held)."""
+    law = {16.0: 1890.7, 32.0: 2875.8}  # as predicted
+    assert {s: round(_law_wall(roots, 4.40, 4096, s), 1) for s in law} == law  # the law's walls with C = 4.40
+    rows = csv_rows("readout_wall_check_s_4096_to32.csv")
+    assert [round(r["threshold"] / law[r["s"]], 3) for r in rows] == [0.982, 0.967]  # within 0.95..1.01: held
+    for r in rows:
+        assert r["threshold"] >= 1.15 * math.sqrt(4.40 * r["s"] * 4096 * math.log(4096))  # held: the d term is there
+    code, out = fit(capsys, "readout_wall_check_s_4096_to32.csv", "--law", "vural2026.readout_wall")
+    assert code == 3 and out["verdict"] == "inconclusive"  # missed: two values of s, 0.30 decades
+    assert out["exponents"]["s"]["status"] == "inconclusive"
+    tau = out["exponents"]["s"]["estimate"] - out["exponents"]["s"]["predicted"]
+    assert -0.04 <= tau <= 0.03 and round(tau, 3) == -0.019  # held
+    assert 4.0 <= out["constant"]["C"]["estimate"] <= 4.6  # held: the check's 4.219; refitted from the table's CIs
+    out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_s_4096.csv",
+                          *DATA.joinpath("readout_wall_check_s_4096_to32.csv").read_text().splitlines()[1:], var="s")
+    assert sorted(c["params"]["s"] for c in out["cells"]) == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0]
+    assert -0.03 <= tau <= 0.01 and round(tau, 3) == -0.006  # held
+    assert 4.2 <= out["constant"]["C"]["estimate"] <= 4.5 and round(out["constant"]["C"]["estimate"], 3) == 4.315
+    spread = out["ratio_spread"]
+    assert (round(spread["min"], 3), round(spread["max"], 3)) == (0.979, 1.005)  # read after
+
+
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     """Read after the fit, not predicted: the ``V ≫ d`` limit ``d² ≥ C·s·V·log V`` is consistent within ±0.25 but
     its cells spread 0.945..1.142 (``C = 5.79``); on the trigger-out cells alone the law's ``C`` is 4.399."""
@@ -329,7 +359,7 @@ def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
 def test_every_simulated_wall_sits_where_the_catalogue_note_says(roots):
     """The note of ``vural2026.readout_wall`` sums up the check tables: each simulated wall is 0.97..1.02 of the law
     with ``C = 4.40`` (every published ``readout_wall_check_*.csv`` with thresholds; the ``_rows`` file holds
-    trials). The extremes are the trigger-out line's ``V = 512`` (1.024) and ``(8192, s = 8)`` (0.970)."""
+    trials). The extremes are the trigger-out line's ``V = 512`` (1.024) and ``(4096, s = 32)`` (0.967)."""
     from theorycheck import catalogue
 
     ratios = {}
@@ -338,11 +368,12 @@ def test_every_simulated_wall_sits_where_the_catalogue_note_says(roots):
             if "threshold" in row:
                 V, s = float(row["V"]), float(row["s"])
                 ratios[(table.name, V, s)] = float(row["threshold"]) / _law_wall(roots, 4.40, V, s)
-    # the paper check 8, trigger out 5 + 1 (16384), trigger in 5 + 1, s lines 4 (4096) + 2 (8192) + 3 (2048, s 16..64)
-    assert len(ratios) == 29
+    # the paper check 8, trigger out 5 + 1 (16384), trigger in 5 + 1, s lines 4 + 2 (4096, s 1..32), 2 (8192),
+    # 3 (2048, s 16..64)
+    assert len(ratios) == 31
     low, high = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
-    assert (round(ratios[low], 3), round(ratios[high], 3)) == (0.970, 1.024)
-    assert low[1:] == (8192.0, 8.0) and high[1:] == (512.0, 1.0)
+    assert (round(ratios[low], 3), round(ratios[high], 3)) == (0.967, 1.024)
+    assert low[1:] == (4096.0, 32.0) and high[1:] == (512.0, 1.0)
     assert "the walls 0.97..1.02 of the law with C = 4.40" in catalogue.get("vural2026.readout_wall").notes
 
 
