@@ -119,9 +119,9 @@ BOUNDS = [
            "theorycheck check vural2026.readout_wall --budget paper --workers 2, and lines of --cells): consistent "
            "on every line measured -- V 512..16384 with the trigger out and in (s = 2), s 1..8 at V 4096 and 8192, "
            "s 1..64 at V 2048 and 1..32 at 4096 (out of sample where the (s + 1) d term is 33-63% of the wall) -- "
-           "the walls 0.97..1.02 "
-           "of the law with C = 4.40 and C 4.24..4.45 by line; the quick budget reaches V 1448 only (inconclusive). Walls are "
-           "medians over seeds. The regime is stated in words only, so a check leaves its cells not judged. Every "
+           "the walls 0.97..1.02 of the law with C = 4.40 and C 4.24..4.45 by line; the quick budget reaches V "
+           "1448 only (inconclusive). Walls are medians over seeds. The regime is stated in words only, so a check "
+           "leaves its cells not judged. Every "
            "cell with its command: docs/results.md, docs/theory.md §7.12. At finite N the gradient noise "
            "(three_step_additive) and, with the trigger in, the mean bias (mean_bias) add walls of their own.",
            task="readout-wall"),

@@ -87,8 +87,9 @@ def mark_verdict(verdict: dict[str, Any], regime: Mapping[str, Any]) -> dict[str
     """Put where a verdict was measured into its JSON form (``Verdict.to_dict()``), in place:
     ``outside_regime`` (the report's first line) when some cell is out of the law's regime,
     ``regime_summary`` when the law states a regime (in constraints, or only in words) and no
-    cell is out of it, nothing when it states none; and on each of its cells that the regime judged (matched by parameters),
-    ``in_regime`` and the constraints it ``violated``. ``regime`` is :meth:`RegimeReport.to_dict`."""
+    cell is out of it, nothing when it states none; and on each of its cells that the regime
+    judged (matched by parameters), ``in_regime`` and the constraints it ``violated``.
+    ``regime`` is :meth:`RegimeReport.to_dict` (or :func:`regime_for`'s return)."""
     if regime.get("outside"):
         verdict["outside_regime"] = regime["summary"]
     elif regime.get("constraints") or regime.get("stated"):
