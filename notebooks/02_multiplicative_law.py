@@ -536,7 +536,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # for one cell's distance from a 4-seed read-out; and over `s` 1..8 at `V = 4096`, `s` 0.521 against 0.526, and at
 # `V = 8192`, `s` 0.514 against 0.519, predicted, held; out of sample over `s` 16..64 at `V = 2048`, `d` up to 1.7 `V`,
 # the walls 0.97-0.99 of the law, `s` 0.667 against 0.664, predicted, held; and `s` 16, 32 at `V = 4096`, 0.98 and
-# 0.97 of the law, `s` 0.544 against 0.550 over 1..32, predicted, held, though the two cells alone are inconclusive),
+# 0.97 of the law, `s` 0.544 against 0.550 over 1..32, predicted, held, though the two cells alone are inconclusive;
+# and `s` 32, 128 at `V = 1024`, `d` up to 4.7 `V`, 0.99 and 1.01 of the law, `s` 0.640 against 0.642 over 1..128,
+# predicted, held but for the `s = 128` wall's 1.4% above the predicted 0.94..1.00),
 # and out of sample it held at 8192 and missed at `(4096, ζ = 3)` by 5%, and at 16384 and
 # 32768 it reads 2-3.5% high with the trigger out and at `ζ = 1`, and at 65536 3.4-4.6% high (two seeds out, two in),
 # predicted, held (its `s` holds, its `log V` is a little strong); `python bench/crosstalk_parts.py`,

@@ -320,11 +320,11 @@ def test_out_of_sample_the_s_line_at_4096_reaches_32(capsys, tmp_path, roots):
     """``check vural2026.readout_wall --budget paper --cells "V=4096,s=16; V=4096,s=32" --max-cost inf --seed 13772``
     (P66: fresh seeds; its table ``readout_wall_check_s_4096_to32.csv``): ``s`` out of sample at a second ``V``,
     where the ``(s + 1)·d`` term is 33% and 42% of the right side. Predicted at 04:22 UTC for ``s`` 16, 32, 64; the
-    run was cut to 16 and 32 at 04:33 for its cost, before any threshold was read (the ``s = 64`` trials stay in its
-    store). Each wall at 0.95..1.01 of the law with ``C = 4.40`` (held: 0.982, 0.967) and at least 1.15 times the
-    ``s·V``-only form's (held: 1.20, 1.27); the cells alone consistent in ``s`` (missed: inconclusive, 0.30 decades
-    of ``s`` against the 0.5 the check needs), ``τ_s`` in [-0.04, 0.03] and ``C`` in [4.0, 4.6] (held); with the
-    line's four cells at ``s`` 1..8, consistent, ``τ_s`` in [-0.03, 0.01], ``C`` in [4.2, 4.5] (held)."""
+    run was cut to 16 and 32 at 04:33 for its cost, before any threshold was read (the ``s = 64`` trials were kept in
+    its store, since lost). Each wall at 0.95..1.01 of the law with ``C = 4.40`` (held: 0.982, 0.967) and at least
+    1.15 times the ``s·V``-only form's (held: 1.20, 1.27); the cells alone consistent in ``s`` (missed: inconclusive,
+    0.30 decades of ``s`` against the 0.5 the check needs), ``τ_s`` in [-0.04, 0.03] and ``C`` in [4.0, 4.6] (held);
+    with the line's four cells at ``s`` 1..8, consistent, ``τ_s`` in [-0.03, 0.01], ``C`` in [4.2, 4.5] (held)."""
     law = {16.0: 1890.7, 32.0: 2875.8}  # as predicted
     assert {s: round(_law_wall(roots, 4.40, 4096, s), 1) for s in law} == law  # the law's walls with C = 4.40
     rows = csv_rows("readout_wall_check_s_4096_to32.csv")
@@ -344,6 +344,36 @@ def test_out_of_sample_the_s_line_at_4096_reaches_32(capsys, tmp_path, roots):
     assert 4.2 <= out["constant"]["C"]["estimate"] <= 4.5 and round(out["constant"]["C"]["estimate"], 3) == 4.315
     spread = out["ratio_spread"]
     assert (round(spread["min"], 3), round(spread["max"], 3)) == (0.979, 1.005)  # read after
+
+
+def test_out_of_sample_the_s_line_at_1024_reaches_128(capsys, tmp_path, roots):
+    """``check vural2026.readout_wall --budget paper --cells "V=1024,s=32; V=1024,s=128" --max-cost inf --seed 13773``
+    (P68: fresh seeds, 43.9 min alone on 2 cores; its table ``readout_wall_check_s_1024_to128.csv``): ``s`` to 128,
+    where ``d`` reaches 4.7 ``V`` and the ``(s + 1)·d`` term is 62% and 82% of the right side. Predicted at 05:39 UTC
+    (restated at 05:53 for the rerun after the first run was lost, unread, with its machine): each wall at 0.94..1.00
+    of the law with ``C = 4.40`` (held at 32: 0.986; missed at 128: 1.014) and at least 1.45 and 2.1 times the
+    ``s·V``-only form's (held: 1.60, 2.42); the cells alone consistent in ``s``, ``τ_s`` in [-0.05, 0.02] (held at the
+    edge: the check's +0.0197) and ``C`` in [3.9, 4.6] (held: the check's 4.42); with the paper check's four cells at
+    ``V = 1024`` (``s`` 1..8), consistent over 1..128, ``τ_s`` in [-0.03, 0.01], ``C`` in [4.1, 4.5] (held); 8-35 min
+    and 150-260 trials a cell (missed: 43.9 min, 196 and 364 trials)."""
+    law = {32.0: 1622.4, 128.0: 4772.0}  # as predicted
+    assert {s: round(_law_wall(roots, 4.40, 1024, s), 1) for s in law} == law  # the law's walls with C = 4.40
+    rows = csv_rows("readout_wall_check_s_1024_to128.csv")
+    assert [round(r["threshold"] / law[r["s"]], 3) for r in rows] == [0.986, 1.014]  # 0.94..1.00: held, missed
+    for r, least in zip(rows, (1.45, 2.1)):
+        assert r["threshold"] >= least * math.sqrt(4.40 * r["s"] * 1024 * math.log(1024))  # held: 1.60, 2.42
+    out, tau = _consistent_in(capsys, "readout_wall_check_s_1024_to128.csv", "s")
+    # held at the edge: the check's tau_s is +0.0197; refitted here from the table's CIs, +0.0201 (0.0001 over)
+    assert round(tau, 3) == 0.020
+    assert 3.9 <= out["constant"]["C"]["estimate"] <= 4.6  # held: the check's 4.42; refitted, 4.399
+    paper = [line for line in (DATA / "readout_wall_check_paper.csv").read_text().splitlines()[1:]
+             if float(line.split(",")[0]) == 1024]
+    out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_s_1024_to128.csv", *paper, var="s")
+    assert sorted(c["params"]["s"] for c in out["cells"]) == [1.0, 2.0, 2.0 ** 1.5, 8.0, 32.0, 128.0]
+    assert -0.03 <= tau <= 0.01 and round(tau, 3) == -0.002  # held
+    assert 4.1 <= out["constant"]["C"]["estimate"] <= 4.5 and round(out["constant"]["C"]["estimate"], 3) == 4.454
+    spread = out["ratio_spread"]
+    assert (round(spread["min"], 3), round(spread["max"], 3)) == (0.977, 1.007)  # read after
 
 
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
@@ -369,8 +399,8 @@ def test_every_simulated_wall_sits_where_the_catalogue_note_says(roots):
                 V, s = float(row["V"]), float(row["s"])
                 ratios[(table.name, V, s)] = float(row["threshold"]) / _law_wall(roots, 4.40, V, s)
     # the paper check 8, trigger out 5 + 1 (16384), trigger in 5 + 1, s lines 4 + 2 (4096, s 1..32), 2 (8192),
-    # 3 (2048, s 16..64)
-    assert len(ratios) == 31
+    # 3 (2048, s 16..64), 2 (1024, s 32 and 128)
+    assert len(ratios) == 33
     low, high = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
     assert (round(ratios[low], 3), round(ratios[high], 3)) == (0.967, 1.024)
     assert low[1:] == (4096.0, 32.0) and high[1:] == (512.0, 1.0)
