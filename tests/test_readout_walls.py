@@ -125,9 +125,14 @@ def _with_rows(capsys, tmp_path, table, *rows, var="V"):
     return _consistent_in(capsys, tmp_path / "more.csv", var)
 
 
+def _rows_at(table, V):
+    """The CSV lines of the published ``table`` whose cells have this ``V``."""
+    return [line for line in (DATA / table).read_text().splitlines()[1:] if float(line.split(",")[0]) == V]
+
+
 def _row_at(table, V):
-    """The CSV line of the published ``table`` whose cell has this ``V``."""
-    (line,) = [line for line in (DATA / table).read_text().splitlines()[1:] if float(line.split(",")[0]) == V]
+    """The one CSV line of the published ``table`` whose cell has this ``V``."""
+    (line,) = _rows_at(table, V)
     return line
 
 
@@ -366,14 +371,35 @@ def test_out_of_sample_the_s_line_at_1024_reaches_128(capsys, tmp_path, roots):
     # held at the edge: the check's tau_s is +0.0197; refitted here from the table's CIs, +0.0201 (0.0001 over)
     assert round(tau, 3) == 0.020
     assert 3.9 <= out["constant"]["C"]["estimate"] <= 4.6  # held: the check's 4.42; refitted, 4.399
-    paper = [line for line in (DATA / "readout_wall_check_paper.csv").read_text().splitlines()[1:]
-             if float(line.split(",")[0]) == 1024]
+    paper = _rows_at("readout_wall_check_paper.csv", 1024)  # s 1, 2, 2.83, 8
     out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_s_1024_to128.csv", *paper, var="s")
     assert sorted(c["params"]["s"] for c in out["cells"]) == [1.0, 2.0, 2.0 ** 1.5, 8.0, 32.0, 128.0]
     assert -0.03 <= tau <= 0.01 and round(tau, 3) == -0.002  # held
     assert 4.1 <= out["constant"]["C"]["estimate"] <= 4.5 and round(out["constant"]["C"]["estimate"], 3) == 4.454
     spread = out["ratio_spread"]
     assert (round(spread["min"], 3), round(spread["max"], 3)) == (0.977, 1.007)  # read after
+
+
+def test_the_s_line_at_1024_filled_at_64(capsys, tmp_path, roots):
+    """``check vural2026.readout_wall --budget paper --cells "V=1024,s=64" --max-cost inf --seed 13774`` (P70: fresh
+    seeds, 8.8 min alone on 2 cores; its table ``readout_wall_check_s_1024_64.csv``): the cell between P68's 32 and
+    128, ``d`` 2.65 ``V``, the ``(s + 1)·d`` term 73% of the right side. One cell alone is inconclusive (no variable
+    varies). Predicted at 07:02 UTC, before the run: the wall at 0.98..1.03 of the law with ``C = 4.40`` (held:
+    1.006) and at least 1.8 times the ``s·V``-only form's (held: 1.93); with the six cells at ``V = 1024``,
+    consistent over 1..128, ``τ_s`` in [-0.01, 0.005], ``C`` in [4.40, 4.51], the cells within 0.975..1.01 of the
+    fitted law (held); 5-20 min and 150-370 trials (held: 252)."""
+    assert round(_law_wall(roots, 4.40, 1024, 64), 1) == 2717.8  # as predicted
+    (row,) = csv_rows("readout_wall_check_s_1024_64.csv")
+    assert round(row["threshold"] / 2717.8, 3) == 1.006  # within 0.98..1.03: held
+    assert row["threshold"] >= 1.8 * math.sqrt(4.40 * 64 * 1024 * math.log(1024))  # held: 1.93
+    paper = _rows_at("readout_wall_check_paper.csv", 1024)  # s 1, 2, 2.83, 8
+    out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_s_1024_to128.csv", *paper,
+                          _row_at("readout_wall_check_s_1024_64.csv", 1024), var="s")
+    assert sorted(c["params"]["s"] for c in out["cells"]) == [1.0, 2.0, 2.0 ** 1.5, 8.0, 32.0, 64.0, 128.0]
+    assert -0.01 <= tau <= 0.005 and round(tau, 3) == -0.002  # held
+    assert 4.40 <= out["constant"]["C"]["estimate"] <= 4.51 and round(out["constant"]["C"]["estimate"], 3) == 4.453
+    spread = out["ratio_spread"]
+    assert 0.975 <= spread["min"] and spread["max"] <= 1.01  # held: 0.977..1.007
 
 
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
@@ -399,8 +425,8 @@ def test_every_simulated_wall_sits_where_the_catalogue_note_says(roots):
                 V, s = float(row["V"]), float(row["s"])
                 ratios[(table.name, V, s)] = float(row["threshold"]) / _law_wall(roots, 4.40, V, s)
     # the paper check 8, trigger out 5 + 1 (16384), trigger in 5 + 1, s lines 4 + 2 (4096, s 1..32), 2 (8192),
-    # 3 (2048, s 16..64), 2 (1024, s 32 and 128)
-    assert len(ratios) == 33
+    # 3 (2048, s 16..64), 2 + 1 (1024, s 32 and 128, then 64)
+    assert len(ratios) == 34
     low, high = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
     assert (round(ratios[low], 3), round(ratios[high], 3)) == (0.967, 1.024)
     assert low[1:] == (4096.0, 32.0) and high[1:] == (512.0, 1.0)
