@@ -34,27 +34,27 @@ def stated_in_words(target_id: str | None) -> str | None:
     ``"V -> oo"``): no constraint a cell could be checked against. ``None`` when the bound
     states constraints, or ``target_id`` is not a catalogue id (a user law claims to hold
     wherever its ``--assume`` conditions do)."""
+    regime = _catalogue_regime(target_id)
+    return regime.description if regime is not None and not regime.constraints else None
+
+
+def _catalogue_regime(target_id: str | None) -> Any:
+    """The regime of the catalogue bound ``target_id``; ``None`` for an id the catalogue does
+    not know (a user law, ``"user-law"``) or no id."""
     from theorycheck import catalogue
 
     try:
-        regime = catalogue.get(target_id).regime if target_id is not None else None
+        return catalogue.get(target_id).regime if target_id is not None else None
     except ValueError:  # not a catalogue id
         return None
-    return regime.description if regime is not None and not regime.constraints else None
 
 
 def law_constraints(target_id: str | None, law: Any = None) -> tuple[str, ...]:
     """The constraints a check must respect: the regime constraints of the catalogue bound
     ``target_id`` (none for an id the catalogue does not know, e.g. ``"user-law"``) plus the
     assumptions a law declares (``Law.assumption_texts``, e.g. ``--assume "k < n"``)."""
-    from theorycheck import catalogue
-
-    texts: list[str] = []
-    if target_id is not None:
-        try:
-            texts.extend(catalogue.get(target_id).regime.constraints)
-        except ValueError:  # not a catalogue id
-            pass
+    regime = _catalogue_regime(target_id)
+    texts: list[str] = list(regime.constraints) if regime is not None else []
     texts.extend(t for t in getattr(law, "assumption_texts", ()) if t not in texts)
     return tuple(texts)
 
