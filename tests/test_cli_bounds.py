@@ -55,14 +55,14 @@ def test_show_text(capsys):
 
 
 def test_show_text_says_whether_the_regime_can_be_judged(capsys):
-    # constraints a check reads at every cell, or a regime in words only, which leaves them not judged
+    # constraints a check reads at every cell, or none (a limit in words), which leaves them not judged
     assert main(["bounds", "show", "vural2026.headline"]) == 0
     assert "; constraints V >> d" in capsys.readouterr().out
     assert main(["bounds", "show", "hebbian"]) == 0
     lines = capsys.readouterr().out.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("regime:"))
-    assert lines[at:at + 2] == ["regime:      V -> oo", "             ray V: 1; no constraints (stated in words "
-                                "only: a check leaves its cells not judged)"]
+    assert lines[at:at + 2] == ["regime:      V -> oo", "             ray V: 1; no constraints (a check leaves its "
+                                "cells not judged)"]
 
 
 def test_show_json_has_the_structured_fields(capsys):

@@ -69,7 +69,7 @@ def test_the_published_fits_and_their_predictions(capsys):
 def test_the_catalogue_entry_is_the_fitted_law(capsys):
     """``vural2026.readout_wall`` is :data:`LAW` (its reference ``C`` the fit's 4.397, rounded), checked on the
     ``readout-wall`` task, and ``fit --law vural2026.readout_wall`` gives the published fit figure for figure
-    (and says its regime, stated only in words, was not judged);
+    (and says its regime, which names no condition, was not judged);
     ``storage``, with ``--params V,s``, is refuted in ``s`` as its note says."""
     from theorycheck import catalogue
     from theorycheck.law import Law
@@ -82,10 +82,10 @@ def test_the_catalogue_entry_is_the_fitted_law(capsys):
     assert code == 0 and by_id["verdict"] == "consistent"
     for key in ("constant", "exponents", "ratio_spread", "collapse", "alternatives"):
         assert by_id[key] == by_text[key], key
-    # the bound states its regime only in words (V -> oo at fixed s): by id, every cell is marked not judged
+    # the bound's regime (V -> oo at fixed s) names no condition: by id, every cell is marked not judged
     assert all(c.pop("in_regime") is None and c.pop("violated") == [] for c in by_id["cells"])
     assert by_id["cells"] == by_text["cells"] and "in_regime" not in by_text["cells"][0]
-    assert by_id["regime_summary"].startswith("not judged: the bound states its regime only in words (V -> oo")
+    assert by_id["regime_summary"].startswith("not judged: the bound's regime (V -> oo")
     code, out = fit(capsys, "readout_walls.csv", "--law", "vural2026.storage", "--params", "V,s")
     assert code == 1 and out["exponents"]["s"]["status"] == "refuted"
 

@@ -220,7 +220,8 @@ def test_a_regime_stated_only_in_words_is_not_judged_and_says_so():
     regime = regime_for("vural2026.readout_wall", None, cells, "d")
     assert [c["in_regime"] for c in cells] == [None, None] and regime["in_regime"] == [None, None]
     assert regime["constraints"] == [] and regime["stated"].startswith("V -> oo at a fixed trigger share")
-    assert regime["summary"] == f"not judged: the bound states its regime only in words ({regime['stated']})"
+    assert regime["summary"] == (f"not judged: the bound's regime ({regime['stated']}) names no condition a cell "
+                                 "can be checked against")
     result = CheckResult(target={"id": "vural2026.readout_wall", "law": "d**2 >= ..."},
                          design={"resource": "d", "base": {}, "varied": {}}, cells=cells, verdict=_Verdict(),
                          run={}, environment={}, regime=regime).to_dict()

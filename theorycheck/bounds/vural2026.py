@@ -121,7 +121,7 @@ BOUNDS = [
            "s 1..64 at V 2048, 1..32 at 4096 and 1..128 at 1024 (out of sample where the (s + 1) d term is 33-82% of "
            "the wall) -- "
            "the walls 0.97..1.02 of the law with C = 4.40 and C 4.24..4.45 by line; the quick budget reaches V "
-           "1448 only (inconclusive). Walls are medians over seeds. The regime is stated in words only, so a check "
+           "1448 only (inconclusive). Walls are medians over seeds. The regime names no condition, so a check "
            "leaves its cells not judged. Every "
            "cell with its command: docs/results.md, docs/theory.md §7.12. At finite N the gradient noise "
            "(three_step_additive) and, with the trigger in, the mean bias (mean_bias) add walls of their own.",

@@ -30,10 +30,10 @@ def cells_from_check(result: Mapping[str, Any]) -> list[dict[str, float | None]]
 
 
 def stated_in_words(target_id: str | None) -> str | None:
-    """The regime of the catalogue bound ``target_id`` when it gives it only in words (e.g.
-    ``"V -> oo"``): no constraint a cell could be checked against. ``None`` when the bound
-    states constraints, or ``target_id`` is not a catalogue id (a user law claims to hold
-    wherever its ``--assume`` conditions do)."""
+    """The regime of the catalogue bound ``target_id``, in its words, when it states no
+    constraint a cell could be checked against: only a limit (``"V -> oo"``) or a ray
+    (``"V = t, d = t^(1/2)"``). ``None`` when the bound states constraints, or ``target_id``
+    is not a catalogue id (a user law claims to hold wherever its ``--assume`` conditions do)."""
     regime = _catalogue_regime(target_id)
     return regime.description if regime is not None and not regime.constraints else None
 
@@ -65,8 +65,8 @@ def regime_for(target_id: str | None, law: Any, cells: list[dict[str, Any]], res
     with ``params`` and ``threshold``, on top of the design's ``base`` point; the resource
     read at the threshold estimate), set ``cell["in_regime"]`` on each, and return
     :meth:`RegimeReport.to_dict`. A name that neither the cells nor the base give leaves
-    its constraints not judged (it never fails a finished check). A bound that states its
-    regime only in words (:func:`stated_in_words`) leaves every cell not judged
+    its constraints not judged (it never fails a finished check). A bound whose regime names
+    no condition (:func:`stated_in_words`) leaves every cell not judged
     (``in_regime`` ``None``), and the report carries the words under ``stated``."""
     constraints = [parse_constraint(text) for text in law_constraints(target_id, law)]
     names = sorted({n for c in constraints for n in c.names})  # a set's order varies run to run
@@ -75,7 +75,8 @@ def regime_for(target_id: str | None, law: Any, cells: list[dict[str, Any]], res
     words = None if constraints else stated_in_words(target_id)
     if words:  # nothing to check the cells against: not judged, and said so (docs/fit.md)
         report.update(stated=words, in_regime=[None] * len(cells),
-                      summary=f"not judged: the bound states its regime only in words ({words})")
+                      summary=f"not judged: the bound's regime ({words}) names no condition a cell can be "
+                              "checked against")
         for where in report["cells"]:
             where["in_regime"] = None
     for cell, flag in zip(cells, report["in_regime"]):
@@ -86,7 +87,7 @@ def regime_for(target_id: str | None, law: Any, cells: list[dict[str, Any]], res
 def mark_verdict(verdict: dict[str, Any], regime: Mapping[str, Any]) -> dict[str, Any]:
     """Put where a verdict was measured into its JSON form (``Verdict.to_dict()``), in place:
     ``outside_regime`` (the report's first line) when some cell is out of the law's regime,
-    ``regime_summary`` when the law states a regime (in constraints, or only in words) and no
+    ``regime_summary`` when the law states a regime (in constraints, or with none) and no
     cell is out of it, nothing when it states none; and on each of its cells that the regime
     judged (matched by parameters), ``in_regime`` and the constraints it ``violated``.
     ``regime`` is :meth:`RegimeReport.to_dict` (or :func:`regime_for`'s return)."""

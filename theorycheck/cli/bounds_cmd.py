@@ -79,7 +79,7 @@ def _show_text(info: dict) -> str:
         f"regime:      {info['regime']['description']}",
         f"             ray {_fmt(info['regime']['ray'])}"
         + (f"; constraints {', '.join(info['regime']['constraints'])}" if info["regime"]["constraints"]
-           else "; no constraints (stated in words only: a check leaves its cells not judged)"),
+           else "; no constraints (a check leaves its cells not judged)"),
         f"exponents:   {_fmt(info['exponents_exact'])}",
         f"log powers:  {_fmt(info['log_powers'])}",
         f"             ({info['note']})",
