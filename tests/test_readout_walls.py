@@ -402,6 +402,28 @@ def test_the_s_line_at_1024_filled_at_64(capsys, tmp_path, roots):
     assert 0.975 <= spread["min"] and spread["max"] <= 1.01  # held: 0.977..1.007
 
 
+def test_the_s_line_at_4096_reaches_64(capsys, tmp_path, roots):
+    """``check vural2026.readout_wall --budget paper --cells "V=4096,s=64" --max-cost inf --seed 13775`` (P72: fresh
+    seeds, 45.5 min on 2 cores beside light work; its table ``readout_wall_check_s_4096_64.csv``): the cell P66 cut
+    for cost, ``d`` 1.10 ``V``, the ``(s + 1)·d`` term 53% of the right side. Predicted at 08:05 UTC, before the run:
+    the wall at 0.95..1.01 of the law with ``C = 4.40`` (held: 0.967) and at least 1.38 times the ``s·V``-only form's
+    (held: 1.41); with the line's six cells at ``s`` 1..32, consistent over 1..64, ``τ_s`` in [-0.02, 0.01], ``C`` in
+    [4.20, 4.45], the cells within 0.97..1.03 of the fitted law (held); 150-300 trials in 45-100 min (held: 232)."""
+    assert round(_law_wall(roots, 4.40, 4096, 64), 1) == 4507.4  # as predicted
+    (row,) = csv_rows("readout_wall_check_s_4096_64.csv")
+    assert round(row["threshold"] / 4507.4, 3) == 0.967  # within 0.95..1.01: held
+    assert row["threshold"] >= 1.38 * _sv_wall(4096, 64)  # held: 1.41
+    out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_s_4096.csv",
+                          *_rows_at("readout_wall_check_s_4096_to32.csv", 4096),
+                          _row_at("readout_wall_check_s_4096_64.csv", 4096), var="s")
+    assert sorted(c["params"]["s"] for c in out["cells"]) == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0]
+    assert -0.02 <= tau <= 0.01 and round(tau, 3) == -0.006  # held
+    assert 4.20 <= out["constant"]["C"]["estimate"] <= 4.45 and round(out["constant"]["C"]["estimate"], 3) == 4.310
+    spread = out["ratio_spread"]
+    assert 0.97 <= spread["min"] and spread["max"] <= 1.03  # held
+    assert (round(spread["min"], 3), round(spread["max"], 3)) == (0.980, 1.006)
+
+
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     """Read after the fit, not predicted: the ``V ≫ d`` limit ``d² ≥ C·s·V·log V`` is consistent within ±0.25 but
     its cells spread 0.945..1.142 (``C = 5.79``); on the trigger-out cells alone the law's ``C`` is 4.399."""
@@ -415,7 +437,8 @@ def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
 def test_every_simulated_wall_sits_where_the_catalogue_note_says(roots):
     """The note of ``vural2026.readout_wall`` sums up the check tables: each simulated wall is 0.97..1.02 of the law
     with ``C = 4.40`` (every published ``readout_wall_check_*.csv`` with thresholds; the ``_rows`` file holds
-    trials). The extremes are the trigger-out line's ``V = 512`` (1.024) and ``(4096, s = 32)`` (0.967)."""
+    trials). The extremes are the trigger-out line's ``V = 512`` (1.024) and ``(4096, s = 64)`` (0.967, a hair
+    below ``(4096, s = 32)``)."""
     from theorycheck import catalogue
 
     ratios = {}
@@ -425,11 +448,11 @@ def test_every_simulated_wall_sits_where_the_catalogue_note_says(roots):
                 V, s = float(row["V"]), float(row["s"])
                 ratios[(table.name, V, s)] = float(row["threshold"]) / _law_wall(roots, 4.40, V, s)
     # the paper check 8, trigger out 5 + 1 (16384), trigger in 5 + 1, s lines 4 + 2 (4096, s 1..32), 2 (8192),
-    # 3 (2048, s 16..64), 2 + 1 (1024, s 32 and 128, then 64)
-    assert len(ratios) == 34
+    # 3 (2048, s 16..64), 2 + 1 (1024, s 32 and 128, then 64), 1 (4096, s 64)
+    assert len(ratios) == 35
     low, high = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
     assert (round(ratios[low], 3), round(ratios[high], 3)) == (0.967, 1.024)
-    assert low[1:] == (4096.0, 32.0) and high[1:] == (512.0, 1.0)
+    assert low[1:] == (4096.0, 64.0) and high[1:] == (512.0, 1.0)  # (4096, 32) reads 0.967 too
     assert "the walls 0.97..1.02 of the law with C = 4.40" in catalogue.get("vural2026.readout_wall").notes
 
 
