@@ -29,7 +29,7 @@ TABLES = ("readout_wall_check_paper.csv", "readout_wall_check_trigger_out.csv", 
           "readout_wall_check_trigger_in_16384.csv", "readout_wall_check_s_8192.csv",
           "readout_wall_check_s_2048_to64.csv", "readout_wall_check_s_4096_to32.csv",
           "readout_wall_check_s_1024_to128.csv", "readout_wall_check_s_1024_64.csv",
-          "readout_wall_check_s_4096_64.csv")
+          "readout_wall_check_s_4096_64.csv", "readout_wall_check_s_512.csv")
 COLUMNS = ("V", "s", "threshold", "ci_low", "ci_high", "predicted", "trials")
 
 

@@ -539,8 +539,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 0.97 of the law, `s` 0.544 against 0.550 over 1..32, predicted, held, though the two cells alone are inconclusive;
 # and `s` 32, 128 at `V = 1024`, `d` up to 4.7 `V`, 0.99 and 1.01 of the law, `s` 0.640 against 0.642 over 1..128,
 # predicted, held but for the `s = 128` wall's 1.4% above the predicted 0.94..1.00; `s = 64` at `V = 4096`, 0.97 of
-# the law, `s` 0.559 against 0.565 over 1..64, predicted, held; all 29 simulated walls under one fit, `python
-# bench/readout_wall_pool.py`: consistent, `V` 0.469 against 0.485, `s` 0.590 against 0.593, `C` 4.28, predicted, held),
+# the law, `s` 0.559 against 0.565 over 1..64, predicted, held; `s` 8, 32, 128 at `V = 512`, `d` up to 7.8 `V`,
+# 1.00-1.02 of the law, `s` 0.674 against 0.675 over 1..128, predicted, held; all 32 simulated walls under one fit,
+# `python bench/readout_wall_pool.py`: consistent, `V` 0.454 against 0.470, `s` 0.606 against 0.608, `C` 4.28,
+# predicted, held),
 # and out of sample it held at 8192 and missed at `(4096, ζ = 3)` by 5%, and at 16384 and
 # 32768 it reads 2-3.5% high with the trigger out and at `ζ = 1`, and at 65536 3.4-4.6% high (two seeds out, two in),
 # predicted, held (its `s` holds, its `log V` is a little strong); `python bench/crosstalk_parts.py`,

@@ -34,50 +34,50 @@ def test_a_cell_measured_twice_keeps_the_first_tables_row(bench_script, tmp_path
     assert float(rows[0]["threshold"]) == 152.0  # the order of the tables decides, nothing else
 
 
-def test_every_simulated_wall_under_one_law(bench_script, capsys, tmp_path):
-    """``python bench/readout_wall_pool.py --out walls.csv && theorycheck fit walls.csv --law vural2026.readout_wall``
-    (P73). Predicted at 08:09 UTC, before the pooled table was first fitted, for the 28 cells then published and
-    the same with P72's ``(4096, 64)`` (``V`` 512..16384, ``s`` 1..128; a cell measured twice keeps the
-    first-published row, 6 rows left out): consistent in ``V`` and ``s``, ``τ_V`` in [-0.03, 0], ``τ_s`` in [-0.012,
-    0.005], ``C`` in [4.25, 4.50], the cells within 0.96..1.04 of the fitted law and scattered beyond their CIs,
-    ``χ²/df`` above 2. Held on both; on the 28: ``τ_V`` -0.015, ``τ_s`` -0.003, ``C`` 4.276, 0.985..1.039, 32; on the
-    29, below. ``τ_V``'s CI excludes 0: over 1.5 decades the walls grow about 5% less than the law says; the
-    tolerance is ±0.25."""
-    script = bench_script("readout_wall_pool")
+def _fit_pool(script, capsys, tmp_path, tables):
+    """``theorycheck fit`` of the pooled ``tables`` (``--law vural2026.readout_wall``): its output, asserted
+    consistent, with the number of cells and of rows left out."""
+    rows, left_out = script.pooled(tables)
     table = tmp_path / "walls.csv"
-    script.main(["--out", str(table)])
-    printed = capsys.readouterr().out.splitlines()
-    assert printed[-1] == f"29 cells from 12 tables written to {table}; 6 repeated rows left out"
-    code, out = fit(capsys, table, "--law", "vural2026.readout_wall")
-    assert code == 0 and out["verdict"] == "consistent"
-    V, s = out["exponents"]["V"], out["exponents"]["s"]
-    assert V["values"][0] == 512.0 and V["values"][-1] == 16384.0 and s["values"][-1] == 128.0
-    tau_V, tau_s = V["estimate"] - V["predicted"], s["estimate"] - s["predicted"]
-    assert -0.03 <= tau_V <= 0 and round(tau_V, 3) == -0.015  # held
-    assert V["ci"][1] < V["predicted"]  # read after: the law's V exponent is outside the CI
-    assert -0.012 <= tau_s <= 0.005 and round(tau_s, 3) == -0.003  # held
-    C = out["constant"]["C"]["estimate"]
-    assert 4.25 <= C <= 4.50 and round(C, 3) == 4.275  # held
-    spread = out["ratio_spread"]
-    assert 0.96 <= spread["min"] and spread["max"] <= 1.04  # held
-    assert (round(spread["min"], 3), round(spread["max"], 3)) == (0.985, 1.039)
-    assert any("chi2/df = 31" in note for note in out["notes"])  # held: scatter beyond the CIs
-
-
-def test_the_pool_before_p72_as_first_fitted(bench_script, capsys, tmp_path):
-    """P73 on the 28 cells published when it was predicted (every table but P72's, the last in ``TABLES``): the
-    figures the first fit gave, each inside its predicted range (above)."""
-    script = bench_script("readout_wall_pool")
-    assert script.TABLES[-1] == "readout_wall_check_s_4096_64.csv"
-    rows, left_out = script.pooled(script.TABLES[:-1])
-    assert (len(rows), len(left_out)) == (28, 6)
-    table = tmp_path / "walls28.csv"
     with open(table, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=script.COLUMNS)
         writer.writeheader()
         writer.writerows(rows)
     code, out = fit(capsys, table, "--law", "vural2026.readout_wall")
     assert code == 0 and out["verdict"] == "consistent"
-    taus = [round(out["exponents"][v]["estimate"] - out["exponents"][v]["predicted"], 3) for v in ("V", "s")]
-    assert taus == [-0.015, -0.003] and round(out["constant"]["C"]["estimate"], 3) == 4.276
-    assert (round(out["ratio_spread"]["min"], 3), round(out["ratio_spread"]["max"], 3)) == (0.985, 1.039)
+    return out, len(rows), len(left_out)
+
+
+def _taus(out):
+    return [round(out["exponents"][v]["estimate"] - out["exponents"][v]["predicted"], 3) for v in ("V", "s")]
+
+
+def test_every_simulated_wall_under_one_law(bench_script, capsys, tmp_path):
+    """``python bench/readout_wall_pool.py --out walls.csv && theorycheck fit walls.csv --law vural2026.readout_wall``
+    (P73). Predicted at 08:09 UTC, before the pooled table was first fitted, for the 28 cells then published and
+    the same with P72's ``(4096, 64)`` (``V`` 512..16384, ``s`` 1..128; a cell measured twice keeps the
+    first-published row, 6 rows left out): consistent in ``V`` and ``s``, ``τ_V`` in [-0.03, 0], ``τ_s`` in [-0.012,
+    0.005], ``C`` in [4.25, 4.50], the cells within 0.96..1.04 of the fitted law and scattered beyond their CIs,
+    ``χ²/df`` above 2. Held on both. With P75's three cells at ``V = 512`` (32 cells; predicted at 09:04 UTC for the
+    ``τ``s and ``C``, the same ranges): held; read after, the cells 0.985..1.044, the top ``(512, 128)``. ``τ_V``'s CI
+    excludes 0: over 1.5 decades the walls grow about 5% less than the law says; the tolerance is ±0.25."""
+    script = bench_script("readout_wall_pool")
+    table = tmp_path / "all.csv"
+    script.main(["--out", str(table)])
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1] == f"32 cells from 13 tables written to {table}; 6 repeated rows left out"
+    at = script.TABLES.index("readout_wall_check_s_4096_64.csv")  # P72's; before it, the 28 cells P73 was predicted on
+    for tables, n, taus, C, spread, chi2 in (
+            (script.TABLES[:at], 28, [-0.015, -0.003], 4.276, (0.985, 1.039), 32),
+            (script.TABLES[:at + 1], 29, [-0.015, -0.003], 4.275, (0.985, 1.039), 31),
+            (script.TABLES, 32, [-0.016, -0.002], 4.276, (0.985, 1.044), 28.8)):
+        out, cells, left_out = _fit_pool(script, capsys, tmp_path, tables)
+        assert (cells, left_out) == (n, 6)
+        V, s = out["exponents"]["V"], out["exponents"]["s"]
+        assert V["values"][0] == 512.0 and V["values"][-1] == 16384.0 and s["values"][-1] == 128.0
+        assert _taus(out) == taus and -0.03 <= taus[0] <= 0 and -0.012 <= taus[1] <= 0.005  # held
+        assert V["ci"][1] < V["predicted"]  # read after: the law's V exponent is outside the CI
+        assert round(out["constant"]["C"]["estimate"], 3) == C and 4.25 <= C <= 4.50  # held
+        ratio = out["ratio_spread"]
+        assert (round(ratio["min"], 3), round(ratio["max"], 3)) == spread  # 0.96..1.04 held where predicted (28, 29)
+        assert any(f"chi2/df = {chi2:g}" in note for note in out["notes"])  # held: scatter beyond the CIs

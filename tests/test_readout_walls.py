@@ -424,6 +424,34 @@ def test_the_s_line_at_4096_reaches_64(capsys, tmp_path, roots):
     assert (round(spread["min"], 3), round(spread["max"], 3)) == (0.980, 1.006)
 
 
+def test_the_s_line_at_512_reaches_128(capsys, tmp_path, roots):
+    """``check vural2026.readout_wall --budget paper --cells "V=512,s=8; V=512,s=32; V=512,s=128" --max-cost inf
+    --seed 13776`` (P75: fresh seeds, 22 min alone on 2 cores; its table ``readout_wall_check_s_512.csv``): the
+    smallest ``V``, where ``d`` reaches 7.8 ``V`` and the ``(s + 1)·d`` term is 51%, 72% and 89% of the right side.
+    Predicted at 09:04 UTC, before the run: each wall at 0.98..1.06 of the law with ``C = 4.40`` (held: 1.003, 1.021,
+    1.018) and at least 1.38, 1.80 and 2.85 times the ``s·V``-only form's (held: 1.44, 1.92, 3.03); the three cells
+    consistent in ``s``, ``τ_s`` in [-0.02, 0.02], ``C`` in [4.3, 4.9] (held); with the paper check's two cells at
+    ``V = 512``, consistent over 1..128, ``τ_s`` in [-0.015, 0.01], ``C`` in [4.4, 4.8], the cells within 0.97..1.03
+    of the fitted law (held); 10-40 min, 150-400 trials a cell (held: 244, 388, 356)."""
+    law = {8.0: 480.9, 32.0: 1262.1, 128.0: 3991.5}  # as predicted
+    assert {s: round(_law_wall(roots, 4.40, 512, s), 1) for s in law} == law  # the law's walls with C = 4.40
+    rows = csv_rows("readout_wall_check_s_512.csv")
+    assert [round(r["threshold"] / law[r["s"]], 3) for r in rows] == [1.003, 1.021, 1.018]  # 0.98..1.06: held
+    for r, least in zip(rows, (1.38, 1.80, 2.85)):
+        assert r["threshold"] >= least * _sv_wall(512, r["s"])  # held: 1.44, 1.92, 3.03
+    out, tau = _consistent_in(capsys, "readout_wall_check_s_512.csv", "s")
+    assert -0.02 <= tau <= 0.02 and round(tau, 3) == 0.004  # held
+    assert 4.3 <= out["constant"]["C"]["estimate"] <= 4.9  # held: 4.492
+    out, tau = _with_rows(capsys, tmp_path, "readout_wall_check_s_512.csv",
+                          *_rows_at("readout_wall_check_paper.csv", 512), var="s")
+    assert sorted(c["params"]["s"] for c in out["cells"]) == [1.0, 2.0, 8.0, 32.0, 128.0]
+    assert -0.015 <= tau <= 0.01 and round(tau, 3) == 0.0  # held: -0.0001
+    assert 4.4 <= out["constant"]["C"]["estimate"] <= 4.8 and round(out["constant"]["C"]["estimate"], 3) == 4.496
+    spread = out["ratio_spread"]
+    assert 0.97 <= spread["min"] and spread["max"] <= 1.03  # held
+    assert (round(spread["min"], 3), round(spread["max"], 3)) == (0.989, 1.004)
+
+
 def test_read_after_the_limit_form_misses_by_up_to_14_percent(capsys):
     """Read after the fit, not predicted: the ``V ≫ d`` limit ``d² ≥ C·s·V·log V`` is consistent within ±0.25 but
     its cells spread 0.945..1.142 (``C = 5.79``); on the trigger-out cells alone the law's ``C`` is 4.399."""
@@ -448,8 +476,8 @@ def test_every_simulated_wall_sits_where_the_catalogue_note_says(roots):
                 V, s = float(row["V"]), float(row["s"])
                 ratios[(table.name, V, s)] = float(row["threshold"]) / _law_wall(roots, 4.40, V, s)
     # the paper check 8, trigger out 5 + 1 (16384), trigger in 5 + 1, s lines 4 + 2 (4096, s 1..32), 2 (8192),
-    # 3 (2048, s 16..64), 2 + 1 (1024, s 32 and 128, then 64), 1 (4096, s 64)
-    assert len(ratios) == 35
+    # 3 (2048, s 16..64), 2 + 1 (1024, s 32 and 128, then 64), 1 (4096, s 64), 3 (512, s 8..128)
+    assert len(ratios) == 38
     low, high = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
     assert (round(ratios[low], 3), round(ratios[high], 3)) == (0.967, 1.024)
     assert low[1:] == (4096.0, 64.0) and high[1:] == (512.0, 1.0)  # (4096, 32) reads 0.967 too
