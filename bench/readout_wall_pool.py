@@ -49,15 +49,20 @@ def pooled(tables=TABLES, data: Path = DATA) -> tuple[list[dict], list[tuple[str
     return [kept[cell] for cell in sorted(kept)], left_out
 
 
+def write_table(path, rows: list[dict]) -> None:
+    """Write ``rows`` (mappings with the :data:`COLUMNS`) as a thresholds table for ``theorycheck fit``."""
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", required=True, metavar="CSV", help="where to write the pooled thresholds table")
     args = p.parse_args(argv)
     rows, left_out = pooled()
-    with open(args.out, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
+    write_table(args.out, rows)
     for row in rows:
         print(",".join(row[c] for c in COLUMNS))
     for name, row in left_out:

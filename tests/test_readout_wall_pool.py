@@ -1,18 +1,14 @@
 """bench/readout_wall_pool.py: every published ``vural2026.readout_wall`` check in one thresholds table, and the one
 fit of the law over all of them (docs/theory.md §7.12, "Every simulated wall under one law")."""
 
-import csv
-
 from bench_data import DATA
 from published_fits_helpers import fit
 
 
-def _write(path, rows):
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=("V", "s", "threshold", "ci_low", "ci_high", "predicted", "trials"))
-        writer.writeheader()
-        writer.writerows({"V": V, "s": s, "threshold": t, "ci_low": t - 1, "ci_high": t + 1, "predicted": t,
-                          "trials": 100} for V, s, t in rows)
+def _write(script, path, rows):
+    """A small check table of ``(V, s, threshold)`` rows, written as the pool writes its own."""
+    script.write_table(path, [{"V": V, "s": s, "threshold": t, "ci_low": t - 1, "ci_high": t + 1, "predicted": t,
+                               "trials": 100} for V, s, t in rows])
 
 
 def test_the_pool_reads_every_published_check_table(bench_script):
@@ -24,8 +20,8 @@ def test_the_pool_reads_every_published_check_table(bench_script):
 
 def test_a_cell_measured_twice_keeps_the_first_tables_row(bench_script, tmp_path):
     script = bench_script("readout_wall_pool")
-    _write(tmp_path / "a.csv", [(512, 1, 150.0), (1024, 2, 300.0)])
-    _write(tmp_path / "b.csv", [(512, 1, 152.0), (512, 2, 216.0)])
+    _write(script, tmp_path / "a.csv", [(512, 1, 150.0), (1024, 2, 300.0)])
+    _write(script, tmp_path / "b.csv", [(512, 1, 152.0), (512, 2, 216.0)])
     rows, left_out = script.pooled(("a.csv", "b.csv"), data=tmp_path)
     assert [(float(r["V"]), float(r["s"]), float(r["threshold"])) for r in rows] == [
         (512.0, 1.0, 150.0), (512.0, 2.0, 216.0), (1024.0, 2.0, 300.0)]  # sorted by V, then s
@@ -39,10 +35,7 @@ def _fit_pool(script, capsys, tmp_path, tables):
     consistent, with the number of cells and of rows left out."""
     rows, left_out = script.pooled(tables)
     table = tmp_path / "walls.csv"
-    with open(table, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=script.COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
+    script.write_table(table, rows)
     code, out = fit(capsys, table, "--law", "vural2026.readout_wall")
     assert code == 0 and out["verdict"] == "consistent"
     return out, len(rows), len(left_out)
