@@ -21,6 +21,8 @@ import argparse
 import csv
 from pathlib import Path
 
+from out_file import out_file
+
 DATA = Path(__file__).resolve().parent / "data"
 #: The published check tables, in the order they were committed (``git log --diff-filter=A``): a cell measured in
 #: more than one keeps the first table's row.
@@ -59,7 +61,8 @@ def write_table(path, rows: list[dict]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", required=True, metavar="CSV", help="where to write the pooled thresholds table")
+    p.add_argument("--out", required=True, type=out_file, metavar="CSV",
+                   help="where to write the pooled thresholds table")
     args = p.parse_args(argv)
     rows, left_out = pooled()
     write_table(args.out, rows)

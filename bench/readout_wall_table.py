@@ -22,6 +22,7 @@ import json
 import math
 from pathlib import Path
 
+from out_file import out_file
 from population_wall import median_wall
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -70,7 +71,7 @@ def wall_table(sources=SOURCES, target: float = 0.99) -> tuple[list[dict], int]:
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", required=True, metavar="CSV")
+    p.add_argument("--out", required=True, type=out_file, metavar="CSV")
     p.add_argument("--target", type=float, default=0.99)
     args = p.parse_args(argv)
     if not 0 < args.target < 1:

@@ -30,6 +30,14 @@ def test_a_cell_measured_twice_keeps_the_first_tables_row(bench_script, tmp_path
     assert float(rows[0]["threshold"]) == 152.0  # the order of the tables decides, nothing else
 
 
+def test_an_out_file_in_no_folder_is_one_usage_line(bench_usage_error, tmp_path):
+    """Both scripts that write one table check ``--out`` before any work (bench/out_file.py)."""
+    for script in ("readout_wall_pool", "readout_wall_table"):
+        missing = tmp_path / "no-such-folder" / "walls.csv"
+        assert "does not exist" in bench_usage_error(script, ["--out", str(missing)])
+        assert "is a folder" in bench_usage_error(script, ["--out", str(tmp_path)])
+
+
 def _fit_pool(script, capsys, tmp_path, tables):
     """``theorycheck fit`` of the pooled ``tables`` (``--law vural2026.readout_wall``): its output, asserted
     consistent, with the number of cells and of rows left out."""
