@@ -11,6 +11,7 @@ import pytest
 from theorycheck import catalogue
 from theorycheck.algorithms import population_readout as readout
 from theorycheck.check import check, plan
+from theorycheck.check.runner import cell_searches
 from theorycheck.cli.main import main
 from theorycheck.registry import get_task
 from theorycheck.tasks.readout_wall import TASK, readout_params
@@ -74,6 +75,22 @@ def test_the_catalogue_law_is_checked_on_this_task(bench_script):
 def _wall(bench_script, C: float, V: float, s: float) -> float:
     """The law's wall, the root of ``d² = C log V (sV + (s + 1) d)`` (``crosstalk_parts.wall_root``)."""
     return bench_script("crosstalk_parts").wall_root(C * math.log(V), V, s)
+
+
+def test_a_set_default_reaches_every_trial():
+    """``--set target=0.9`` runs the trials at 0.9. The task's defaults (``target``, ``L``, ...) are in the base
+    point, and a cell's values override the settings, so before 2026-12-07 a default in the base silently undid the
+    setting (every trial ran at 0.99). A check without the setting keeps its cells, and so its seeds, as before."""
+    def trials(settings, **kw):
+        _, design = plan("vural2026.readout_wall", settings=settings, cells=[{"V": 1024, "s": 1.0}], **kw)
+        return list(cell_searches(design, 0.5).items())
+
+    [(key, spec)] = trials({"target": 0.9, "L": 32})
+    assert (spec.params["target"], spec.params["L"]) == (0.9, 32)
+    [(key, spec)] = trials({})
+    assert key == "cell00:L=16,V=1024,contexts=1,n_per_fact=250,s=1,target=0.99" and spec.params["target"] == 0.99
+    with pytest.raises(ValueError, match="settings and base disagree"):
+        trials({"target": 0.9}, base={"target": 0.95})
 
 
 def test_a_bad_trigger_share_is_refused_before_any_work(capsys, tmp_path):

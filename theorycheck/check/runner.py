@@ -83,19 +83,21 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
          thresholds: str = "bernoulli") -> tuple[Target, SweepDesign]:
     """Resolve the target and design its sweep, without running anything (all input checks).
 
-    A setting that names a task variable (``settings={"zeta": 0.5}``) moves the base point
-    there: it is what every trial runs and what the report states. It is refused when
-    ``base`` gives the same variable another value, or when the design varies it.
+    A setting that names a task variable (``settings={"zeta": 0.5}``), or a setting the base point
+    carries (a task's default such as the ``readout-wall`` task's ``target``), moves the base point
+    there: it is what every trial runs and what the report states (a cell's values override the
+    settings, so a default left in the base would silently undo the setting). It is refused when
+    ``base`` gives the same name another value, or when the design varies it.
     ``cells``: measure these cells instead of the budget's lines (:mod:`.given_cells`);
     ``thresholds="per-seed"`` needs a task whose data are nested in the resource."""
     check_run_arguments(thresholds=thresholds)
     tgt = resolve_target(target, task=task, settings=settings, base=base, vary=vary, ranges=ranges, assume=assume)
-    moved = {k: v for k, v in (settings or {}).items() if k in tgt.task.variables}
+    moved = {k: v for k, v in (settings or {}).items() if k in tgt.task.variables or k in tgt.base}
     if moved:
         clash = {k: (v, base[k]) for k, v in moved.items() if base and k in base and base[k] != v}
         if clash:
             raise ValueError(f"settings and base disagree on {clash} (setting, base): give each task "
-                             "variable once, with --base")
+                             "variable or default once, with --base")
         rest = {k: v for k, v in settings.items() if k not in moved}
         tgt = resolve_target(target, task=task, settings=rest, base={**(base or {}), **moved}, vary=vary,
                              ranges=ranges, assume=assume)
