@@ -545,7 +545,11 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # predicted, held),
 # and out of sample it held at 8192 and missed at `(4096, ζ = 3)` by 5%, and at 16384 and
 # 32768 it reads 2-3.5% high with the trigger out and at `ζ = 1`, and at 65536 3.4-4.6% high (two seeds out, two in),
-# predicted, held (its `s` holds, its `log V` is a little strong); `python bench/crosstalk_parts.py`,
+# predicted, held (its `s` holds, its `log V` is a little strong: its `C` is the Gaussian maximum's `q_V²/log V`, which
+# falls towards 2 only slowly, and with nothing fitted `d² = q_V²·(sV + (s + 1)d)` meets the walls to 1% at `V`
+# 16384..65536; at `s = 1` the wall is the untrained Hebbian memory's, within 0.4%, predicted, held; it moves with
+# the target as `q_V` does, predicted, held at three of four cells; `python bench/extreme_value_walls.py`);
+# `python bench/crosstalk_parts.py`,
 # `python bench/bias_modes.py`; docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
 # softmax's wall still moves with `L` (300.3 at `L = 32`, 301.7 at 128, 326.8 at 512 at infinite `N`): at `d = 320`,
 # `N = 4·10⁶`, 4 of 4 seeds succeed at `L` 32 and 128 and 1 of 4 at 512, so the coupling through the wall appears there

@@ -122,7 +122,12 @@ BOUNDS = [
            "the wall) -- "
            "the walls 0.97..1.02 of the law with C = 4.40 and C 4.24..4.50 by line; all 32 cells in one fit "
            "(bench/readout_wall_pool.py): C = 4.28, V exponent 0.454 against 0.470; the quick budget reaches V "
-           "1448 only (inconclusive). Walls are medians over seeds. The regime names no condition, so a check "
+           "1448 only (inconclusive). The C is the Gaussian maximum's: d^2 = K q^2 (s V + (s + 1) d), q the "
+           "0.99-quantile of the best of V - 1 rival scores over the fact's own, gives K 0.99..1.01 at V "
+           "16384..65536 with nothing fitted (0.93 at 512), and q^2/log V falls to 2 only slowly (4.87 at V "
+           "512, 4.07 at 65536), so C falls with V; the wall moves with the target as q does (0.9 and 0.999 "
+           "within 1.5%; bench/extreme_value_walls.py). At s = 1 it is the Hebbian memory's wall (theorycheck "
+           "check hebbian --set target=0.99: within 0.4% at V 512..8192). Walls are medians over seeds. The regime names no condition, so a check "
            "leaves its cells not judged. Every "
            "cell with its command: docs/results.md, docs/theory.md §7.12. At finite N the gradient noise "
            "(three_step_additive) and, with the trigger in, the mean bias (mean_bias) add walls of their own.",
