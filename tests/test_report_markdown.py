@@ -164,6 +164,19 @@ def test_report_markdown_has_tables_not_dicts_and_a_reproduce_section():
     assert "## Reproduce\n\n```sh\ntheorycheck check --law 'N >= C*V*d' --task retrieval --budget quick" in md
 
 
+def test_the_criterion_line_says_the_target_this_run_used():
+    """The entry's criterion is its words ("accuracy >= 0.99"); a check run at another target says so beside them,
+    whether the target is a setting (``retrieval``) or in the base point (``readout-wall``, whose default it is)."""
+    def line(target, **kw):
+        text = report_markdown(_result(target, **kw), {})
+        return next(r for r in text.splitlines() if r.startswith("- success criterion:"))
+
+    assert line("vural2026.one_step").endswith("over seeds")  # no target given: the entry's words alone
+    assert line("vural2026.one_step", settings={"target": 0.98}).endswith("(this run: target = 0.98)")
+    assert line("vural2026.readout_wall", settings={"target": 0.9},
+                cells=[{"V": 1024, "s": 1.0}]).endswith("(this run: target = 0.9)")
+
+
 def test_collapse_plot_band_and_labels(tmp_path):
     result = _full_result()
     cells = [c for c in result["cells"] if c["threshold"]["estimate"] is not None]

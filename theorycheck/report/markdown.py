@@ -134,8 +134,10 @@ def report_markdown(result: dict[str, Any], figures: dict[str, str]) -> str:
     ]
     if t.get("description"):
         parts.append(f"- {t['description']}")
-    if t.get("criterion"):
-        parts.append(f"- success criterion: {t['criterion']}")
+    if t.get("criterion"):  # the entry's words; a target set for this run (--set target=0.9) is said beside them
+        run_target = {**design.get("base", {}), **design.get("simulation", {})}.get("target")
+        parts.append(f"- success criterion: {t['criterion']}"
+                     + (f" (this run: target = {format_number(run_target)})" if run_target is not None else ""))
     parts += ["", "## Sweep design", ""]
     n_cells = design.get("cells", len(result["cells"]))
     parts.append(f"- resource searched: `{design['resource']}` (threshold at success probability {design.get('q', 0.5)})")
