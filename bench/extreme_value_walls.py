@@ -39,10 +39,14 @@ from readout_wall_table import SOURCES, wall_table
 
 DATA = Path(__file__).resolve().parent / "data"
 OUT_OF_SAMPLE = "limit_population_wall_out_of_sample.jsonl"
-#: Check tables of one ``s = 1`` line at a target other than the catalogue's 0.99, or of another task, by target.
+#: Check tables of ``s = 1`` walls at a target other than the catalogue's 0.99, or of the ``hebbian`` control
+#: (the plain outer-product memory, whose criterion is ``τ = 1``), with their target and source.
 OTHER_TABLES = (("hebbian_target_099.csv", 0.99, "hebbian"),
                 ("readout_wall_target_0900.csv", 0.9, "target"),
-                ("readout_wall_target_0999.csv", 0.999, "target"))
+                ("readout_wall_target_0999.csv", 0.999, "target"),
+                ("hebbian_target_1.csv", 1.0, "hebbian"),
+                ("hebbian_target_0900.csv", 0.9, "hebbian"),
+                ("hebbian_target_0999.csv", 0.999, "hebbian"))
 
 
 @lru_cache(maxsize=None)
@@ -62,9 +66,10 @@ def margin_quantile(V: int, tau: float) -> float:
 @lru_cache(maxsize=None)
 def recall_share(V: int, tau: float) -> float:
     """``p_V(τ)``: the probability of recalling each fact at which half the seeds reach accuracy ``τ`` over ``V``
-    facts, the root of ``P(Binomial(V, 1 − p) ≤ V − ⌈τV⌉) = 1/2`` (the facts missed independently)."""
-    if V < 2 or not 0 < tau < 1:
-        raise ValueError(f"recall_share needs V >= 2 and 0 < tau < 1; got V={V}, tau={tau}")
+    facts, the root of ``P(Binomial(V, 1 − p) ≤ V − ⌈τV⌉) = 1/2`` (the facts missed independently); ``τ = 1``,
+    every fact (the ``hebbian`` control's criterion), gives ``p = 2^{−1/V}``."""
+    if V < 2 or not 0 < tau <= 1:
+        raise ValueError(f"recall_share needs V >= 2 and 0 < tau <= 1; got V={V}, tau={tau}")
     k = V - math.ceil(tau * V - 1e-9)  # the misses a trial may have (1e-9: tau*V an integer up to rounding)
     return optimize.brentq(lambda p: stats.binom.cdf(k, V, 1.0 - p) - 0.5, 1e-12, 1.0 - 1e-15, xtol=1e-15)
 

@@ -103,8 +103,33 @@ def test_the_wall_moves_with_the_target_as_the_quantile_does(ev):
         assert 0 < ks[V, 0.9] - ks[V, 0.999] < spread
 
 
+def test_with_nothing_fitted_at_v_16384(ev):
+    """P79 (written down before the run): at ``V = 16384`` the Hebbian memory's walls at targets 0.9 and 0.999 have
+    ``K`` in [0.975, 1], and the two ``K`` lie within 0.015 of each other: the quantile's walls to 1% with no constant
+    at all. Measured 0.995 and 0.981 (0.997 and 0.990 of the ``K = 1`` walls)."""
+    ks = {}
+    for target in (0.9, 0.999):
+        [(V, wall)] = _walls(ev, "hebbian", target=target).items()
+        assert V == 16384
+        ks[target] = ev.implied_K(V, 1.0, wall, target)
+        assert 0.975 <= ks[target] <= 1.0
+    assert abs(ks[0.9] - ks[0.999]) < 0.015
+
+
+def test_the_hebbian_controls_own_criterion_is_the_same_quantile(ev):
+    """P80 (written down before the run): the ``hebbian`` control's quick check (``τ = 1``: half the seeds recall
+    every fact, so each fact with probability ``2^{−1/V}``) has ``K`` in [0.80, 1] at every cell and in [0.88, 0.96]
+    at ``V = 512`` (held: 0.897, 0.891, 0.919); that ``K`` rises with ``V`` missed (0.891 after 0.897, the CIs
+    overlapping). Its fitted ``C ≈ 10`` is this form's ``K q² (V + 2d)/(V log V)``."""
+    walls = _walls(ev, "hebbian", target=1.0)
+    assert sorted(walls) == [64, 181, 512]
+    ks = {V: ev.implied_K(V, 1.0, wall, 1.0) for V, wall in walls.items()}
+    assert all(0.80 <= k <= 1.0 for k in ks.values()) and 0.88 <= ks[512] <= 0.96
+    assert ev.recall_share(512, 1.0) == pytest.approx(0.5 ** (1 / 512), rel=1e-12)
+
+
 def test_the_published_tables_are_the_checks_own(ev):
-    """The three tables are ``thresholds.csv`` files as ``theorycheck check`` writes them."""
+    """The tables are ``thresholds.csv`` files as ``theorycheck check`` writes them."""
     for name, _, _ in ev.OTHER_TABLES:
         rows = csv_rows(name)
         assert rows and {"V", "threshold", "ci_low", "ci_high", "trials"} <= set(rows[0])

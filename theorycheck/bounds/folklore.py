@@ -45,6 +45,9 @@ BOUNDS = [
                           "C ~ 10.5; ~5 s CPU"),
         constants={"C": 10.0},
         description="one-step outer-product (Hebbian) memory: exact recall needs d^2 >~ C V log V",
-        notes="C ~ 10 measured: at (V, d) = (256, 128) accuracy ~ 0.996-1.00, (512, 128) ~ 0.94.",
+        notes="C ~ 10 measured: at (V, d) = (256, 128) accuracy ~ 0.996-1.00, (512, 128) ~ 0.94. That C is the "
+              "Gaussian maximum's: d^2 = K q^2 (V + 2d), q the quantile of the best of V - 1 rival scores over the "
+              "fact's own at a recall of 2^(-1/V) per fact, gives K 0.89..0.92 at V 64..512 (docs/theory.md §7.12, "
+              "'Where the constant comes from'; python bench/extreme_value_walls.py).",
     ),
 ]

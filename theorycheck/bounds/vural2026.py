@@ -127,7 +127,8 @@ BOUNDS = [
            "16384..65536 with nothing fitted (0.93 at 512), and q^2/log V falls to 2 only slowly (4.87 at V "
            "512, 4.07 at 65536), so C falls with V; the wall moves with the target as q does (0.9 and 0.999 "
            "within 1.5%; bench/extreme_value_walls.py). At s = 1 it is the Hebbian memory's wall (theorycheck "
-           "check hebbian --set target=0.99: within 0.4% at V 512..8192). Walls are medians over seeds. The regime names no condition, so a check "
+           "check hebbian --set target=0.99: within 0.4% at V 512..8192; hebbian's own C ~ 10 is the same quantile at "
+           "tau = 1). Walls are medians over seeds. The regime names no condition, so a check "
            "leaves its cells not judged. Every "
            "cell with its command: docs/results.md, docs/theory.md §7.12. At finite N the gradient noise "
            "(three_step_additive) and, with the trigger in, the mean bias (mean_bias) add walls of their own.",
