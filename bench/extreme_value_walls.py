@@ -12,13 +12,13 @@ itself to 0.0001 once ``(1 − τ)V`` is in the tens). So ``1/σ = q_V(p)``, the
 
     d² = K · q_V(p_V(τ))² · (sV + (s + 1)d),    K = 1 for Gaussian, independent scores       (:func:`ev_wall`).
 
-No constant is fitted. ``q_V(τ)² ~ 2 log V`` as ``V → ∞``, but slowly: ``q_V(0.99)²/log V`` falls from 4.94 at
-``V = 512`` to 4.07 at 65536. The law ``d² ≥ C log V (sV + (s + 1)d)`` with one ``C`` therefore reads its
-``C`` falling with ``V`` (4.40 fitted at ``V ≤ 4096``; its ``V`` exponent 0.454 against 0.470 over every simulated
-wall). :func:`implied_K` is a wall's ``K``; this script prints, for every published wall (the pooled ``readout_wall``
-checks, the read-outs' per-seed medians, the ``hebbian`` control at ``τ = 0.99`` and the read-out's checks at other
-targets), its ``C`` (``d²/(log V (sV + (s + 1)d))``), ``q_V(τ)²/log V`` and ``K``. Docs: docs/theory.md §7.12,
-"Where the constant comes from".
+No constant is fitted. ``q_V² ~ 2 log V`` as ``V → ∞``, but slowly: ``q_V(p_V(0.99))²/log V`` falls from 4.87 at
+``V = 512`` to 4.07 at 65536 (3.0 at ``2⁶⁰``). The law ``d² ≥ C log V (sV + (s + 1)d)`` with one ``C`` therefore
+reads its ``C`` falling with ``V`` (4.40 fitted at ``V ≤ 4096``; its ``V`` exponent 0.454 against 0.470 over every
+simulated wall). :func:`implied_K` is a wall's ``K``; this script prints, for every published wall (the pooled
+``readout_wall`` checks, the read-outs' per-seed medians, and :data:`OTHER_TABLES`: the ``hebbian`` control and the
+read-out's checks at other targets), its ``C`` (``d²/(log V (sV + (s + 1)d))``), ``q_V²/log V`` and ``K``. Docs:
+docs/theory.md §7.12, "Where the constant comes from".
 
 Example: ``python bench/extreme_value_walls.py``.
 """

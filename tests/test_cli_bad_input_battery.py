@@ -26,6 +26,7 @@ CASES = {
     "negative setting of a task variable": ["check", "--set", "zeta=-1"],
     "negative setting of an algorithm option": ["check", "--set", "beta=-1"],
     "word for an integer option": ["check", "--set", "algorithm=gd", "--set", "steps=abc"],
+    "word for a task default": ["check", "vural2026.readout_wall", "--set", "target=abc"],
     "huge zeta": ["simulate", "--zeta", "1e308"],
     "tiny zeta": ["simulate", "--zeta", "1e-308"],
     "75 GiB of embeddings": ["simulate", "--V", "100000", "--d", "100000"],

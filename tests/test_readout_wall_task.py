@@ -91,6 +91,8 @@ def test_a_set_default_reaches_every_trial():
     assert key == "cell00:L=16,V=1024,contexts=1,n_per_fact=250,s=1,target=0.99" and spec.params["target"] == 0.99
     with pytest.raises(ValueError, match="settings and base disagree"):
         trials({"target": 0.9}, base={"target": 0.95})
+    with pytest.raises(ValueError, match=r"target must be a real number in \(0, 1\], got 'abc'"):
+        trials({"target": "abc"})
 
 
 def test_a_bad_trigger_share_is_refused_before_any_work(capsys, tmp_path):

@@ -92,7 +92,7 @@ def plan(target: Any, *, budget: str | Budget = "quick", task: str | Task | None
     ``thresholds="per-seed"`` needs a task whose data are nested in the resource."""
     check_run_arguments(thresholds=thresholds)
     tgt = resolve_target(target, task=task, settings=settings, base=base, vary=vary, ranges=ranges, assume=assume)
-    moved = {k: v for k, v in (settings or {}).items() if k in tgt.task.variables or k in tgt.base}
+    moved = tgt.task.coerce({k: v for k, v in (settings or {}).items() if k in tgt.task.variables or k in tgt.base})
     if moved:
         clash = {k: (v, base[k]) for k, v in moved.items() if base and k in base and base[k] != v}
         if clash:
