@@ -39,11 +39,13 @@ from readout_wall_table import SOURCES, wall_table
 
 DATA = Path(__file__).resolve().parent / "data"
 OUT_OF_SAMPLE = "limit_population_wall_out_of_sample.jsonl"
-#: Check tables of ``s = 1`` walls at a target other than the catalogue's 0.99, or of the ``hebbian`` control
+#: Check tables of walls at a target other than the catalogue's 0.99, or of the ``hebbian`` control
 #: (the plain outer-product memory, whose criterion is ``τ = 1``), with their target and source.
 OTHER_TABLES = (("hebbian_target_099.csv", 0.99, "hebbian"),
                 ("readout_wall_target_0900.csv", 0.9, "target"),
                 ("readout_wall_target_0999.csv", 0.999, "target"),
+                ("readout_wall_target_s2_0900.csv", 0.9, "target"),
+                ("readout_wall_target_s2_0999.csv", 0.999, "target"),
                 ("hebbian_target_1.csv", 1.0, "hebbian"),
                 ("hebbian_target_0900.csv", 0.9, "hebbian"),
                 ("hebbian_target_0999.csv", 0.999, "hebbian"))

@@ -103,6 +103,20 @@ def test_the_wall_moves_with_the_target_as_the_quantile_does(ev):
         assert 0 < ks[V, 0.9] - ks[V, 0.999] < spread
 
 
+def test_the_target_moves_the_wall_with_the_trigger_in_too(ev):
+    """P82 (written down before the run): with the trigger in the value path (``s = 2``) at ``V = 4096`` the walls
+    at targets 0.9 and 0.999 lie within 2.5% of the quantile's, ``K`` from the 0.99 check's wall there (+0.9% and
+    −0.7%), and their ``K`` within 0.03 of each other (0.984 and 0.957; with the trigger out 0.984 and 0.971, a
+    difference read after and not explained)."""
+    K = ev.implied_K(4096, 2.0, _walls(ev, "check", s=2.0)[4096], 0.99)
+    ks = []
+    for target in (0.9, 0.999):
+        [(V, wall)] = _walls(ev, "target", target=target, s=2.0).items()
+        assert V == 4096 and wall / ev.ev_wall(V, 2.0, target, K) == pytest.approx(1.0, abs=0.025)
+        ks.append(ev.implied_K(V, 2.0, wall, target))
+    assert 0 < ks[0] - ks[1] < 0.03
+
+
 def test_with_nothing_fitted_at_v_16384(ev):
     """P79 (written down before the run): at ``V = 16384`` the Hebbian memory's walls at targets 0.9 and 0.999 have
     ``K`` in [0.975, 1], and the two ``K`` lie within 0.015 of each other: the quantile's walls to 1% with no constant
