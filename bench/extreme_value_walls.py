@@ -34,6 +34,7 @@ from pathlib import Path
 
 from scipy import integrate, optimize, stats
 
+from crosstalk_parts import implied_k2, wall_root
 from readout_wall_pool import pooled
 from readout_wall_table import SOURCES, wall_table
 
@@ -76,15 +77,20 @@ def recall_share(V: int, tau: float) -> float:
     return optimize.brentq(lambda p: stats.binom.cdf(k, V, 1.0 - p) - 0.5, 1e-12, 1.0 - 1e-15, xtol=1e-15)
 
 
+def wall_quantile(V: int, tau: float) -> float:
+    """``q_V(p_V(τ))``: the margin a fact needs for half the seeds to reach accuracy ``τ``."""
+    return margin_quantile(V, recall_share(V, tau))
+
+
 def ev_wall(V: int, s: float, tau: float, K: float = 1.0) -> float:
-    """The wall at target ``τ``: the positive root ``d`` of ``d² = K q_V(p_V(τ))² (sV + (s + 1)d)``."""
-    a = K * margin_quantile(V, recall_share(V, tau)) ** 2
-    return (a * (s + 1) + math.sqrt((a * (s + 1)) ** 2 + 4 * a * s * V)) / 2
+    """The wall at target ``τ``: the positive root ``d`` of ``d² = K q_V(p_V(τ))² (sV + (s + 1)d)``
+    (``crosstalk_parts.wall_root`` at ``K² = K q²``)."""
+    return wall_root(K * wall_quantile(V, tau) ** 2, V, s)
 
 
 def implied_K(V: int, s: float, d: float, tau: float) -> float:
     """A wall's ``K = d² / (q_V(p_V(τ))² (sV + (s + 1)d))``: 1 where the scores are Gaussian and independent."""
-    return d * d / (margin_quantile(V, recall_share(V, tau)) ** 2 * (s * V + (s + 1) * d))
+    return implied_k2(d, V, s) / wall_quantile(V, tau) ** 2
 
 
 def published_walls() -> list[dict]:
@@ -114,7 +120,7 @@ def main(argv: list[str] | None = None) -> None:
         V, s, tau, d = r["V"], r["s"], r["target"], r["wall"]
         c = d * d / (math.log(V) * (s * V + (s + 1) * d))
         print(f"{r['source']:9s} {V:6d} {s:7.2f} {tau:6.3f} {d:8.1f} {c:6.3f} "
-              f"{margin_quantile(V, recall_share(V, tau)) ** 2 / math.log(V):8.3f} {implied_K(V, s, d, tau):7.4f} "
+              f"{wall_quantile(V, tau) ** 2 / math.log(V):8.3f} {implied_K(V, s, d, tau):7.4f} "
               f"{ev_wall(V, s, tau):8.1f}")
 
 
