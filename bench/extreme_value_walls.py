@@ -52,18 +52,21 @@ OTHER_TABLES = (("hebbian_target_099.csv", 0.99, "hebbian"),
                 ("hebbian_target_0999.csv", 0.999, "hebbian"))
 
 
+def margin_cdf(V: int, q: float) -> float:
+    """``P(max_{j<V} Z_j − Z_0 < q)`` over ``V − 1`` i.i.d. ``N(0, 1)`` rivals ``Z_j``: ``∫ φ(z) Φ(q + z)^{V−1} dz``
+    (scipy ``quad``; ``Φ^{V−1}`` through ``logcdf``, exact where ``1 − Φ`` is below double precision's spacing
+    near 1). A fact whose scores have the spread ``σ`` about a signal of 1 is recalled with ``margin_cdf(V, 1/σ)``."""
+    return integrate.quad(lambda z: math.exp(stats.norm.logpdf(z) + (V - 1) * stats.norm.logcdf(q + z)),
+                          -12, 12, limit=400, epsabs=1e-13)[0]
+
+
 @lru_cache(maxsize=None)
 def margin_quantile(V: int, tau: float) -> float:
-    """``q_V(τ)``: the ``τ``-quantile of ``max_{j<V} Z_j − Z_0`` over ``V − 1`` i.i.d. ``N(0, 1)`` rivals ``Z_j``,
-    the root of ``∫ φ(z) Φ(q + z)^{V−1} dz = τ`` (scipy ``quad`` and ``brentq``; ``Φ^{V−1}`` through
-    ``logcdf``, exact where ``1 − Φ`` is below double precision's spacing near 1)."""
+    """``q_V(τ)``: the ``τ``-quantile of ``max_{j<V} Z_j − Z_0``, the root of :func:`margin_cdf` ``= τ``
+    (scipy ``brentq``)."""
     if V < 2 or not 0 < tau < 1:
         raise ValueError(f"margin_quantile needs V >= 2 and 0 < tau < 1; got V={V}, tau={tau}")
-
-    def share(q: float) -> float:
-        return integrate.quad(lambda z: math.exp(stats.norm.logpdf(z) + (V - 1) * stats.norm.logcdf(q + z)),
-                              -12, 12, limit=400, epsabs=1e-13)[0]
-    return optimize.brentq(lambda q: share(q) - tau, -10.0, 40.0, xtol=1e-12)
+    return optimize.brentq(lambda q: margin_cdf(V, q) - tau, -10.0, 40.0, xtol=1e-12)
 
 
 @lru_cache(maxsize=None)

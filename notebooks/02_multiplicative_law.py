@@ -548,7 +548,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # predicted, held (its `s` holds, its `log V` is a little strong: its `C` is the Gaussian maximum's `q_V²/log V`, which
 # falls towards 2 only slowly, and with nothing fitted `d² = q_V²·(sV + (s + 1)d)` meets the walls to 1% at `V`
 # 16384..65536; at `s = 1` the wall is the untrained Hebbian memory's, within 0.4%, predicted, held; it moves with
-# the target as `q_V` does, predicted, held at five of six cells; `python bench/extreme_value_walls.py`);
+# the target as `q_V` does, predicted, held at five of six cells; `python bench/extreme_value_walls.py`; below
+# 16384 the walls fall short of it because the rivals' spread is the length of the memory's read, which holds the
+# correct label's own part: with that, nothing fitted, every `s = 1` wall within 1% at `V ≥ 512`, predicted, held but for one
+# read-out median at 1.010; `python bench/memory_read_walls.py`);
 # `python bench/crosstalk_parts.py`,
 # `python bench/bias_modes.py`; docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
 # softmax's wall still moves with `L` (300.3 at `L = 32`, 301.7 at 128, 326.8 at 512 at infinite `N`): at `d = 320`,

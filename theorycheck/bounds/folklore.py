@@ -48,6 +48,9 @@ BOUNDS = [
         notes="C ~ 10 measured: at (V, d) = (256, 128) accuracy ~ 0.996-1.00, (512, 128) ~ 0.94. That C is the "
               "Gaussian maximum's: d^2 = K q^2 (V + 2d), q the quantile of the best of V - 1 rival scores over the "
               "fact's own at a recall of 2^(-1/V) per fact, gives K 0.89..0.92 at V 64..512 (docs/theory.md §7.12, "
-              "'Where the constant comes from'; python bench/extreme_value_walls.py).",
+              "'Where the constant comes from'; python bench/extreme_value_walls.py); K < 1 is the correct label's "
+              "share of the memory's read W e_x, which the rivals' spread sees: with it, nothing fitted, the walls "
+              "at 64, 181, 512 are 1.017, 0.996, 1.001 of the form's ('Where the shortfall comes from'; python "
+              "bench/memory_read_walls.py).",
     ),
 ]

@@ -1,0 +1,125 @@
+"""Where the walls' shortfall at small ``V`` comes from: the Hebbian memory's misses, fact by fact and seed by seed (prints).
+
+``bench/extreme_value_walls.py`` reads every published wall as ``d² = K q_V(p_V(τ))² (sV + (s + 1)d)`` with ``K = 1``
+for Gaussian, independent scores (docs/theory.md §7.12, "Where the constant comes from"); the walls at ``V ≥ 16384``
+have ``K`` 0.99..1.01, but ``K`` falls to 0.93 at ``V = 512``. That form makes two assumptions, and this script
+measures each on the ``hebbian`` control (the read-out's wall at ``s = 1``, to 0.4%: P77), whose memory
+``W = Σ_x u_{Π(x)} e_xᵀ`` gives label ``y`` the score ``u_yᵀ W e_x`` (``theorycheck.tasks.linear_am``):
+
+* **the fact** — each fact is missed with the probability ``1 − P(max_{j<V} Z_j − Z_0 < 1/σ)``,
+  ``σ² = (V + 2d)/d²`` (:func:`extreme_value_walls.margin_cdf`). Measured: the share of all facts missed, pooled
+  over seeds, against that; and the scores' own spread (the rivals' score variance per query and the correct
+  label's score) against ``σ²`` and the signal 1.
+* **the count** — a seed's misses are ``Binomial(V, 1 − p)``, so half the seeds reach ``τ`` where
+  ``p = p_V(τ)`` (:func:`extreme_value_walls.recall_share`). Measured: the variance of the per-seed count
+  against ``V p̂(1 − p̂)`` (its dispersion), and the share of seeds with at most ``k = V − ⌈τV⌉`` misses against
+  ``P(Binomial(V, p̂_miss) ≤ k)``.
+
+``K`` splits into the two: ``K_fact = d²/(q_V(1 − p̂_miss)² (V + 2d))`` is the ``K`` the pooled miss share implies
+(1 where each fact is missed as often as the Gaussian form says), and ``K/K_fact`` is the count's part (1 where
+the count is binomial). Seeds are children of ``--seed`` (``theorycheck.seeding.child_seed``); a seed's data at
+``d`` are ``linear_am``'s (nested in ``d``). Docs: docs/theory.md §7.12, "Where the constant comes from".
+
+Example: ``python bench/miss_counts.py --V 512 --d 152 --seeds 2000 --seed 13787`` (about 30 s on 2 cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from blas_threads import set_blas_threads
+
+set_blas_threads()  # before NumPy loads
+
+import numpy as np  # noqa: E402
+from scipy import integrate, stats  # noqa: E402
+
+from extreme_value_walls import implied_K, margin_cdf, margin_quantile  # noqa: E402
+from theorycheck.seeding import child_seed, seed_sequence  # noqa: E402
+from theorycheck.tasks.linear_am import LinearAMParams, make_memory  # noqa: E402
+
+
+RIVALS = ("memory", "fresh")
+
+
+def seed_misses(V: int, d: int, seed, rivals: str = "memory") -> dict:
+    """One seed's Hebbian memory at ``(V, d)``: its misses, the mean over queries of the rivals' score variance,
+    and the mean and variance over facts of the correct label's score (the signal, 1 on average). ``rivals="fresh"``
+    scores the rivals with label embeddings drawn afresh (child 99 of ``seed``), independent of the memory: the
+    correct label's score is kept, and each rival's is then Gaussian given ``W e_x``, independently of the others."""
+    memory, _ = make_memory(LinearAMParams(V=V, d=d), seed)
+    scores = memory.E @ memory.W.T @ memory.U.T  # [x, y]: u_yᵀ W e_x
+    rows = np.arange(V)
+    correct = scores[rows, memory.perm]
+    if rivals == "fresh":
+        fresh = np.random.default_rng(child_seed(seed_sequence(seed), 99)).standard_normal((V, d)) / math.sqrt(d)
+        scores = memory.E @ memory.W.T @ fresh.T
+        scores[rows, memory.perm] = correct
+    reads = memory.E @ memory.W.T  # [x]: h_x = W e_x, whose length the rivals' scores see
+    spread2 = (np.sum(reads**2, axis=1) + (np.sum(memory.E**2, axis=1) if rivals == "memory" else 0.0)) / d
+    read_miss = -np.expm1((V - 1) * stats.norm.logcdf(correct / np.sqrt(spread2)))
+    rivals = scores.copy()
+    rivals[rows, memory.perm] = np.nan
+    return {"misses": int(np.sum(scores.argmax(axis=1) != memory.perm)),
+            "rival_var": float(np.mean(np.nanvar(rivals, axis=1))),
+            "signal_mean": float(correct.mean()), "signal_var": float(correct.var()),
+            "read_miss": float(read_miss.mean())}
+
+
+def gauss_miss(V: int, rival_var: float, signal_mean: float, signal_var: float) -> float:
+    """``P(max_{j<V} R_j ≥ S)``, ``R_j`` i.i.d. ``N(0, rival_var)``, ``S ~ N(signal_mean, signal_var)``:
+    ``1 − ∫ φ(z) Φ((signal_mean + √signal_var z)/√rival_var)^{V−1} dz`` (scipy ``quad``): a fact's miss with the
+    measured variances, the scores otherwise Gaussian and independent."""
+    r, s = math.sqrt(rival_var), math.sqrt(signal_var)
+    return 1.0 - integrate.quad(lambda z: math.exp(stats.norm.logpdf(z) + (V - 1) * stats.norm.logcdf(
+        (signal_mean + s * z) / r)), -12, 12, limit=400, epsabs=1e-13)[0]
+
+
+def miss_counts(V: int, d: int, seeds: int, seed: int, tau: float = 0.99, rivals: str = "memory") -> dict:
+    """The fact's and the count's parts of ``K`` at ``(V, d)`` over ``seeds`` seeds (module docstring)."""
+    root = seed_sequence(seed)
+    runs = [seed_misses(V, d, child_seed(root, i), rivals) for i in range(seeds)]
+    m = np.array([r["misses"] for r in runs], dtype=float)
+    k = V - math.ceil(tau * V - 1e-9)
+    p_miss = m.mean() / V
+    sigma2 = (V + 2 * d) / d**2
+    k_fact = d * d / (margin_quantile(V, 1.0 - p_miss) ** 2 * (V + 2 * d))
+    rival_var, signal_var = (float(np.mean([r[key] for r in runs])) for key in ("rival_var", "signal_var"))
+    signal_mean = float(np.mean([r["signal_mean"] for r in runs]))
+    return {"V": V, "d": d, "seeds": seeds, "k": k,
+            "miss_share": p_miss, "miss_share_se": m.std(ddof=1) / math.sqrt(seeds) / V,
+            "gauss_miss_share": 1.0 - margin_cdf(V, 1.0 / math.sqrt(sigma2)),
+            "measured_gauss_miss_share": gauss_miss(V, rival_var, signal_mean, signal_var),
+            "read_miss_share": float(np.mean([r["read_miss"] for r in runs])),
+            "rival_var_ratio": rival_var / sigma2, "signal_mean": signal_mean, "signal_var_ratio": signal_var / sigma2,
+            "dispersion": m.var(ddof=1) / (V * p_miss * (1.0 - p_miss)),
+            "success_share": float(np.mean(m <= k)),
+            "binomial_success_share": float(stats.binom.cdf(k, V, p_miss)),
+            "K": implied_K(V, 1.0, d, tau), "K_fact": k_fact}
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--V", type=int, nargs="+", default=[512])
+    p.add_argument("--d", type=int, nargs="+", default=[152], help="one d per V (a wall: hebbian_target_099.csv)")
+    p.add_argument("--seeds", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=13787)
+    p.add_argument("--target", type=float, default=0.99)
+    p.add_argument("--rivals", choices=RIVALS, default="memory",
+                   help="fresh: the rivals' label embeddings drawn independently of the memory (seed_misses)")
+    a = p.parse_args(argv)
+    if len(a.V) != len(a.d):
+        p.error(f"--V and --d need one d per V; got {len(a.V)} V and {len(a.d)} d: give as many of each")
+    print(f"{'V':>6s} {'d':>5s} {'seeds':>5s} {'miss':>8s} {'+-se':>7s} {'gauss':>8s} {'rivvar':>6s} {'sig':>6s} "
+          f"{'sigvar':>6s} {'g_meas':>8s} {'read':>8s} {'disp':>5s} {'succ':>5s} {'binom':>5s} {'K':>6s} {'K_fact':>6s} {'count':>6s}")
+    for V, d in zip(a.V, a.d):
+        r = miss_counts(V, d, a.seeds, a.seed, a.target, a.rivals)
+        print(f"{V:6d} {d:5d} {a.seeds:5d} {r['miss_share']:8.5f} {r['miss_share_se']:7.5f} "
+              f"{r['gauss_miss_share']:8.5f} {r['rival_var_ratio']:6.3f} {r['signal_mean']:6.3f} "
+              f"{r['signal_var_ratio']:6.3f} {r['measured_gauss_miss_share']:8.5f} {r['read_miss_share']:8.5f} {r['dispersion']:5.2f} {r['success_share']:5.3f} "
+              f"{r['binomial_success_share']:5.3f} {r['K']:6.4f} {r['K_fact']:6.4f} {r['K'] / r['K_fact']:6.4f}")
+
+
+if __name__ == "__main__":
+    main()
