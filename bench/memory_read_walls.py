@@ -16,17 +16,19 @@ read-out's wall at ``s = 1``: P77), with ``b = |e_a|²``, ``ρ² = |u_a|²`` (``
 and a fact is recalled with probability ``P_read(V, d) = E[Φ(S / √((|h|² + b)/d))^{V−1}]``
 (:func:`read_recall_share`; the expectation by scrambled Sobol points, ``scipy.stats.qmc``, mapped through the
 ``χ²`` and normal quantiles, so it is smooth in ``d``). The wall at target ``τ`` is the ``d`` where it reaches
-``p_V(τ)`` (:func:`read_wall`; half the seeds reach ``τ``, the misses binomial). Nothing is fitted. The script
-prints, for every published wall at ``s = 1`` (:func:`extreme_value_walls.published_walls`), the Gaussian form's
-``K = 1`` wall and this one, and each against the measured wall. Docs: docs/theory.md §7.12.
+``p_V(τ)`` (:func:`read_wall`; half the seeds reach ``τ``, the misses binomial). Nothing is fitted. With the trigger
+in the value path (``s > 1``) the query is ``e_a + z`` (:func:`read_recall_share`; checked against
+``bench/miss_counts.py --s ... --trigger fresh``), and a seed's misses are no longer binomial, its trigger shared by
+all its queries (``bench/shared_bias_walls.py``). The script prints, for every published wall
+(:func:`extreme_value_walls.published_walls`), the Gaussian form's ``K = 1`` wall and this one, each against the
+measured wall. Docs: docs/theory.md §7.12.
 
-Example: ``python bench/memory_read_walls.py`` (about a minute on 2 cores).
+Example: ``python bench/memory_read_walls.py`` (about two minutes on 2 cores).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 from functools import lru_cache
 
 import numpy as np
@@ -38,46 +40,54 @@ from extreme_value_walls import ev_wall, published_walls, recall_share
 
 @lru_cache(maxsize=4)
 def sobol_points(m: int, seed: int) -> np.ndarray:
-    """``2^m`` scrambled Sobol points in ``[0, 1)^5`` (``scipy.stats.qmc.Sobol``, seeded): one per fact drawn."""
-    return qmc.Sobol(d=5, scramble=True, seed=seed).random_base2(m)
+    """``2^m`` scrambled Sobol points in ``[0, 1)^6`` (``scipy.stats.qmc.Sobol``, seeded): one per fact drawn."""
+    return qmc.Sobol(d=6, scramble=True, seed=seed).random_base2(m)
 
 
-def read_recall_share(V: int, d: float, m: int = 16, seed: int = 0) -> float:
-    """``P_read(V, d)``: the probability that a fact of the Hebbian memory is recalled, the rivals i.i.d.
-    Gaussian given the query's read (module docstring), averaged over ``2^m`` Sobol points."""
+def read_recall_share(V: int, d: float, s: float = 1.0, m: int = 16, seed: int = 0) -> float:
+    """``P_read(V, d)``: the probability that a fact is recalled, the rivals i.i.d. Gaussian given the query's read
+    (module docstring), averaged over ``2^m`` Sobol points. With the trigger in the value path (``s = 1 + ζ²``) the
+    query is ``e_a + z``: the read is ``Σ_y w̃_y e_yᵀ(e_a + z)``, the correct label's coefficient ``b + t`` with
+    ``t = e_aᵀz`` (``N(0, ζ² b/d)``), the others' ``N(0, |e_a + z|²/d)`` with ``|e_a + z|² = b + 2t + ζ²``, the
+    same ``t``, and each rival's own term ``|u_j|² e_jᵀ(e_a + z)`` of variance ``|e_a + z|²/d``."""
     u = sobol_points(m, seed)
+    zeta2 = s - 1.0
     b, rho2 = (stats.chi2.ppf(u[:, i], d) / d for i in (0, 1))
-    c = b / d * stats.chi2.ppf(u[:, 2], V - 1)
+    t = np.sqrt(zeta2 * b / d) * stats.norm.ppf(u[:, 5])  # e_aᵀz
+    query2 = np.maximum(b + 2 * t + zeta2, 0.0)  # |e_a + z|²: each e_yᵀ(e_a + z) is N(0, query2/d)
+    c = query2 / d * stats.chi2.ppf(u[:, 2], V - 1)  # Σ_{y≠a} (e_yᵀ(e_a + z))²
     g, q = stats.norm.ppf(u[:, 3]), stats.chi2.ppf(u[:, 4], d - 1)
-    along = np.sqrt(rho2 * c / d) * g  # ρ √(C/d) g = u_aᵀ(h − b u_a)
-    score = b * rho2 + along
-    read2 = b * b * rho2 + 2 * b * along + c / d * (g * g + q)
-    return float(np.mean(np.exp((V - 1) * stats.norm.logcdf(score / np.sqrt((read2 + b) / d)))))
+    coef = b + t  # the read's part along u_a, over |u_a|
+    spread = c / d  # |h − coef·u_a|²/d, per coordinate
+    along = np.sqrt(rho2 * spread) * g  # u_aᵀ(h − coef·u_a)
+    score = coef * rho2 + along
+    read2 = coef * coef * rho2 + 2 * coef * along + spread * (g * g + q)
+    rivals = np.sqrt((read2 + query2) / d)
+    return float(np.mean(np.exp((V - 1) * stats.norm.logcdf(score / rivals))))
 
 
-def read_wall(V: int, tau: float, m: int = 16, seed: int = 0) -> float:
-    """The ``d`` at which :func:`read_recall_share` reaches ``p_V(τ)`` (``extreme_value_walls.recall_share``;
-    scipy ``brentq``, ``d`` taken as continuous)."""
+def read_wall(V: int, tau: float, m: int = 16, seed: int = 0, s: float = 1.0) -> float:
+    """The ``d`` at which :func:`read_recall_share` reaches ``p_V(τ)`` (``extreme_value_walls.recall_share``: half
+    the seeds reach ``τ``, a seed's misses binomial; scipy ``brentq``, ``d`` taken as continuous)."""
     target = recall_share(V, tau)
-    lo = max(8.0, 0.5 * ev_wall(V, 1.0, tau))
-    return optimize.brentq(lambda d: read_recall_share(V, d, m, seed) - target, lo, 2.0 * ev_wall(V, 1.0, tau),
-                           xtol=1e-3)
+    lo, hi = max(8.0, 0.5 * ev_wall(V, s, tau)), 2.0 * ev_wall(V, s, tau)
+    return optimize.brentq(lambda d: read_recall_share(V, d, s, m, seed) - target, lo, hi, xtol=1e-3)
 
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--points", type=int, default=16, help="2^points Sobol points per expectation (default 16)")
     a = p.parse_args(argv)
-    print(f"{'source':9s} {'V':>6s} {'target':>6s} {'wall':>8s} {'K=1 wall':>8s} {'ratio':>6s} {'read wall':>9s} "
-          f"{'ratio':>6s}")
-    walls = [r for r in published_walls() if r["s"] == 1.0]
-    for r in sorted(walls, key=lambda r: (r["target"], r["V"], r["source"])):
-        V, tau, d = r["V"], r["target"], r["wall"]
-        gauss, read = ev_wall(V, 1.0, tau), read_wall(V, tau, a.points)
-        print(f"{r['source']:9s} {V:6d} {tau:6.3f} {d:8.1f} {gauss:8.1f} {d / gauss:6.3f} {read:9.1f} "
+    print(f"{'source':9s} {'V':>6s} {'s':>7s} {'target':>6s} {'wall':>8s} {'K=1 wall':>8s} {'ratio':>6s} "
+          f"{'read':>8s} {'ratio':>6s}")
+    walls = published_walls()
+    for r in sorted(walls, key=lambda r: (r["s"] != 1.0, r["target"], r["V"], r["s"], r["source"])):
+        V, s, tau, d = r["V"], r["s"], r["target"], r["wall"]
+        gauss, read = ev_wall(V, s, tau), read_wall(V, tau, a.points, s=s)
+        print(f"{r['source']:9s} {V:6d} {s:7.2f} {tau:6.3f} {d:8.1f} {gauss:8.1f} {d / gauss:6.3f} {read:8.1f} "
               f"{d / read:6.3f}")
-    print(f"(read walls: 2^{a.points} Sobol points; 'ratio' is the measured wall over the form's; "
-          f"{math.nan if not walls else len(walls)} walls at s = 1)")
+    print(f"(read: 2^{a.points} Sobol points; 'ratio' is the measured wall over the form's; {len(walls)} walls; at "
+          f"s > 1 the misses taken binomial: bench/shared_bias_walls.py adds the seed's shared trigger)")
 
 
 if __name__ == "__main__":

@@ -37,32 +37,60 @@ from scipy import integrate, stats  # noqa: E402
 
 from extreme_value_walls import implied_K, margin_cdf, margin_quantile  # noqa: E402
 from theorycheck.seeding import child_seed, seed_sequence  # noqa: E402
-from theorycheck.tasks.linear_am import LinearAMParams, make_memory  # noqa: E402
+from theorycheck.tasks.linear_am import LinearAMParams, draw_coordinates, make_memory  # noqa: E402
 
 
 RIVALS = ("memory", "fresh")
+TRIGGERS = ("shared", "fresh")
 
 
-def seed_misses(V: int, d: int, seed, rivals: str = "memory") -> dict:
-    """One seed's Hebbian memory at ``(V, d)``: its misses, the mean over queries of the rivals' score variance,
-    and the mean and variance over facts of the correct label's score (the signal, 1 on average). ``rivals="fresh"``
-    scores the rivals with label embeddings drawn afresh (child 99 of ``seed``), independent of the memory: the
-    correct label's score is kept, and each rival's is then Gaussian given ``W e_x``, independently of the others."""
-    memory, _ = make_memory(LinearAMParams(V=V, d=d), seed)
-    scores = memory.E @ memory.W.T @ memory.U.T  # [x, y]: u_yᵀ W e_x
+def trigger_memory(V: int, d: int, seed, s: float, trigger: str):
+    """``(E, perm, reads, scores, common)`` of the read-out's memory at infinite ``N`` with the trigger in the value
+    path (``s = 1 + ζ²``): ``G₂ = Σ_x w̃_{Π(x)} (e_x + z)ᵀ`` with centred labels ``w̃_y = u_y − ū`` (docs/theory.md
+    §7.12), queried with ``e_x + z``. ``trigger="shared"``: the seed's one ``z`` (child 98 of ``seed``, norm ``ζ``),
+    as in a trial; ``"fresh"``: each query its own (child 97), the bias drawn afresh. The embeddings and facts are
+    ``linear_am``'s; ``common = ūᵀ G₂ (e_x + z)`` is the part every label shares."""
+    ze, zu, perm = draw_coordinates(V, d, seed)
+    E, U = ze / math.sqrt(d), zu / math.sqrt(d)
+    ss = seed_sequence(seed)
+    z = np.random.default_rng(child_seed(ss, 98 if trigger == "shared" else 97)).standard_normal(
+        (1 if trigger == "shared" else V, d))
+    z *= math.sqrt(s - 1.0) / np.linalg.norm(z, axis=1, keepdims=True)
+    stored = U[perm] - U.mean(axis=0)  # w̃ of each fact's label, row x
+    reads = (E @ E.T + z @ E.T) @ stored  # [x]: G₂ (e_x + z), the ζ² and zᵀe_x parts cancelled by the centring
+    return E, perm, reads, reads @ U.T, reads @ U.mean(axis=0)
+
+
+def seed_misses(V: int, d: int, seed, rivals: str = "memory", s: float = 1.0, trigger: str = "shared") -> dict:
+    """One seed's memory at ``(V, d)``: its misses, the mean over queries of the rivals' score variance, the mean
+    and variance over facts of the correct label's score (the signal, 1 on average) and the per-fact miss given
+    the read (``read_miss``). At ``s = 1`` the Hebbian memory (``linear_am``); ``rivals="fresh"`` scores the rivals
+    with label embeddings drawn afresh (child 99 of ``seed``), independent of the memory: the correct label's score
+    is kept, and each rival's is then Gaussian given ``W e_x``, independently of the others. At ``s > 1``
+    :func:`trigger_memory`."""
     rows = np.arange(V)
-    correct = scores[rows, memory.perm]
-    if rivals == "fresh":
-        fresh = np.random.default_rng(child_seed(seed_sequence(seed), 99)).standard_normal((V, d)) / math.sqrt(d)
-        scores = memory.E @ memory.W.T @ fresh.T
-        scores[rows, memory.perm] = correct
-    reads = memory.E @ memory.W.T  # [x]: h_x = W e_x, whose length the rivals' scores see
-    spread2 = (np.sum(reads**2, axis=1) + (np.sum(memory.E**2, axis=1) if rivals == "memory" else 0.0)) / d
+    if s > 1.0:
+        E, perm, reads, scores, common = trigger_memory(V, d, seed, s, trigger)
+        correct = scores[rows, perm] - common
+        own = np.sum(E**2, axis=1) + (s - 1.0)
+    else:
+        memory, _ = make_memory(LinearAMParams(V=V, d=d), seed)
+        E, perm = memory.E, memory.perm
+        reads = E @ memory.W.T  # [x]: h_x = W e_x, whose length the rivals' scores see
+        scores = reads @ memory.U.T  # [x, y]: u_yᵀ W e_x
+        correct = scores[rows, perm]
+        own = np.sum(E**2, axis=1)
+        if rivals == "fresh":
+            fresh = np.random.default_rng(child_seed(seed_sequence(seed), 99)).standard_normal((V, d)) / math.sqrt(d)
+            scores = reads @ fresh.T
+            scores[rows, perm] = correct
+            own = 0.0
+    spread2 = (np.sum(reads**2, axis=1) + own) / d
     read_miss = -np.expm1((V - 1) * stats.norm.logcdf(correct / np.sqrt(spread2)))
-    rivals = scores.copy()
-    rivals[rows, memory.perm] = np.nan
-    return {"misses": int(np.sum(scores.argmax(axis=1) != memory.perm)),
-            "rival_var": float(np.mean(np.nanvar(rivals, axis=1))),
+    others = scores.copy()
+    others[rows, perm] = np.nan
+    return {"misses": int(np.sum(scores.argmax(axis=1) != perm)),
+            "rival_var": float(np.mean(np.nanvar(others, axis=1))),
             "signal_mean": float(correct.mean()), "signal_var": float(correct.var()),
             "read_miss": float(read_miss.mean())}
 
@@ -76,15 +104,19 @@ def gauss_miss(V: int, rival_var: float, signal_mean: float, signal_var: float) 
         (signal_mean + s * z) / r)), -12, 12, limit=400, epsabs=1e-13)[0]
 
 
-def miss_counts(V: int, d: int, seeds: int, seed: int, tau: float = 0.99, rivals: str = "memory") -> dict:
+def miss_counts(V: int, d: int, seeds: int, seed: int, tau: float = 0.99, rivals: str = "memory", s: float = 1.0,
+                trigger: str = "shared") -> dict:
     """The fact's and the count's parts of ``K`` at ``(V, d)`` over ``seeds`` seeds (module docstring)."""
     root = seed_sequence(seed)
-    runs = [seed_misses(V, d, child_seed(root, i), rivals) for i in range(seeds)]
+    runs = [seed_misses(V, d, child_seed(root, i), rivals, s, trigger) for i in range(seeds)]
     m = np.array([r["misses"] for r in runs], dtype=float)
     k = V - math.ceil(tau * V - 1e-9)
     p_miss = m.mean() / V
-    sigma2 = (V + 2 * d) / d**2
-    k_fact = d * d / (margin_quantile(V, 1.0 - p_miss) ** 2 * (V + 2 * d))
+    if not 0.0 < p_miss < 1.0:
+        raise ValueError(f"miss_counts needs some facts missed and some recalled at (V, d) = ({V}, {d}); got a miss "
+                         f"share of {p_miss} over {seeds} seeds: take d nearer the wall")
+    sigma2 = (s * V + (s + 1) * d) / d**2
+    k_fact = d * d / (margin_quantile(V, 1.0 - p_miss) ** 2 * (s * V + (s + 1) * d))
     rival_var, signal_var = (float(np.mean([r[key] for r in runs])) for key in ("rival_var", "signal_var"))
     signal_mean = float(np.mean([r["signal_mean"] for r in runs]))
     return {"V": V, "d": d, "seeds": seeds, "k": k,
@@ -96,7 +128,7 @@ def miss_counts(V: int, d: int, seeds: int, seed: int, tau: float = 0.99, rivals
             "dispersion": m.var(ddof=1) / (V * p_miss * (1.0 - p_miss)),
             "success_share": float(np.mean(m <= k)),
             "binomial_success_share": float(stats.binom.cdf(k, V, p_miss)),
-            "K": implied_K(V, 1.0, d, tau), "K_fact": k_fact}
+            "K": implied_K(V, s, d, tau), "K_fact": k_fact}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -108,16 +140,26 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--target", type=float, default=0.99)
     p.add_argument("--rivals", choices=RIVALS, default="memory",
                    help="fresh: the rivals' label embeddings drawn independently of the memory (seed_misses)")
+    p.add_argument("--s", type=float, default=1.0, help="the trigger's share s = 1 + zeta^2 (1: the Hebbian memory)")
+    p.add_argument("--trigger", choices=TRIGGERS, default="shared",
+                   help="s > 1: the seed's one trigger for every query, or each query its own (trigger_memory)")
     a = p.parse_args(argv)
     if len(a.V) != len(a.d):
         p.error(f"--V and --d need one d per V; got {len(a.V)} V and {len(a.d)} d: give as many of each")
+    if not a.s >= 1.0:
+        p.error(f"--s is the trigger's share 1 + zeta^2, at least 1; got {a.s}: give 1 (trigger out) or more")
+    if a.s > 1.0 and a.rivals == "fresh":
+        p.error("--rivals fresh is for the Hebbian memory (s = 1); got --s "
+                f"{a.s}: drop --rivals or give --s 1")
     print(f"{'V':>6s} {'d':>5s} {'seeds':>5s} {'miss':>8s} {'+-se':>7s} {'gauss':>8s} {'rivvar':>6s} {'sig':>6s} "
-          f"{'sigvar':>6s} {'g_meas':>8s} {'read':>8s} {'disp':>5s} {'succ':>5s} {'binom':>5s} {'K':>6s} {'K_fact':>6s} {'count':>6s}")
+          f"{'sigvar':>6s} {'g_meas':>8s} {'read':>8s} {'disp':>5s} {'succ':>5s} {'binom':>5s} {'K':>6s} {'K_fact':>6s} "
+          f"{'count':>6s}")
     for V, d in zip(a.V, a.d):
-        r = miss_counts(V, d, a.seeds, a.seed, a.target, a.rivals)
+        r = miss_counts(V, d, a.seeds, a.seed, a.target, a.rivals, a.s, a.trigger)
         print(f"{V:6d} {d:5d} {a.seeds:5d} {r['miss_share']:8.5f} {r['miss_share_se']:7.5f} "
               f"{r['gauss_miss_share']:8.5f} {r['rival_var_ratio']:6.3f} {r['signal_mean']:6.3f} "
-              f"{r['signal_var_ratio']:6.3f} {r['measured_gauss_miss_share']:8.5f} {r['read_miss_share']:8.5f} {r['dispersion']:5.2f} {r['success_share']:5.3f} "
+              f"{r['signal_var_ratio']:6.3f} {r['measured_gauss_miss_share']:8.5f} {r['read_miss_share']:8.5f} "
+              f"{r['dispersion']:5.2f} {r['success_share']:5.3f} "
               f"{r['binomial_success_share']:5.3f} {r['K']:6.4f} {r['K_fact']:6.4f} {r['K'] / r['K_fact']:6.4f}")
 
 

@@ -551,7 +551,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # the target as `q_V` does, predicted, held at five of six cells; `python bench/extreme_value_walls.py`; below
 # 16384 the walls fall short of it because the rivals' spread is the length of the memory's read, which holds the
 # correct label's own part: with that, nothing fitted, every `s = 1` wall within 1% at `V ≥ 512`, predicted, held but for one
-# read-out median at 1.010; `python bench/memory_read_walls.py`);
+# read-out median at 1.010; `python bench/memory_read_walls.py`; with the trigger in, the bias each label carries is
+# shared by a seed's queries, and with that too the checks at `s > 1` lie at 0.983..1.018, predicted within 2%, held;
+# `python bench/shared_bias_walls.py`);
 # `python bench/crosstalk_parts.py`,
 # `python bench/bias_modes.py`; docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
 # softmax's wall still moves with `L` (300.3 at `L = 32`, 301.7 at 128, 326.8 at 512 at infinite `N`): at `d = 320`,
