@@ -52,12 +52,26 @@ OTHER_TABLES = (("hebbian_target_099.csv", 0.99, "hebbian"),
                 ("hebbian_target_0999.csv", 0.999, "hebbian"))
 
 
+def recall_probability(V: int, signal_mean: float, signal_var: float = 1.0, rival_var: float = 1.0) -> float:
+    """``P(max_{j<V} R_j < S)``, ``R_j`` i.i.d. ``N(0, rival_var)``, ``S ~ N(signal_mean, signal_var)``:
+    ``∫ φ(z) Φ((signal_mean + √signal_var z)/√rival_var)^{V−1} dz`` (scipy ``quad``; ``Φ^{V−1}`` through ``logcdf``,
+    exact where ``1 − Φ`` is below double precision's spacing near 1). The Gaussian form's recall of a fact."""
+    r, s = math.sqrt(rival_var), math.sqrt(signal_var)
+    return integrate.quad(lambda z: math.exp(stats.norm.logpdf(z) + (V - 1) * stats.norm.logcdf(
+        (signal_mean + s * z) / r)), -12, 12, limit=400, epsabs=1e-13)[0]
+
+
 def margin_cdf(V: int, q: float) -> float:
     """``P(max_{j<V} Z_j − Z_0 < q)`` over ``V − 1`` i.i.d. ``N(0, 1)`` rivals ``Z_j``: ``∫ φ(z) Φ(q + z)^{V−1} dz``
-    (scipy ``quad``; ``Φ^{V−1}`` through ``logcdf``, exact where ``1 − Φ`` is below double precision's spacing
-    near 1). A fact whose scores have the spread ``σ`` about a signal of 1 is recalled with ``margin_cdf(V, 1/σ)``."""
-    return integrate.quad(lambda z: math.exp(stats.norm.logpdf(z) + (V - 1) * stats.norm.logcdf(q + z)),
-                          -12, 12, limit=400, epsabs=1e-13)[0]
+    (:func:`recall_probability` with unit variances). A fact whose scores have the spread ``σ`` about a signal of 1
+    is recalled with ``margin_cdf(V, 1/σ)``."""
+    return recall_probability(V, q)
+
+
+def allowed_misses(V: int, tau: float) -> int:
+    """``k = V − ⌈τV⌉``: the facts a trial may miss and still reach accuracy ``τ`` (``1e-9``: ``τV`` an integer up
+    to rounding)."""
+    return V - math.ceil(tau * V - 1e-9)
 
 
 @lru_cache(maxsize=None)
@@ -76,7 +90,7 @@ def recall_share(V: int, tau: float) -> float:
     every fact (the ``hebbian`` control's criterion), gives ``p = 2^{−1/V}``."""
     if V < 2 or not 0 < tau <= 1:
         raise ValueError(f"recall_share needs V >= 2 and 0 < tau <= 1; got V={V}, tau={tau}")
-    k = V - math.ceil(tau * V - 1e-9)  # the misses a trial may have (1e-9: tau*V an integer up to rounding)
+    k = allowed_misses(V, tau)
     return optimize.brentq(lambda p: stats.binom.cdf(k, V, 1.0 - p) - 0.5, 1e-12, 1.0 - 1e-15, xtol=1e-15)
 
 

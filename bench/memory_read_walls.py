@@ -44,6 +44,12 @@ def sobol_points(m: int, seed: int) -> np.ndarray:
     return qmc.Sobol(d=6, scramble=True, seed=seed).random_base2(m)
 
 
+def read_recall(V: int, score, spread2):
+    """A fact's recall given its query's read: ``Φ(S/spread)^{V−1}``, the ``V − 1`` rivals i.i.d.
+    ``N(0, spread2)`` and the correct label's score ``S`` (arrays elementwise; through ``logcdf``)."""
+    return np.exp((V - 1) * stats.norm.logcdf(score / np.sqrt(spread2)))
+
+
 def read_recall_share(V: int, d: float, s: float = 1.0, m: int = 16, seed: int = 0) -> float:
     """``P_read(V, d)``: the probability that a fact is recalled, the rivals i.i.d. Gaussian given the query's read
     (module docstring), averaged over ``2^m`` Sobol points. With the trigger in the value path (``s = 1 + ζ²``) the
@@ -62,8 +68,7 @@ def read_recall_share(V: int, d: float, s: float = 1.0, m: int = 16, seed: int =
     along = np.sqrt(rho2 * spread) * g  # u_aᵀ(h − coef·u_a)
     score = coef * rho2 + along
     read2 = coef * coef * rho2 + 2 * coef * along + spread * (g * g + q)
-    rivals = np.sqrt((read2 + query2) / d)
-    return float(np.mean(np.exp((V - 1) * stats.norm.logcdf(score / rivals))))
+    return float(np.mean(read_recall(V, score, (read2 + query2) / d)))
 
 
 def read_wall(V: int, tau: float, m: int = 16, seed: int = 0, s: float = 1.0) -> float:
@@ -78,6 +83,8 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--points", type=int, default=16, help="2^points Sobol points per expectation (default 16)")
     a = p.parse_args(argv)
+    if not 4 <= a.points <= 22:
+        p.error(f"--points is a power of 2 between 4 and 22; got {a.points}: give e.g. 16")
     print(f"{'source':9s} {'V':>6s} {'s':>7s} {'target':>6s} {'wall':>8s} {'K=1 wall':>8s} {'ratio':>6s} "
           f"{'read':>8s} {'ratio':>6s}")
     walls = published_walls()

@@ -33,9 +33,13 @@ from blas_threads import set_blas_threads
 set_blas_threads()  # before NumPy loads
 
 import numpy as np  # noqa: E402
-from scipy import integrate, stats  # noqa: E402
+from scipy import stats  # noqa: E402
 
-from extreme_value_walls import implied_K, margin_cdf, margin_quantile  # noqa: E402
+from crosstalk_parts import implied_k2  # noqa: E402
+from extreme_value_walls import allowed_misses, implied_K, margin_cdf, margin_quantile, recall_probability  # noqa: E402
+from memory_read_walls import read_recall  # noqa: E402
+from readout_parts import sphere_directions  # noqa: E402
+from theorycheck.algorithms.limit import centered_labels  # noqa: E402
 from theorycheck.seeding import child_seed, seed_sequence  # noqa: E402
 from theorycheck.tasks.linear_am import LinearAMParams, draw_coordinates, make_memory  # noqa: E402
 
@@ -45,20 +49,18 @@ TRIGGERS = ("shared", "fresh")
 
 
 def trigger_memory(V: int, d: int, seed, s: float, trigger: str):
-    """``(E, perm, reads, scores, common)`` of the read-out's memory at infinite ``N`` with the trigger in the value
-    path (``s = 1 + ζ²``): ``G₂ = Σ_x w̃_{Π(x)} (e_x + z)ᵀ`` with centred labels ``w̃_y = u_y − ū`` (docs/theory.md
-    §7.12), queried with ``e_x + z``. ``trigger="shared"``: the seed's one ``z`` (child 98 of ``seed``, norm ``ζ``),
-    as in a trial; ``"fresh"``: each query its own (child 97), the bias drawn afresh. The embeddings and facts are
-    ``linear_am``'s; ``common = ūᵀ G₂ (e_x + z)`` is the part every label shares."""
+    """``(E, z, perm, reads, scores, common)`` of the read-out's memory at infinite ``N`` with the trigger in the
+    value path (``s = 1 + ζ²``): ``G₂ = Σ_x w̃_{Π(x)} (e_x + z)ᵀ`` with centred labels ``w̃_y = u_y − ū``
+    (docs/theory.md §7.12), queried with ``e_x + z``. ``trigger="shared"``: the seed's one ``z`` (child 98 of
+    ``seed``, norm ``ζ``; ``z`` one row), as in a trial; ``"fresh"``: each query its own (child 97; ``z`` a row a
+    query), the bias drawn afresh. The embeddings and facts are ``linear_am``'s; ``common = ūᵀ G₂ (e_x + z)`` is the
+    part every label shares."""
     ze, zu, perm = draw_coordinates(V, d, seed)
     E, U = ze / math.sqrt(d), zu / math.sqrt(d)
-    ss = seed_sequence(seed)
-    z = np.random.default_rng(child_seed(ss, 98 if trigger == "shared" else 97)).standard_normal(
-        (1 if trigger == "shared" else V, d))
-    z *= math.sqrt(s - 1.0) / np.linalg.norm(z, axis=1, keepdims=True)
-    stored = U[perm] - U.mean(axis=0)  # w̃ of each fact's label, row x
-    reads = (E @ E.T + z @ E.T) @ stored  # [x]: G₂ (e_x + z), the ζ² and zᵀe_x parts cancelled by the centring
-    return E, perm, reads, reads @ U.T, reads @ U.mean(axis=0)
+    rng = np.random.default_rng(child_seed(seed_sequence(seed), 98 if trigger == "shared" else 97))
+    z = sphere_directions(1 if trigger == "shared" else V, d, math.sqrt(s - 1.0), rng)
+    reads = (E @ E.T + z @ E.T) @ centered_labels(U)[perm]  # [x]: G₂ (e_x + z), the ζ² and zᵀe_x parts cancelled
+    return E, z, perm, reads, reads @ U.T, reads @ U.mean(axis=0)
 
 
 def seed_misses(V: int, d: int, seed, rivals: str = "memory", s: float = 1.0, trigger: str = "shared") -> dict:
@@ -70,9 +72,9 @@ def seed_misses(V: int, d: int, seed, rivals: str = "memory", s: float = 1.0, tr
     :func:`trigger_memory`."""
     rows = np.arange(V)
     if s > 1.0:
-        E, perm, reads, scores, common = trigger_memory(V, d, seed, s, trigger)
+        E, z, perm, reads, scores, common = trigger_memory(V, d, seed, s, trigger)
         correct = scores[rows, perm] - common
-        own = np.sum(E**2, axis=1) + (s - 1.0)
+        own = np.sum((E + z) ** 2, axis=1)  # |e_x + z|²: a rival's own term |u_j|² e_jᵀ(e_x + z) has it over d
     else:
         memory, _ = make_memory(LinearAMParams(V=V, d=d), seed)
         E, perm = memory.E, memory.perm
@@ -86,7 +88,7 @@ def seed_misses(V: int, d: int, seed, rivals: str = "memory", s: float = 1.0, tr
             scores[rows, perm] = correct
             own = 0.0
     spread2 = (np.sum(reads**2, axis=1) + own) / d
-    read_miss = -np.expm1((V - 1) * stats.norm.logcdf(correct / np.sqrt(spread2)))
+    read_miss = 1.0 - read_recall(V, correct, spread2)
     others = scores.copy()
     others[rows, perm] = np.nan
     return {"misses": int(np.sum(scores.argmax(axis=1) != perm)),
@@ -95,34 +97,25 @@ def seed_misses(V: int, d: int, seed, rivals: str = "memory", s: float = 1.0, tr
             "read_miss": float(read_miss.mean())}
 
 
-def gauss_miss(V: int, rival_var: float, signal_mean: float, signal_var: float) -> float:
-    """``P(max_{j<V} R_j ≥ S)``, ``R_j`` i.i.d. ``N(0, rival_var)``, ``S ~ N(signal_mean, signal_var)``:
-    ``1 − ∫ φ(z) Φ((signal_mean + √signal_var z)/√rival_var)^{V−1} dz`` (scipy ``quad``): a fact's miss with the
-    measured variances, the scores otherwise Gaussian and independent."""
-    r, s = math.sqrt(rival_var), math.sqrt(signal_var)
-    return 1.0 - integrate.quad(lambda z: math.exp(stats.norm.logpdf(z) + (V - 1) * stats.norm.logcdf(
-        (signal_mean + s * z) / r)), -12, 12, limit=400, epsabs=1e-13)[0]
-
-
 def miss_counts(V: int, d: int, seeds: int, seed: int, tau: float = 0.99, rivals: str = "memory", s: float = 1.0,
                 trigger: str = "shared") -> dict:
     """The fact's and the count's parts of ``K`` at ``(V, d)`` over ``seeds`` seeds (module docstring)."""
     root = seed_sequence(seed)
     runs = [seed_misses(V, d, child_seed(root, i), rivals, s, trigger) for i in range(seeds)]
     m = np.array([r["misses"] for r in runs], dtype=float)
-    k = V - math.ceil(tau * V - 1e-9)
+    k = allowed_misses(V, tau)
     p_miss = m.mean() / V
     if not 0.0 < p_miss < 1.0:
         raise ValueError(f"miss_counts needs some facts missed and some recalled at (V, d) = ({V}, {d}); got a miss "
                          f"share of {p_miss} over {seeds} seeds: take d nearer the wall")
     sigma2 = (s * V + (s + 1) * d) / d**2
-    k_fact = d * d / (margin_quantile(V, 1.0 - p_miss) ** 2 * (s * V + (s + 1) * d))
+    k_fact = implied_k2(d, V, s) / margin_quantile(V, 1.0 - p_miss) ** 2
     rival_var, signal_var = (float(np.mean([r[key] for r in runs])) for key in ("rival_var", "signal_var"))
     signal_mean = float(np.mean([r["signal_mean"] for r in runs]))
     return {"V": V, "d": d, "seeds": seeds, "k": k,
             "miss_share": p_miss, "miss_share_se": m.std(ddof=1) / math.sqrt(seeds) / V,
             "gauss_miss_share": 1.0 - margin_cdf(V, 1.0 / math.sqrt(sigma2)),
-            "measured_gauss_miss_share": gauss_miss(V, rival_var, signal_mean, signal_var),
+            "measured_gauss_miss_share": 1.0 - recall_probability(V, signal_mean, signal_var, rival_var),
             "read_miss_share": float(np.mean([r["read_miss"] for r in runs])),
             "rival_var_ratio": rival_var / sigma2, "signal_mean": signal_mean, "signal_var_ratio": signal_var / sigma2,
             "dispersion": m.var(ddof=1) / (V * p_miss * (1.0 - p_miss)),
@@ -146,17 +139,24 @@ def main(argv: list[str] | None = None) -> None:
     a = p.parse_args(argv)
     if len(a.V) != len(a.d):
         p.error(f"--V and --d need one d per V; got {len(a.V)} V and {len(a.d)} d: give as many of each")
+    if a.seeds < 2 or min(a.V) < 2 or min(a.d) < 2:
+        p.error(f"--seeds, --V and --d need at least 2 each; got --seeds {a.seeds}, --V {a.V}, --d {a.d}")
+    if not 0.0 < a.target <= 1.0:
+        p.error(f"--target is an accuracy in (0, 1]; got {a.target}: give e.g. 0.99")
     if not a.s >= 1.0:
         p.error(f"--s is the trigger's share 1 + zeta^2, at least 1; got {a.s}: give 1 (trigger out) or more")
     if a.s > 1.0 and a.rivals == "fresh":
         p.error("--rivals fresh is for the Hebbian memory (s = 1); got --s "
                 f"{a.s}: drop --rivals or give --s 1")
+    try:
+        rows = [miss_counts(V, d, a.seeds, a.seed, a.target, a.rivals, a.s, a.trigger) for V, d in zip(a.V, a.d)]
+    except ValueError as err:
+        p.error(str(err))
     print(f"{'V':>6s} {'d':>5s} {'seeds':>5s} {'miss':>8s} {'+-se':>7s} {'gauss':>8s} {'rivvar':>6s} {'sig':>6s} "
           f"{'sigvar':>6s} {'g_meas':>8s} {'read':>8s} {'disp':>5s} {'succ':>5s} {'binom':>5s} {'K':>6s} {'K_fact':>6s} "
           f"{'count':>6s}")
-    for V, d in zip(a.V, a.d):
-        r = miss_counts(V, d, a.seeds, a.seed, a.target, a.rivals, a.s, a.trigger)
-        print(f"{V:6d} {d:5d} {a.seeds:5d} {r['miss_share']:8.5f} {r['miss_share_se']:7.5f} "
+    for r in rows:
+        print(f"{r['V']:6d} {r['d']:5d} {a.seeds:5d} {r['miss_share']:8.5f} {r['miss_share_se']:7.5f} "
               f"{r['gauss_miss_share']:8.5f} {r['rival_var_ratio']:6.3f} {r['signal_mean']:6.3f} "
               f"{r['signal_var_ratio']:6.3f} {r['measured_gauss_miss_share']:8.5f} {r['read_miss_share']:8.5f} "
               f"{r['dispersion']:5.2f} {r['success_share']:5.3f} "

@@ -11,12 +11,13 @@ seed's ``V`` standard normals and ``σ_b² = ζ²(V + d − 1)/d²``, and each q
 
 (the product as ``exp`` of ``G(t) = Σ_j log Φ((t − b_j)/σ_c)``, the ``b_j`` counted on a lattice of step ``σ_c/64``
 and ``G`` their convolution with ``log Φ``, the ``n``-expectation by Gauss-Hermite nodes), a seed's misses are binomial at ``r(b) = 1 − mean_a P_a(b)``, and the wall is the ``d``
-where half the seeds reach ``τ``: :func:`fixed_bias_wall`. With fresh biases the same model is the Gaussian form,
-so ``fixed_bias_wall/ev_wall`` is the shared bias's part of the shortfall; the read's dependence
-(``bench/memory_read_walls.py``) is the other, and the script prints their product as a combined form against
-every published wall at ``s > 1``. Seeds are children of ``--seed``. Docs: docs/theory.md §7.12.
+where half the seeds reach ``τ``: :func:`fixed_bias_wall`. With fresh biases the same model is the Gaussian form
+(to ``(s + 1)/d²`` in ``σ²``: the two count ``V − 1`` and ``V − 2`` others), so ``fixed_bias_wall/ev_wall`` is the
+shared bias's part of the shortfall; the read's dependence (``bench/memory_read_walls.py``) is the other, and the
+script prints their product as a combined form against every published wall at ``s > 1`` (a first-order
+combination, not derived). Seeds are children of ``--seed``. Docs: docs/theory.md §7.12.
 
-Example: ``python bench/shared_bias_walls.py`` (13 minutes on 2 cores).
+Example: ``python bench/shared_bias_walls.py`` (14 minutes on 2 cores).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
 from scipy import optimize, signal, special, stats
 
-from extreme_value_walls import ev_wall, published_walls
+from extreme_value_walls import allowed_misses, ev_wall, published_walls
 from memory_read_walls import read_wall
+from readout_parts import crosstalk_variances
 from theorycheck.seeding import child_seed, seed_sequence
 
 NODES, WEIGHTS = hermegauss(48)  # ∫ f(x) φ(x) dx ≈ Σ w f(x) / √(2π); 48 nodes: a recall to 4e-6
@@ -44,16 +46,20 @@ def seed_biases(V: int, seeds: int, seed: int) -> np.ndarray:
 
 def miss_rate(xi: np.ndarray, sigma_b: float, sigma_c: float, per: int = 64) -> float:
     """``r(b)``: one seed's share of facts missed, its biases ``b = σ_b ξ`` fixed (module docstring). The ``b_j``
-    are counted on a lattice of step ``h = σ_c/per`` and ``G`` on the same lattice is their counts convolved with
-    ``log Φ(jh/σ_c)`` (scipy ``fftconvolve``; the kernel floored at −60, where ``exp(G)`` is 0 anyway)."""
+    are spread over a lattice of step ``h = σ_c/per`` (each split linearly between its two nearest points) and ``G``
+    on the same lattice is those weights convolved with ``log Φ(jh/σ_c)`` (scipy ``fftconvolve``; the kernel
+    floored at −60, where ``exp(G)`` is 0 anyway)."""
     b = sigma_b * xi
     h = sigma_c / per
     base = b.min() - 12 * sigma_c
-    counts = np.bincount(np.rint((b - base) / h).astype(np.int64))
-    n = len(counts) + 24 * per  # t from base to b.max() + 12σ_c
-    j = np.arange(-(len(counts) - 1), n)  # t − b in lattice steps
+    x = (b - base) / h
+    low = np.floor(x).astype(np.int64)
+    size = int(low.max()) + 2
+    weights = np.bincount(low, 1.0 - (x - low), minlength=size) + np.bincount(low + 1, x - low, minlength=size)
+    n = len(weights) + 24 * per  # t over the lattice, to b.max() + about 24σ_c
+    j = np.arange(-(len(weights) - 1), n)  # t − b in lattice steps
     kernel = np.maximum(special.log_ndtr(j * h / sigma_c), -60.0)
-    table = signal.fftconvolve(counts.astype(float), kernel)[len(counts) - 1:len(counts) - 1 + n]
+    table = signal.fftconvolve(weights, kernel)[len(weights) - 1:len(weights) - 1 + n]
     grid = base + h * np.arange(n)
     t = 1.0 + b[:, None] + sigma_c * NODES[None, :]  # [fact, node]
     own = special.log_ndtr((1.0 + sigma_c * NODES) / sigma_c)  # the j = a term, removed from G
@@ -62,10 +68,11 @@ def miss_rate(xi: np.ndarray, sigma_b: float, sigma_c: float, per: int = 64) -> 
 
 
 def seed_success(V: int, d: float, s: float, tau: float, xis: np.ndarray) -> float:
-    """The share of seeds reaching accuracy ``τ``: the mean over ``xis``' seeds of ``P(Binomial(V, r(b)) ≤ k)``."""
-    k = V - math.ceil(tau * V - 1e-9)
-    sigma_b, sigma_c = math.sqrt((s - 1.0) * (V + d - 1)) / d, math.sqrt(V + 2 * d - 2) / d
-    return float(np.mean([stats.binom.cdf(k, V, miss_rate(xi, sigma_b, sigma_c)) for xi in xis]))
+    """The share of seeds reaching accuracy ``τ``: the mean over ``xis``' seeds of ``P(Binomial(V, r(b)) ≤ k)``,
+    ``σ_c²`` and ``σ_b²`` ``readout_parts.crosstalk_variances``."""
+    var_c, var_b = crosstalk_variances(V, d, math.sqrt(s - 1.0))
+    k = allowed_misses(V, tau)
+    return float(np.mean([stats.binom.cdf(k, V, miss_rate(xi, math.sqrt(var_b), math.sqrt(var_c))) for xi in xis]))
 
 
 def fixed_bias_wall(V: int, s: float, tau: float, xis: np.ndarray) -> float:
@@ -80,17 +87,25 @@ def main(argv: list[str] | None = None) -> None:
                    "the large-s walls 3%% apart from one set to the next)")
     p.add_argument("--seed", type=int, default=13788)
     p.add_argument("--V", type=int, nargs="*", help="only the walls at these V (default: every wall at s > 1)")
+    p.add_argument("--points", type=int, default=16, help="2^points Sobol points for the read form (default 16)")
     a = p.parse_args(argv)
+    walls = [r for r in published_walls() if r["s"] > 1.0 and (not a.V or r["V"] in a.V)]
+    if a.seeds < 2:
+        p.error(f"--seeds needs at least 2 bias vectors (a median over seeds); got {a.seeds}: give e.g. 256")
+    if not 4 <= a.points <= 22:
+        p.error(f"--points is a power of 2 between 4 and 22; got {a.points}: give e.g. 16")
+    if not walls:
+        p.error(f"--V {a.V} names no published wall with the trigger in; give one of "
+                f"{sorted({r['V'] for r in published_walls() if r['s'] > 1.0})}")
     print(f"{'source':9s} {'V':>6s} {'s':>7s} {'target':>6s} {'wall':>8s} {'K=1 wall':>8s} {'ratio':>6s} "
           f"{'fixed/K=1':>9s} {'read/K=1':>8s} {'combined':>8s} {'ratio':>6s}")
     xis: dict[int, np.ndarray] = {}
-    walls = [r for r in published_walls() if r["s"] > 1.0 and (not a.V or r["V"] in a.V)]
     for r in sorted(walls, key=lambda r: (r["target"], r["V"], r["s"])):
         V, s, tau, d = r["V"], r["s"], r["target"], r["wall"]
         xis.setdefault(V, seed_biases(V, a.seeds, a.seed))
         gauss = ev_wall(V, s, tau)
         fixed = fixed_bias_wall(V, s, tau, xis[V]) / gauss
-        read = read_wall(V, tau, 12, s=s) / gauss
+        read = read_wall(V, tau, a.points, s=s) / gauss
         combined = gauss * fixed * read
         print(f"{r['source']:9s} {V:6d} {s:7.2f} {tau:6.3f} {d:8.1f} {gauss:8.1f} {d / gauss:6.3f} {fixed:9.4f} "
               f"{read:8.4f} {combined:8.1f} {d / combined:6.3f}", flush=True)
