@@ -553,7 +553,8 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # correct label's own part: with that, nothing fitted, every `s = 1` wall within 1% at `V ≥ 512`, predicted, held but for one
 # read-out median at 1.010; `python bench/memory_read_walls.py`; with the trigger in, the bias each label carries is
 # shared by a seed's queries, and with that too (the two effects' product, not derived) the checks at `s > 1` lie at
-# 0.985..1.019, predicted within 2%, held after two combinations that missed, one read-out median of 13 at 0.93, missed;
+# 0.985..1.019, predicted within 2%, held after two combinations that missed, one read-out median of 13 at 0.93, missed,
+# where a check since finds 0.996, predicted, held;
 # `python bench/shared_bias_walls.py`);
 # `python bench/crosstalk_parts.py`,
 # `python bench/bias_modes.py`; docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
