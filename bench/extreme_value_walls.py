@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{'K=1 wall':>8s}")
     for r in sorted(published_walls(), key=lambda r: (r["target"], r["s"] != 1.0, r["V"], r["s"], r["source"])):
         V, s, tau, d = r["V"], r["s"], r["target"], r["wall"]
-        c = d * d / (math.log(V) * (s * V + (s + 1) * d))
+        c = implied_k2(d, V, s) / math.log(V)  # the law's C: d²/(log V (sV + (s + 1)d))
         print(f"{r['source']:9s} {V:6d} {s:7.2f} {tau:6.3f} {d:8.1f} {c:6.3f} "
               f"{wall_quantile(V, tau) ** 2 / math.log(V):8.3f} {implied_K(V, s, d, tau):7.4f} "
               f"{ev_wall(V, s, tau):8.1f}")

@@ -74,8 +74,8 @@ def read_recall_share(V: int, d: float, s: float = 1.0, m: int = 16, seed: int =
 def read_wall(V: int, tau: float, m: int = 16, seed: int = 0, s: float = 1.0) -> float:
     """The ``d`` at which :func:`read_recall_share` reaches ``p_V(τ)`` (``extreme_value_walls.recall_share``: half
     the seeds reach ``τ``, a seed's misses binomial; scipy ``brentq``, ``d`` taken as continuous)."""
-    target = recall_share(V, tau)
-    lo, hi = max(8.0, 0.5 * ev_wall(V, s, tau)), 2.0 * ev_wall(V, s, tau)
+    target, gauss = recall_share(V, tau), ev_wall(V, s, tau)
+    lo, hi = max(8.0, 0.5 * gauss), 2.0 * gauss
     return optimize.brentq(lambda d: read_recall_share(V, d, s, m, seed) - target, lo, hi, xtol=1e-3)
 
 

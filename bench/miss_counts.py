@@ -17,8 +17,11 @@ measures each on the ``hebbian`` control (the read-out's wall at ``s = 1``, to 0
 
 ``K`` splits into the two: ``K_fact = d²/(q_V(1 − p̂_miss)² (V + 2d))`` is the ``K`` the pooled miss share implies
 (1 where each fact is missed as often as the Gaussian form says), and ``K/K_fact`` is the count's part (1 where
-the count is binomial). Seeds are children of ``--seed`` (``theorycheck.seeding.child_seed``); a seed's data at
-``d`` are ``linear_am``'s (nested in ``d``). Docs: docs/theory.md §7.12, "Where the constant comes from".
+the count is binomial). With ``--s`` above 1 the same is measured on the read-out's memory with the trigger in the
+value path (:func:`trigger_memory`; ``σ² = (sV + (s + 1)d)/d²``), the seed's one trigger or a fresh one per query
+(``--trigger``). Seeds are children of ``--seed`` (``theorycheck.seeding.child_seed``); a seed's data at ``d`` are
+``linear_am``'s (nested in ``d``). Docs: docs/theory.md §7.12, "Where the shortfall comes from" and "With the trigger
+in the value path".
 
 Example: ``python bench/miss_counts.py --V 512 --d 152 --seeds 2000 --seed 13787`` (about 30 s on 2 cores).
 """
@@ -108,7 +111,7 @@ def miss_counts(V: int, d: int, seeds: int, seed: int, tau: float = 0.99, rivals
     if not 0.0 < p_miss < 1.0:
         raise ValueError(f"miss_counts needs some facts missed and some recalled at (V, d) = ({V}, {d}); got a miss "
                          f"share of {p_miss} over {seeds} seeds: take d nearer the wall")
-    sigma2 = (s * V + (s + 1) * d) / d**2
+    sigma2 = 1.0 / implied_k2(d, V, s)  # (sV + (s + 1)d)/d², the Gaussian form's score variance
     k_fact = implied_k2(d, V, s) / margin_quantile(V, 1.0 - p_miss) ** 2
     rival_var, signal_var = (float(np.mean([r[key] for r in runs])) for key in ("rival_var", "signal_var"))
     signal_mean = float(np.mean([r["signal_mean"] for r in runs]))

@@ -81,6 +81,15 @@ def fixed_bias_wall(V: int, s: float, tau: float, xis: np.ndarray) -> float:
     return optimize.brentq(lambda d: seed_success(V, d, s, tau, xis) - 0.5, 0.7 * gauss, 1.3 * gauss, xtol=0.05)
 
 
+def combined_wall(V: int, s: float, tau: float, xis: np.ndarray, points: int = 16) -> tuple[float, float, float]:
+    """``(fixed, read, combined)``: the fixed-bias wall and the read form's wall (``memory_read_walls.read_wall``
+    at ``2^points`` Sobol points), each over the Gaussian form's ``K = 1`` wall, and the combined form, the Gaussian
+    wall times both ratios (a first-order combination, not derived; module docstring)."""
+    gauss = ev_wall(V, s, tau)
+    fixed, read = fixed_bias_wall(V, s, tau, xis) / gauss, read_wall(V, tau, points, s=s) / gauss
+    return fixed, read, gauss * fixed * read
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seeds", type=int, default=256, help="seeds (bias vectors) per wall (default 256; 32 leave "
@@ -102,11 +111,10 @@ def main(argv: list[str] | None = None) -> None:
     xis: dict[int, np.ndarray] = {}
     for r in sorted(walls, key=lambda r: (r["target"], r["V"], r["s"])):
         V, s, tau, d = r["V"], r["s"], r["target"], r["wall"]
-        xis.setdefault(V, seed_biases(V, a.seeds, a.seed))
+        if V not in xis:  # one set of bias vectors for every wall at this V
+            xis[V] = seed_biases(V, a.seeds, a.seed)
         gauss = ev_wall(V, s, tau)
-        fixed = fixed_bias_wall(V, s, tau, xis[V]) / gauss
-        read = read_wall(V, tau, a.points, s=s) / gauss
-        combined = gauss * fixed * read
+        fixed, read, combined = combined_wall(V, s, tau, xis[V], a.points)
         print(f"{r['source']:9s} {V:6d} {s:7.2f} {tau:6.3f} {d:8.1f} {gauss:8.1f} {d / gauss:6.3f} {fixed:9.4f} "
               f"{read:8.4f} {combined:8.1f} {d / combined:6.3f}", flush=True)
 

@@ -10,9 +10,12 @@ import pytest
 V, D = 512, 152  # the hebbian control's 0.99 wall at V = 512 (bench/data/hebbian_target_099.csv: 152.1)
 
 
-@pytest.fixture
-def mc(bench_script):
-    return bench_script("miss_counts")
+@pytest.fixture(scope="module")
+def mc():
+    """``bench/miss_counts.py``, imported once for the module (its fixtures below are module-scoped too)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(Path(__file__).resolve().parent.parent / "bench"))
+        return importlib.import_module("miss_counts")
 
 
 @pytest.fixture
@@ -21,11 +24,9 @@ def mr(bench_script):
 
 
 @pytest.fixture(scope="module")
-def counts():
+def counts(mc):
     """200 seeded seeds of the Hebbian memory at the wall (2 s), shared by the tests that read them."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.syspath_prepend(str(Path(__file__).resolve().parent.parent / "bench"))
-        return importlib.import_module("miss_counts").miss_counts(V, D, seeds=200, seed=20261207)
+    return mc.miss_counts(V, D, seeds=200, seed=20261207)
 
 
 def test_the_misses_are_the_read_forms_not_the_gaussian_forms(counts, mr):
@@ -77,13 +78,10 @@ def test_the_read_form_meets_the_gaussian_form_as_v_grows(mr):
 
 
 @pytest.fixture(scope="module")
-def trigger_counts():
+def trigger_counts(mc):
     """The trigger in the value path (``s = 5``, ``V = 256``, ``d = 280``, near its wall), 200 seeds with the
     seed's one trigger and 200 with a fresh one per query (5 s)."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.syspath_prepend(str(Path(__file__).resolve().parent.parent / "bench"))
-        mc = importlib.import_module("miss_counts")
-        return {t: mc.miss_counts(256, 280, seeds=200, seed=20261207, s=5.0, trigger=t) for t in mc.TRIGGERS}
+    return {t: mc.miss_counts(256, 280, seeds=200, seed=20261207, s=5.0, trigger=t) for t in mc.TRIGGERS}
 
 
 def test_a_shared_trigger_leaves_each_fact_alone_and_spreads_the_seeds(trigger_counts):
