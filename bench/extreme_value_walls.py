@@ -41,7 +41,9 @@ from readout_wall_table import SOURCES, wall_table
 DATA = Path(__file__).resolve().parent / "data"
 OUT_OF_SAMPLE = "limit_population_wall_out_of_sample.jsonl"
 #: Check tables of walls at a target other than the catalogue's 0.99, or of the ``hebbian`` control
-#: (the plain outer-product memory, whose criterion is ``τ = 1``), with their target and source.
+#: (the plain outer-product memory, whose criterion is ``τ = 1``), or the read-out's checks at cells first measured
+#: by read-outs alone (``form-chk``: docs/theory.md §7.12, "With the trigger in the value path"), with their target
+#: and source.
 OTHER_TABLES = (("hebbian_target_099.csv", 0.99, "hebbian"),
                 ("readout_wall_target_0900.csv", 0.9, "target"),
                 ("readout_wall_target_0999.csv", 0.999, "target"),
@@ -49,7 +51,9 @@ OTHER_TABLES = (("hebbian_target_099.csv", 0.99, "hebbian"),
                 ("readout_wall_target_s2_0999.csv", 0.999, "target"),
                 ("hebbian_target_1.csv", 1.0, "hebbian"),
                 ("hebbian_target_0900.csv", 0.9, "hebbian"),
-                ("hebbian_target_0999.csv", 0.999, "hebbian"))
+                ("hebbian_target_0999.csv", 0.999, "hebbian"),
+                ("readout_wall_form_check_512_s5.csv", 0.99, "form-chk"),
+                ("readout_wall_form_check_s_gt1.csv", 0.99, "form-chk"))
 
 
 def recall_probability(V: int, signal_mean: float, signal_var: float = 1.0, rival_var: float = 1.0) -> float:

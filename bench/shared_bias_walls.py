@@ -15,22 +15,39 @@ where half the seeds reach ``τ``: :func:`fixed_bias_wall`. With fresh biases th
 (to ``(s + 1)/d²`` in ``σ²``: the two count ``V − 1`` and ``V − 2`` others), so ``fixed_bias_wall/ev_wall`` is the
 shared bias's part of the shortfall; the read's dependence (``bench/memory_read_walls.py``) is the other, and the
 script prints their product as a combined form against every published wall at ``s > 1`` (a first-order
-combination, not derived). Seeds are children of ``--seed``. Docs: docs/theory.md §7.12.
+combination, not derived).
 
-Example: ``python bench/shared_bias_walls.py`` (14 minutes on 2 cores).
+Both together (the joint form, :func:`joint_wall`): the biases fixed per seed and each query's read its own. The
+trigger's part of the read, ``m = G₂ z_trig``, is the seed's, so every rival's ``b_j = u_jᵀ m = σ_b ξ_j`` stays
+fixed; the query's own read ``h_a`` (the key's part) moves with the fact. Three things tie them (each found by a
+prediction that missed: docs/theory.md §7.12, "One model for both effects"): a rival's score ``u_jᵀ(h_a + m)`` is ``c ξ_j``
+plus a part of the query's own, with ``c = σ_b + ε``, ``ε = h_aᵀm/(dσ_b)`` (``h_a``'s part along ``m``; it holds
+the correct score times the label's bias and ``(V + d)/d`` times ``t = e_aᵀz``, which is in that bias); the
+correct label's bias ``b_a = ρ²t + m_a`` shares ``t`` with the read's cross-talk; and ``b_a`` scales with ``|u_a|``.
+So each query is drawn given ``b_a = β`` (:func:`conditional_read`: ``t``, ``m_a`` and the key's cross-talk along
+``u_a`` by Gaussian conditioning, the points weighted by how likely their own bias variance makes ``β``), which over
+``β`` is the read form with the trigger in, and
+
+    P_a(b) = E_read [ Π_{j≠a} Φ((S − c ξ_j)/σ) | b_a ],    σ² = (|h_a|² + |e_a|²)/d − ε²
+
+(:func:`joint_miss_rate`). Seeds are children of ``--seed``. Docs: docs/theory.md §7.12.
+
+Example: ``python bench/shared_bias_walls.py --V 512`` (about 10 minutes on one core; every wall: about an hour on 2
+cores in two processes, ``--V 512 1024 2048`` and the rest).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
 from scipy import optimize, signal, special, stats
 
 from extreme_value_walls import allowed_misses, ev_wall, published_walls
-from memory_read_walls import read_wall
+from memory_read_walls import read_wall, sobol_points
 from readout_parts import crosstalk_variances
 from theorycheck.seeding import child_seed, seed_sequence
 
@@ -44,26 +61,32 @@ def seed_biases(V: int, seeds: int, seed: int) -> np.ndarray:
     return np.stack([np.random.default_rng(child_seed(root, i)).standard_normal(V) for i in range(seeds)])
 
 
-def miss_rate(xi: np.ndarray, sigma_b: float, sigma_c: float, per: int = 64) -> float:
-    """``r(b)``: one seed's share of facts missed, its biases ``b = σ_b ξ`` fixed (module docstring). The ``b_j``
-    are spread over a lattice of step ``h = σ_c/per`` (each split linearly between its two nearest points) and ``G``
-    on the same lattice is those weights convolved with ``log Φ(jh/σ_c)`` (scipy ``fftconvolve``; the kernel
-    floored at −60, where ``exp(G)`` is 0 anyway)."""
-    b = sigma_b * xi
-    h = sigma_c / per
-    base = b.min() - 12 * sigma_c
+def lattice_sums(b: np.ndarray, sigmas: np.ndarray, per: int = 64) -> tuple[np.ndarray, np.ndarray]:
+    """``(grid, G)``: ``G[k, i] = Σ_j log Φ((grid_i − b_j)/σ_k)`` for each ``σ_k`` of ``sigmas``, ``grid`` a lattice
+    of step ``h = min σ/per`` from ``min b − 12 max σ`` to about ``max b + 24 max σ``. The ``b_j`` are spread over the
+    lattice (each split linearly between its two nearest points) and each row is those weights convolved with
+    ``log Φ(jh/σ_k)`` (scipy ``fftconvolve``; the kernel floored at −60, where ``exp(G)`` is 0 anyway)."""
+    h, top = float(np.min(sigmas)) / per, float(np.max(sigmas))
+    base = b.min() - 12 * top
     x = (b - base) / h
     low = np.floor(x).astype(np.int64)
     size = int(low.max()) + 2
     weights = np.bincount(low, 1.0 - (x - low), minlength=size) + np.bincount(low + 1, x - low, minlength=size)
-    n = len(weights) + 24 * per  # t over the lattice, to b.max() + about 24σ_c
+    n = len(weights) + int(np.ceil(24 * top / h))  # t over the lattice, to b.max() + about 24 max σ
     j = np.arange(-(len(weights) - 1), n)  # t − b in lattice steps
-    kernel = np.maximum(special.log_ndtr(j * h / sigma_c), -60.0)
-    table = signal.fftconvolve(weights, kernel)[len(weights) - 1:len(weights) - 1 + n]
-    grid = base + h * np.arange(n)
+    kernels = np.maximum(special.log_ndtr(j[None, :] * h / np.asarray(sigmas, float)[:, None]), -60.0)
+    G = signal.fftconvolve(weights[None, :], kernels, axes=1)[:, len(weights) - 1:len(weights) - 1 + n]
+    return base + h * np.arange(n), G
+
+
+def miss_rate(xi: np.ndarray, sigma_b: float, sigma_c: float, per: int = 64) -> float:
+    """``r(b)``: one seed's share of facts missed, its biases ``b = σ_b ξ`` fixed (module docstring), ``G`` from
+    :func:`lattice_sums` at the one ``σ_c``."""
+    b = sigma_b * xi
+    grid, table = lattice_sums(b, np.array([sigma_c]), per)
     t = 1.0 + b[:, None] + sigma_c * NODES[None, :]  # [fact, node]
     own = special.log_ndtr((1.0 + sigma_c * NODES) / sigma_c)  # the j = a term, removed from G
-    recall = np.exp(np.minimum(np.interp(t, grid, table) - own[None, :], 0.0)) @ WEIGHTS
+    recall = np.exp(np.minimum(np.interp(t, grid, table[0]) - own[None, :], 0.0)) @ WEIGHTS
     return float(1.0 - recall.mean())
 
 
@@ -79,6 +102,120 @@ def fixed_bias_wall(V: int, s: float, tau: float, xis: np.ndarray) -> float:
     """The ``d`` where half the seeds reach ``τ`` with their biases fixed (scipy ``brentq``; ``d`` continuous)."""
     gauss = ev_wall(V, s, tau)
     return optimize.brentq(lambda d: seed_success(V, d, s, tau, xis) - 0.5, 0.7 * gauss, 1.3 * gauss, xtol=0.05)
+
+
+def fact_draws(V: int, d: float, points: int = 12, seed: int = 0) -> dict:
+    """The parts of a query's read that do not depend on its label's bias, at ``2^points`` Sobol points in 7
+    dimensions: ``b = |e_a|²``, ``ρ² = |u_a|²`` (``χ²_d/d``), ``x = χ²_{V−1}/d`` (the others' keys' overlaps, in
+    units of ``|query|²/d``), ``q`` (``χ²_{d−1}``) and three standard normals."""
+    u = sobol_points(points, seed, dims=7)
+    b, rho2 = (stats.chi2.ppf(u[:, i], d) / d for i in (0, 1))
+    normals = stats.norm.ppf(u[:, 4:])
+    return {"b": b, "rho2": rho2, "x": stats.chi2.ppf(u[:, 2], V - 1) / d, "q": stats.chi2.ppf(u[:, 3], d - 1),
+            "n1": normals[:, 0], "n2": normals[:, 1], "n3": normals[:, 2]}
+
+
+class Query(NamedTuple):
+    """One query's read given its label's bias (:func:`conditional_read`), arrays over ``[β, point]``."""
+    score: np.ndarray  # S, the correct label's score, its bias included
+    total2: np.ndarray  # the rivals' whole spread, as the read form with the trigger in has it
+    rest2: np.ndarray  # σ², the part of it that is the query's own: (|h_a|² + b)/d − ε²
+    eps: np.ndarray  # ε = h_aᵀm/(dσ_b): the rivals' fixed biases scale with c = σ_b + ε
+    weight: np.ndarray  # ∝ N(β; 0, v), v the point's own bias variance
+
+
+def conditional_read(f: dict, d: float, zeta2: float, sigma_b: float, beta: np.ndarray) -> Query:
+    """A query whose label's bias is ``β`` (module docstring, "Both together"): the read form of
+    ``memory_read_walls.read_parts`` with the trigger in, drawn given ``b_a = ρ²t + m_a = β`` (``t = e_aᵀz``, ``m_a``
+    the others' trigger overlaps along ``u_a``); the weight ``∝ N(β; 0, v)`` is how likely the point's own bias
+    variance ``v = ρ⁴ζ²b/d + ρ² s_m`` makes ``β`` (a label's bias scales with ``|u_a|``), so that over ``β`` the
+    weighted points are that form. ``ε`` is the read's part along the trigger's ``m`` over ``√d``: each rival's
+    score is ``c ξ_j`` plus a part of variance ``σ²`` of the query's own."""
+    b, rho2, x = f["b"], f["rho2"], f["x"]
+    s_h, s_m = b * x / d, zeta2 * x / d  # per coordinate: the key's and the trigger's cross-talk
+    var_t, var_m = zeta2 * b / d, rho2 * s_m  # t and m_a, independent
+    share = rho2 * rho2 * var_t / (rho2 * rho2 * var_t + var_m)
+    t = share * beta / rho2 + np.sqrt(var_t * (1 - share)) * f["n1"]
+    m_a = beta - rho2 * t
+    s_hm = t * x / d  # the two cross-talks' covariance, per coordinate
+    h_a = s_hm / s_m * m_a + np.sqrt(np.maximum(rho2 * (s_h - s_hm * s_hm / s_m), 0.0)) * f["n2"]
+    key = b * rho2 + h_a  # the key's part of the correct score
+    score = key + beta
+    total2 = (score * score / rho2 + (s_h + 2 * s_hm + s_m) * f["q"] + np.maximum(b + 2 * t + zeta2, 0.0)) / d
+    hm = b * rho2 * t + b * m_a + t * h_a + (d - 1) * s_hm + np.sqrt((d - 1) * (s_h * s_m + s_hm * s_hm)) * f["n3"]
+    eps = hm / (d * sigma_b)
+    rest2 = (key * key / rho2 + s_h * f["q"] + b) / d - eps * eps
+    v = rho2 * rho2 * var_t + var_m
+    return Query(score, total2, rest2, eps, np.exp(-0.5 * beta * beta / v) / np.sqrt(v))
+
+
+def lattice_read(xi: np.ndarray, t: np.ndarray, width: np.ndarray, step: float) -> np.ndarray:
+    """``Σ_j log Φ((t − ξ_j)/width)`` at each element of ``t`` and ``width``: :func:`lattice_sums` over ``ξ`` on a
+    geometric grid of widths (steps of ``step``, relative), read bilinearly in ``t`` and ``log width``."""
+    span = float(np.log(width.max() / width.min()))
+    K = max(2, int(math.ceil(span / step)) + 1)
+    grid, G = lattice_sums(xi, width.min() * np.exp(np.linspace(0.0, span, K)))
+    pos = np.log(width / width.min()) / max(span, 1e-300) * (K - 1)
+    k = np.minimum(pos.astype(np.int64), K - 2)
+    w = pos - k
+    x = (t - grid[0]) / (grid[1] - grid[0])  # in lattice steps
+    i = np.clip(x.astype(np.int64), 0, G.shape[1] - 2)
+    f = np.clip(x - i, 0.0, 1.0)
+    flat, n = G.ravel(), G.shape[1]
+    below, above = k * n + i, (k + 1) * n + i
+    return (1 - w) * ((1 - f) * flat[below] + f * flat[below + 1]) + w * ((1 - f) * flat[above] + f * flat[above + 1])
+
+
+def joint_miss_rate(xi: np.ndarray, sigma_b: float, f: dict, d: float, zeta2: float, betas: int = 64,
+                    step: float = 0.02, widest: float = 8.0) -> float:
+    """``r(b)`` with each query's read its own as well (module docstring, "Both together"): ``1 − mean_a F(b_a)``,
+
+        F(β) = E_read [ exp(G(S; c, σ) − log Φ((S − cβ/σ_b)/σ)) | b_a = β ],    G(t; c, σ) = Σ_j log Φ((t − c ξ_j)/σ),
+
+    ``(S, σ², ε)`` from :func:`conditional_read` at ``β`` (the expectation weighted by its ``w``), ``c = σ_b + ε``;
+    the last term removes ``j = a``. ``G(t; c, σ) = G(t/|c|; ±1, σ/|c|)``, from :func:`lattice_read` over ``ξ``
+    (``c > 0``) or ``−ξ`` (``c < 0``), or summed over the ``V`` rivals where ``σ/|c| > widest``; ``F`` on ``betas``
+    points over ``b``'s range, interpolated at each ``b_a``."""
+    b = sigma_b * xi
+    beta = np.linspace(b.min(), b.max(), betas)[:, None]  # [β, point]
+    q = conditional_read(f, d, zeta2, sigma_b, beta)
+    if np.any(q.rest2 <= 0):
+        raise ValueError(f"the joint form needs each query's own spread above 0; got {float(q.rest2.min()):.3g} at "
+                         f"σ_b = {sigma_b:.3g}, d = {d}: take d nearer a wall")
+    sigma, c = np.sqrt(q.rest2), sigma_b + q.eps
+    g = np.empty_like(sigma)
+    wide = sigma > widest * np.abs(c)
+    for sign in (1.0, -1.0):
+        sel = ~wide & (np.sign(c) == sign)
+        if sel.any():
+            g[sel] = lattice_read(sign * xi, q.score[sel] / np.abs(c[sel]), sigma[sel] / np.abs(c[sel]), step)
+    if wide.any():
+        g[wide] = special.log_ndtr((q.score[wide][:, None] - c[wide][:, None] * xi[None, :])
+                                   / sigma[wide][:, None]).sum(axis=1)
+    own = special.log_ndtr((q.score - c * beta / sigma_b) / sigma)  # the j = a term, removed from G
+    F = (q.weight * np.exp(np.minimum(g - own, 0.0))).sum(axis=1) / q.weight.sum(axis=1)
+    return float(1.0 - np.interp(b, beta[:, 0], F).mean())
+
+
+def joint_success(V: int, d: float, s: float, tau: float, xis: np.ndarray, points: int = 12) -> float:
+    """:func:`seed_success` with each query's read its own: the share of seeds reaching ``τ``, a seed's misses
+    binomial at :func:`joint_miss_rate`, the reads at ``2^points`` Sobol points (shared by every seed)."""
+    _, var_b = crosstalk_variances(V, d, math.sqrt(s - 1.0))
+    f, k = fact_draws(V, d, points), allowed_misses(V, tau)
+    return float(np.mean([stats.binom.cdf(k, V, joint_miss_rate(xi, math.sqrt(var_b), f, d, s - 1.0))
+                          for xi in xis]))
+
+
+def joint_wall(V: int, s: float, tau: float, xis: np.ndarray, points: int = 12, guess: float | None = None) -> float:
+    """The ``d`` where half the seeds reach ``τ``, the bias fixed per seed and the read per query (scipy ``brentq``,
+    ``d`` continuous), bracketed ±3% about ``guess`` (default the read form's wall), widened until it holds."""
+    guess = guess or read_wall(V, tau, points, s=s)
+    f = lambda d: joint_success(V, d, s, tau, xis, points) - 0.5  # noqa: E731
+    lo, hi, width = 0.97 * guess, 1.03 * guess, 0.03
+    while f(lo) > 0 or f(hi) < 0:
+        width *= 2
+        lo, hi = guess * (1 - width), guess * (1 + width)
+    return optimize.brentq(f, lo, hi, xtol=1e-3 * guess)
 
 
 def combined_wall(V: int, s: float, tau: float, xis: np.ndarray, points: int = 16) -> tuple[float, float, float]:
@@ -97,26 +234,33 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=13788)
     p.add_argument("--V", type=int, nargs="*", help="only the walls at these V (default: every wall at s > 1)")
     p.add_argument("--points", type=int, default=16, help="2^points Sobol points for the read form (default 16)")
+    p.add_argument("--joint-points", type=int, default=12, help="2^points Sobol points for the joint form's reads "
+                   "(default 12)")
     a = p.parse_args(argv)
     walls = [r for r in published_walls() if r["s"] > 1.0 and (not a.V or r["V"] in a.V)]
     if a.seeds < 2:
         p.error(f"--seeds needs at least 2 bias vectors (a median over seeds); got {a.seeds}: give e.g. 256")
-    if not 4 <= a.points <= 22:
-        p.error(f"--points is a power of 2 between 4 and 22; got {a.points}: give e.g. 16")
+    for flag, value in (("--points", a.points), ("--joint-points", a.joint_points)):
+        if not 4 <= value <= 22:
+            p.error(f"{flag} is a power of 2 between 4 and 22; got {value}: give e.g. 16")
     if not walls:
         p.error(f"--V {a.V} names no published wall with the trigger in; give one of "
                 f"{sorted({r['V'] for r in published_walls() if r['s'] > 1.0})}")
     print(f"{'source':9s} {'V':>6s} {'s':>7s} {'target':>6s} {'wall':>8s} {'K=1 wall':>8s} {'ratio':>6s} "
-          f"{'fixed/K=1':>9s} {'read/K=1':>8s} {'combined':>8s} {'ratio':>6s}")
+          f"{'fixed/K=1':>9s} {'read/K=1':>8s} {'combined':>8s} {'ratio':>6s} {'joint':>8s} {'ratio':>6s}")
     xis: dict[int, np.ndarray] = {}
+    forms: dict[tuple, tuple] = {}
     for r in sorted(walls, key=lambda r: (r["target"], r["V"], r["s"])):
         V, s, tau, d = r["V"], r["s"], r["target"], r["wall"]
         if V not in xis:  # one set of bias vectors for every wall at this V
             xis[V] = seed_biases(V, a.seeds, a.seed)
         gauss = ev_wall(V, s, tau)
-        fixed, read, combined = combined_wall(V, s, tau, xis[V], a.points)
+        if (V, s, tau) not in forms:  # a read-out and a check at one cell share their forms
+            fixed, read, combined = combined_wall(V, s, tau, xis[V], a.points)
+            forms[V, s, tau] = fixed, read, combined, joint_wall(V, s, tau, xis[V], a.joint_points, guess=combined)
+        fixed, read, combined, joint = forms[V, s, tau]
         print(f"{r['source']:9s} {V:6d} {s:7.2f} {tau:6.3f} {d:8.1f} {gauss:8.1f} {d / gauss:6.3f} {fixed:9.4f} "
-              f"{read:8.4f} {combined:8.1f} {d / combined:6.3f}", flush=True)
+              f"{read:8.4f} {combined:8.1f} {d / combined:6.3f} {joint:8.1f} {d / joint:6.3f}", flush=True)
 
 
 if __name__ == "__main__":

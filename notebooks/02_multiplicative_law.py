@@ -552,9 +552,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # 16384 the walls fall short of it because the rivals' spread is the length of the memory's read, which holds the
 # correct label's own part: with that, nothing fitted, every `s = 1` wall within 1% at `V ≥ 512`, predicted, held but for one
 # read-out median at 1.010; `python bench/memory_read_walls.py`; with the trigger in, the bias each label carries is
-# shared by a seed's queries, and with that too (the two effects' product, not derived) the checks at `s > 1` lie at
-# 0.985..1.019, predicted within 2%, held after two combinations that missed, one read-out median of 13 at 0.93, missed,
-# where a check since finds 0.996, predicted, held;
+# shared by a seed's queries, and with that too, in one model (biases fixed per seed, each query's read drawn given
+# its label's bias; three versions missed before it), the 36 checks at `s > 1` lie at 0.983..1.019, within 0.3% of the
+# two effects' product, predicted, held; read-out medians that stray (to 0.93) meet the form where checked, predicted,
+# held at all eight cells;
 # `python bench/shared_bias_walls.py`);
 # `python bench/crosstalk_parts.py`,
 # `python bench/bias_modes.py`; docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
