@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 from functools import lru_cache
-from typing import NamedTuple
 
 import numpy as np
 from scipy import optimize, stats
@@ -51,42 +50,25 @@ def read_recall(V: int, score, spread2):
     return np.exp((V - 1) * stats.norm.logcdf(score / np.sqrt(spread2)))
 
 
-class Read(NamedTuple):
-    """The read form at each Sobol point (:func:`read_parts`): the correct label's score ``S``, the rivals' variance
-    ``spread2`` given the read, ``rho2 = |u_a|²``, ``perp2 = |h_⊥|²`` (the read's length across ``u_a``) and ``z``, a
-    standard normal independent of the rest at ``s = 1`` (the sixth coordinate, ``t``'s at ``s > 1``)."""
-    score: np.ndarray
-    spread2: np.ndarray
-    rho2: np.ndarray
-    perp2: np.ndarray
-    z: np.ndarray
-
-
-def read_parts(V: int, d: float, s: float = 1.0, m: int = 16, seed: int = 0) -> Read:
-    """The read form at each of ``2^m`` Sobol points (module docstring). With the trigger in the value path
-    (``s = 1 + ζ²``) the query is ``e_a + z``: the read is ``Σ_y w̃_y e_yᵀ(e_a + z)``, the correct label's coefficient
-    ``b + t`` with ``t = e_aᵀz`` (``N(0, ζ² b/d)``), the others' ``N(0, |e_a + z|²/d)`` with ``|e_a + z|² = b + 2t +
-    ζ²``, the same ``t``, and each rival's own term ``|u_j|² e_jᵀ(e_a + z)`` of variance ``|e_a + z|²/d``."""
+def read_recall_share(V: int, d: float, s: float = 1.0, m: int = 16, seed: int = 0) -> float:
+    """``P_read(V, d)``: the probability that a fact is recalled, the rivals i.i.d. Gaussian given the query's read
+    (module docstring), averaged over ``2^m`` Sobol points. With the trigger in the value path (``s = 1 + ζ²``) the
+    query is ``e_a + z``: the read is ``Σ_y w̃_y e_yᵀ(e_a + z)``, the correct label's coefficient ``b + t`` with
+    ``t = e_aᵀz`` (``N(0, ζ² b/d)``), the others' ``N(0, |e_a + z|²/d)`` with ``|e_a + z|² = b + 2t + ζ²``, the
+    same ``t``, and each rival's own term ``|u_j|² e_jᵀ(e_a + z)`` of variance ``|e_a + z|²/d``."""
     u = sobol_points(m, seed)
     zeta2 = s - 1.0
     b, rho2 = (stats.chi2.ppf(u[:, i], d) / d for i in (0, 1))
-    z = stats.norm.ppf(u[:, 5])
-    t = np.sqrt(zeta2 * b / d) * z  # e_aᵀz
+    t = np.sqrt(zeta2 * b / d) * stats.norm.ppf(u[:, 5])  # e_aᵀz
     query2 = np.maximum(b + 2 * t + zeta2, 0.0)  # |e_a + z|²: each e_yᵀ(e_a + z) is N(0, query2/d)
     c = query2 / d * stats.chi2.ppf(u[:, 2], V - 1)  # Σ_{y≠a} (e_yᵀ(e_a + z))²
     g, q = stats.norm.ppf(u[:, 3]), stats.chi2.ppf(u[:, 4], d - 1)
     coef = b + t  # the read's part along u_a, over |u_a|
     spread = c / d  # |h − coef·u_a|²/d, per coordinate
     along = np.sqrt(rho2 * spread) * g  # u_aᵀ(h − coef·u_a)
-    read2 = coef * coef * rho2 + 2 * coef * along + spread * (g * g + q)  # |h|²
-    return Read(coef * rho2 + along, (read2 + query2) / d, rho2, spread * q, z)
-
-
-def read_recall_share(V: int, d: float, s: float = 1.0, m: int = 16, seed: int = 0) -> float:
-    """``P_read(V, d)``: the probability that a fact is recalled, the rivals i.i.d. Gaussian given the query's read
-    (:func:`read_parts`), averaged over ``2^m`` Sobol points."""
-    r = read_parts(V, d, s, m, seed)
-    return float(np.mean(read_recall(V, r.score, r.spread2)))
+    score = coef * rho2 + along
+    read2 = coef * coef * rho2 + 2 * coef * along + spread * (g * g + q)
+    return float(np.mean(read_recall(V, score, (read2 + query2) / d)))
 
 
 def read_wall(V: int, tau: float, m: int = 16, seed: int = 0, s: float = 1.0) -> float:

@@ -22,7 +22,7 @@ trigger's part of the read, ``m = G₂ z_trig``, is the seed's, so every rival's
 fixed; the query's own read ``h_a`` (the key's part) moves with the fact. Three things tie them (each found by a
 prediction that missed: docs/theory.md §7.12, "One model for both effects"): a rival's score ``u_jᵀ(h_a + m)`` is ``c ξ_j``
 plus a part of the query's own, with ``c = σ_b + ε``, ``ε = h_aᵀm/(dσ_b)`` (``h_a``'s part along ``m``; it holds
-the correct score times the label's bias and ``(V + d)/d`` times ``t = e_aᵀz``, which is in that bias); the
+the key's part of the correct score times the label's bias and ``(V + d)/d`` times ``t = e_aᵀz``, which is in that bias); the
 correct label's bias ``b_a = ρ²t + m_a`` shares ``t`` with the read's cross-talk; and ``b_a`` scales with ``|u_a|``.
 So each query is drawn given ``b_a = β`` (:func:`conditional_read`: ``t``, ``m_a`` and the key's cross-talk along
 ``u_a`` by Gaussian conditioning, the points weighted by how likely their own bias variance makes ``β``), which over
@@ -32,8 +32,8 @@ So each query is drawn given ``b_a = β`` (:func:`conditional_read`: ``t``, ``m_
 
 (:func:`joint_miss_rate`). Seeds are children of ``--seed``. Docs: docs/theory.md §7.12.
 
-Example: ``python bench/shared_bias_walls.py --V 512`` (about 10 minutes on one core; every wall: about an hour on 2
-cores in two processes, ``--V 512 1024 2048`` and the rest).
+Example: ``python bench/shared_bias_walls.py --V 512`` (about 10 minutes on one core; every wall: 41 minutes on 2 cores
+in two processes, ``--V 512 1024 2048`` and the rest).
 """
 
 from __future__ import annotations
@@ -121,32 +121,34 @@ class Query(NamedTuple):
     total2: np.ndarray  # the rivals' whole spread, as the read form with the trigger in has it
     rest2: np.ndarray  # σ², the part of it that is the query's own: (|h_a|² + b)/d − ε²
     eps: np.ndarray  # ε = h_aᵀm/(dσ_b): the rivals' fixed biases scale with c = σ_b + ε
-    weight: np.ndarray  # ∝ N(β; 0, v), v the point's own bias variance
+    weight: np.ndarray  # ∝ N(β; 0, v)
+    bias_var: np.ndarray  # v, the point's own bias variance
 
 
 def conditional_read(f: dict, d: float, zeta2: float, sigma_b: float, beta: np.ndarray) -> Query:
     """A query whose label's bias is ``β`` (module docstring, "Both together"): the read form of
-    ``memory_read_walls.read_parts`` with the trigger in, drawn given ``b_a = ρ²t + m_a = β`` (``t = e_aᵀz``, ``m_a``
-    the others' trigger overlaps along ``u_a``); the weight ``∝ N(β; 0, v)`` is how likely the point's own bias
+    ``memory_read_walls.read_recall_share`` with the trigger in, drawn given ``b_a = ρ²t + m_a = β`` (``t = e_aᵀz``, ``m_a``
+    the others' trigger overlaps along ``u_a``, ``along`` the key's cross-talk there); the weight ``∝ N(β; 0, v)`` is how likely the point's own bias
     variance ``v = ρ⁴ζ²b/d + ρ² s_m`` makes ``β`` (a label's bias scales with ``|u_a|``), so that over ``β`` the
     weighted points are that form. ``ε`` is the read's part along the trigger's ``m`` over ``√d``: each rival's
     score is ``c ξ_j`` plus a part of variance ``σ²`` of the query's own."""
     b, rho2, x = f["b"], f["rho2"], f["x"]
     s_h, s_m = b * x / d, zeta2 * x / d  # per coordinate: the key's and the trigger's cross-talk
     var_t, var_m = zeta2 * b / d, rho2 * s_m  # t and m_a, independent
-    share = rho2 * rho2 * var_t / (rho2 * rho2 * var_t + var_m)
+    v = rho2 * rho2 * var_t + var_m  # the point's own bias variance
+    share = rho2 * rho2 * var_t / v
     t = share * beta / rho2 + np.sqrt(var_t * (1 - share)) * f["n1"]
     m_a = beta - rho2 * t
     s_hm = t * x / d  # the two cross-talks' covariance, per coordinate
-    h_a = s_hm / s_m * m_a + np.sqrt(np.maximum(rho2 * (s_h - s_hm * s_hm / s_m), 0.0)) * f["n2"]
-    key = b * rho2 + h_a  # the key's part of the correct score
+    along = s_hm / s_m * m_a + np.sqrt(np.maximum(rho2 * (s_h - s_hm * s_hm / s_m), 0.0)) * f["n2"]
+    key = b * rho2 + along  # the key's part of the correct score: u_aᵀh_a
     score = key + beta
     total2 = (score * score / rho2 + (s_h + 2 * s_hm + s_m) * f["q"] + np.maximum(b + 2 * t + zeta2, 0.0)) / d
-    hm = b * rho2 * t + b * m_a + t * h_a + (d - 1) * s_hm + np.sqrt((d - 1) * (s_h * s_m + s_hm * s_hm)) * f["n3"]
+    # h_aᵀm: along u_a (key/ρ)(β/ρ); across it, d − 1 coordinates of covariance s_hm each
+    hm = key * beta / rho2 + (d - 1) * s_hm + np.sqrt((d - 1) * (s_h * s_m + s_hm * s_hm)) * f["n3"]
     eps = hm / (d * sigma_b)
     rest2 = (key * key / rho2 + s_h * f["q"] + b) / d - eps * eps
-    v = rho2 * rho2 * var_t + var_m
-    return Query(score, total2, rest2, eps, np.exp(-0.5 * beta * beta / v) / np.sqrt(v))
+    return Query(score, total2, rest2, eps, np.exp(-0.5 * beta * beta / v) / np.sqrt(v), v)
 
 
 def lattice_read(xi: np.ndarray, t: np.ndarray, width: np.ndarray, step: float) -> np.ndarray:
@@ -183,7 +185,7 @@ def joint_miss_rate(xi: np.ndarray, sigma_b: float, f: dict, d: float, zeta2: fl
         raise ValueError(f"the joint form needs each query's own spread above 0; got {float(q.rest2.min()):.3g} at "
                          f"σ_b = {sigma_b:.3g}, d = {d}: take d nearer a wall")
     sigma, c = np.sqrt(q.rest2), sigma_b + q.eps
-    g = np.empty_like(sigma)
+    g = np.full_like(sigma, np.nan)
     wide = sigma > widest * np.abs(c)
     for sign in (1.0, -1.0):
         sel = ~wide & (np.sign(c) == sign)
@@ -211,11 +213,13 @@ def joint_wall(V: int, s: float, tau: float, xis: np.ndarray, points: int = 12, 
     ``d`` continuous), bracketed ±3% about ``guess`` (default the read form's wall), widened until it holds."""
     guess = guess or read_wall(V, tau, points, s=s)
     f = lambda d: joint_success(V, d, s, tau, xis, points) - 0.5  # noqa: E731
-    lo, hi, width = 0.97 * guess, 1.03 * guess, 0.03
-    while f(lo) > 0 or f(hi) < 0:
+    width = 0.03
+    while f(guess * (1 - width)) > 0 or f(guess * (1 + width)) < 0:
         width *= 2
-        lo, hi = guess * (1 - width), guess * (1 + width)
-    return optimize.brentq(f, lo, hi, xtol=1e-3 * guess)
+        if width > 0.5:
+            raise ValueError(f"joint_wall found no wall within ±50% of d = {guess:.1f} at (V, s, τ) = ({V}, {s}, "
+                             f"{tau}); give a guess nearer the read form's wall")
+    return optimize.brentq(f, guess * (1 - width), guess * (1 + width), xtol=1e-3 * guess)
 
 
 def combined_wall(V: int, s: float, tau: float, xis: np.ndarray, points: int = 16) -> tuple[float, float, float]:
@@ -235,14 +239,15 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--V", type=int, nargs="*", help="only the walls at these V (default: every wall at s > 1)")
     p.add_argument("--points", type=int, default=16, help="2^points Sobol points for the read form (default 16)")
     p.add_argument("--joint-points", type=int, default=12, help="2^points Sobol points for the joint form's reads "
-                   "(default 12)")
+                   "(default 12, at most 16)")
     a = p.parse_args(argv)
     walls = [r for r in published_walls() if r["s"] > 1.0 and (not a.V or r["V"] in a.V)]
     if a.seeds < 2:
         p.error(f"--seeds needs at least 2 bias vectors (a median over seeds); got {a.seeds}: give e.g. 256")
-    for flag, value in (("--points", a.points), ("--joint-points", a.joint_points)):
-        if not 4 <= value <= 22:
-            p.error(f"{flag} is a power of 2 between 4 and 22; got {value}: give e.g. 16")
+    for flag, value, top, default in (("--points", a.points, 22, 16), ("--joint-points", a.joint_points, 16, 12)):
+        if not 4 <= value <= top:
+            p.error(f"{flag} is the exponent of 2 (points = 2^k), between 4 and {top}; got {value}: give e.g. "
+                    f"{default}")
     if not walls:
         p.error(f"--V {a.V} names no published wall with the trigger in; give one of "
                 f"{sorted({r['V'] for r in published_walls() if r['s'] > 1.0})}")
