@@ -118,7 +118,7 @@ def fact_draws(V: int, d: float, points: int = 12, seed: int = 0) -> dict:
 class Query(NamedTuple):
     """One query's read given its label's bias (:func:`conditional_read`), arrays over ``[β, point]``."""
     score: np.ndarray  # S, the correct label's score, its bias included
-    total2: np.ndarray  # the rivals' whole spread, as the read form with the trigger in has it
+    t: np.ndarray  # t = e_aᵀz, drawn given β
     rest2: np.ndarray  # σ², the part of it that is the query's own: (|h_a|² + b)/d − ε²
     eps: np.ndarray  # ε = h_aᵀm/(dσ_b): the rivals' fixed biases scale with c = σ_b + ε
     weight: np.ndarray  # ∝ N(β; 0, v)
@@ -143,12 +143,20 @@ def conditional_read(f: dict, d: float, zeta2: float, sigma_b: float, beta: np.n
     along = s_hm / s_m * m_a + np.sqrt(np.maximum(rho2 * (s_h - s_hm * s_hm / s_m), 0.0)) * f["n2"]
     key = b * rho2 + along  # the key's part of the correct score: u_aᵀh_a
     score = key + beta
-    total2 = (score * score / rho2 + (s_h + 2 * s_hm + s_m) * f["q"] + np.maximum(b + 2 * t + zeta2, 0.0)) / d
     # h_aᵀm: along u_a (key/ρ)(β/ρ); across it, d − 1 coordinates of covariance s_hm each
     hm = key * beta / rho2 + (d - 1) * s_hm + np.sqrt((d - 1) * (s_h * s_m + s_hm * s_hm)) * f["n3"]
     eps = hm / (d * sigma_b)
     rest2 = (key * key / rho2 + s_h * f["q"] + b) / d - eps * eps
-    return Query(score, total2, rest2, eps, np.exp(-0.5 * beta * beta / v) / np.sqrt(v), v)
+    return Query(score, t, rest2, eps, np.exp(-0.5 * beta * beta / v) / np.sqrt(v), v)
+
+
+def whole_spread2(f: dict, d: float, zeta2: float, q: Query) -> np.ndarray:
+    """The rivals' whole spread at each of ``q``'s points, as the read form with the trigger in has it
+    (``memory_read_walls.read_recall_share``: ``(|h|² + |e_a + z|²)/d``, the trigger's parts drawn per query):
+    what :func:`conditional_read`'s draws are checked against, not used by the joint form."""
+    b, rho2, x = f["b"], f["rho2"], f["x"]
+    cross = (b + 2 * q.t + zeta2) * x / d  # the key's, the trigger's and their covariance, per coordinate
+    return (q.score * q.score / rho2 + cross * f["q"] + np.maximum(b + 2 * q.t + zeta2, 0.0)) / d
 
 
 def lattice_read(xi: np.ndarray, t: np.ndarray, width: np.ndarray, step: float) -> np.ndarray:
@@ -212,7 +220,13 @@ def joint_wall(V: int, s: float, tau: float, xis: np.ndarray, points: int = 12, 
     """The ``d`` where half the seeds reach ``τ``, the bias fixed per seed and the read per query (scipy ``brentq``,
     ``d`` continuous), bracketed ±3% about ``guess`` (default the read form's wall), widened until it holds."""
     guess = guess or read_wall(V, tau, points, s=s)
-    f = lambda d: joint_success(V, d, s, tau, xis, points) - 0.5  # noqa: E731
+    seen: dict[float, float] = {}  # brentq evaluates the bracket's ends again: each d once
+
+    def f(d: float) -> float:
+        if d not in seen:
+            seen[d] = joint_success(V, d, s, tau, xis, points) - 0.5
+        return seen[d]
+
     width = 0.03
     while f(guess * (1 - width)) > 0 or f(guess * (1 + width)) < 0:
         width *= 2

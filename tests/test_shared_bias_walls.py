@@ -86,7 +86,7 @@ def test_over_the_bias_the_joint_reads_are_the_read_forms(sb, bench_script):
     beta = np.sqrt(v) * np.random.default_rng(1).standard_normal(len(v))
     q = sb.conditional_read(f, d, zeta2, sigma_b, beta)
     mr = bench_script("memory_read_walls")
-    drawn = 1.0 - float(np.mean(mr.read_recall(V, q.score, q.total2)))
+    drawn = 1.0 - float(np.mean(mr.read_recall(V, q.score, sb.whole_spread2(f, d, zeta2, q))))
     assert drawn == pytest.approx(1.0 - mr.read_recall_share(V, d, 1.0 + zeta2, m=16), rel=0.02)
 
 
