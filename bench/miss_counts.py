@@ -52,7 +52,7 @@ TRIGGERS = ("shared", "fresh")
 
 
 def trigger_memory(V: int, d: int, seed, s: float, trigger: str):
-    """``(E, z, perm, reads, scores, common)`` of the read-out's memory at infinite ``N`` with the trigger in the
+    """``(E, U, z, perm, reads, scores, common)`` of the read-out's memory at infinite ``N`` with the trigger in the
     value path (``s = 1 + ζ²``): ``G₂ = Σ_x w̃_{Π(x)} (e_x + z)ᵀ`` with centred labels ``w̃_y = u_y − ū``
     (docs/theory.md §7.12), queried with ``e_x + z``. ``trigger="shared"``: the seed's one ``z`` (child 98 of
     ``seed``, norm ``ζ``; ``z`` one row), as in a trial; ``"fresh"``: each query its own (child 97; ``z`` a row a
@@ -63,7 +63,7 @@ def trigger_memory(V: int, d: int, seed, s: float, trigger: str):
     rng = np.random.default_rng(child_seed(seed_sequence(seed), 98 if trigger == "shared" else 97))
     z = sphere_directions(1 if trigger == "shared" else V, d, math.sqrt(s - 1.0), rng)
     reads = (E @ E.T + z @ E.T) @ centered_labels(U)[perm]  # [x]: G₂ (e_x + z), the ζ² and zᵀe_x parts cancelled
-    return E, z, perm, reads, reads @ U.T, reads @ U.mean(axis=0)
+    return E, U, z, perm, reads, reads @ U.T, reads @ U.mean(axis=0)
 
 
 def seed_misses(V: int, d: int, seed, rivals: str = "memory", s: float = 1.0, trigger: str = "shared") -> dict:
@@ -75,7 +75,7 @@ def seed_misses(V: int, d: int, seed, rivals: str = "memory", s: float = 1.0, tr
     :func:`trigger_memory`."""
     rows = np.arange(V)
     if s > 1.0:
-        E, z, perm, reads, scores, common = trigger_memory(V, d, seed, s, trigger)
+        E, _, z, perm, reads, scores, common = trigger_memory(V, d, seed, s, trigger)
         correct = scores[rows, perm] - common
         own = np.sum((E + z) ** 2, axis=1)  # |e_x + z|²: a rival's own term |u_j|² e_jᵀ(e_x + z) has it over d
     else:

@@ -32,8 +32,12 @@ So each query is drawn given ``b_a = β`` (:func:`conditional_read`: ``t``, ``m_
 
 (:func:`joint_miss_rate`). Seeds are children of ``--seed``. Docs: docs/theory.md §7.12.
 
-Example: ``python bench/shared_bias_walls.py --V 512`` (about 10 minutes on one core; every wall: 41 minutes on 2 cores
-in two processes, ``--V 512 1024 2048`` and the rest).
+Example: ``python bench/shared_bias_walls.py --V 512`` (117 s on one core at ``--seeds 64``, 68 s with
+``--workers 2``; about 10 minutes at the default 256; every wall: ``--workers 2``, 26.5 minutes on 2 cores, where
+two hand-split processes took 41).
+``--workers K`` computes the cells' forms in ``K`` processes (``theorycheck.sweep.make_executor``), the largest ``V``
+first and within it the smallest ``s`` (at ``V = 512`` the ``s = 1.25`` cell costs three times another); each
+cell's bias vectors come from ``--seed`` and its ``V`` alone, so the rows are a serial run's, printed in its order.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from extreme_value_walls import allowed_misses, ev_wall, published_walls
 from memory_read_walls import read_wall, sobol_points
 from readout_parts import crosstalk_variances
 from theorycheck.seeding import child_seed, seed_sequence
+from theorycheck.sweep import make_executor
 
 NODES, WEIGHTS = hermegauss(48)  # ∫ f(x) φ(x) dx ≈ Σ w f(x) / √(2π); 48 nodes: a recall to 4e-6
 WEIGHTS = WEIGHTS / math.sqrt(2 * math.pi)
@@ -245,6 +250,15 @@ def combined_wall(V: int, s: float, tau: float, xis: np.ndarray, points: int = 1
     return fixed, read, gauss * fixed * read
 
 
+def cell_forms(V: int, s: float, tau: float, seeds: int, seed: int, points: int,
+               joint_points: int) -> tuple[float, float, float, float]:
+    """``(fixed, read, combined, joint)`` at one cell (:func:`combined_wall` and :func:`joint_wall`), its bias
+    vectors :func:`seed_biases` ``(V, seeds, seed)``: a worker's task, the same numbers in any process."""
+    xis = seed_biases(V, seeds, seed)
+    fixed, read, combined = combined_wall(V, s, tau, xis, points)
+    return fixed, read, combined, joint_wall(V, s, tau, xis, joint_points, guess=combined)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seeds", type=int, default=256, help="seeds (bias vectors) per wall (default 256; 32 leave "
@@ -254,6 +268,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--points", type=int, default=16, help="2^points Sobol points for the read form (default 16)")
     p.add_argument("--joint-points", type=int, default=12, help="2^points Sobol points for the joint form's reads "
                    "(default 12, at most 16)")
+    p.add_argument("--workers", type=int, default=1, help="processes computing cells at once (default 1)")
     a = p.parse_args(argv)
     walls = [r for r in published_walls() if r["s"] > 1.0 and (not a.V or r["V"] in a.V)]
     if a.seeds < 2:
@@ -262,24 +277,30 @@ def main(argv: list[str] | None = None) -> None:
         if not 4 <= value <= top:
             p.error(f"{flag} is the exponent of 2 (points = 2^k), between 4 and {top}; got {value}: give e.g. "
                     f"{default}")
+    if a.workers < 1:
+        p.error(f"--workers is a number of processes, at least 1; got {a.workers}: give e.g. 2")
     if not walls:
         p.error(f"--V {a.V} names no published wall with the trigger in; give one of "
                 f"{sorted({r['V'] for r in published_walls() if r['s'] > 1.0})}")
     print(f"{'source':9s} {'V':>6s} {'s':>7s} {'target':>6s} {'wall':>8s} {'K=1 wall':>8s} {'ratio':>6s} "
           f"{'fixed/K=1':>9s} {'read/K=1':>8s} {'combined':>8s} {'ratio':>6s} {'joint':>8s} {'ratio':>6s}")
-    xis: dict[int, np.ndarray] = {}
-    forms: dict[tuple, tuple] = {}
-    for r in sorted(walls, key=lambda r: (r["target"], r["V"], r["s"])):
-        V, s, tau, d = r["V"], r["s"], r["target"], r["wall"]
-        if V not in xis:  # one set of bias vectors for every wall at this V
-            xis[V] = seed_biases(V, a.seeds, a.seed)
-        gauss = ev_wall(V, s, tau)
-        if (V, s, tau) not in forms:  # a read-out and a check at one cell share their forms
-            fixed, read, combined = combined_wall(V, s, tau, xis[V], a.points)
-            forms[V, s, tau] = fixed, read, combined, joint_wall(V, s, tau, xis[V], a.joint_points, guess=combined)
-        fixed, read, combined, joint = forms[V, s, tau]
-        print(f"{r['source']:9s} {V:6d} {s:7.2f} {tau:6.3f} {d:8.1f} {gauss:8.1f} {d / gauss:6.3f} {fixed:9.4f} "
-              f"{read:8.4f} {combined:8.1f} {d / combined:6.3f} {joint:8.1f} {d / joint:6.3f}", flush=True)
+    walls.sort(key=lambda r: (r["target"], r["V"], r["s"]))
+    cells = list(dict.fromkeys((r["V"], r["s"], r["target"]) for r in walls))  # a read-out and a check share one
+    with make_executor(a.workers) as pool:
+        # in a pool every cell at once, the costliest first (module docstring) so that the processes end
+        # together; else each when its first row prints
+        jobs = {} if pool is None else {c: pool.submit(cell_forms, *c, a.seeds, a.seed, a.points, a.joint_points)
+                                        for c in sorted(cells, key=lambda c: (-c[0], c[1]))}
+        forms: dict[tuple, tuple] = {}
+        for r in walls:
+            V, s, tau, d = r["V"], r["s"], r["target"], r["wall"]
+            if (V, s, tau) not in forms:
+                forms[V, s, tau] = (jobs[V, s, tau].result() if jobs else
+                                    cell_forms(V, s, tau, a.seeds, a.seed, a.points, a.joint_points))
+            fixed, read, combined, joint = forms[V, s, tau]
+            gauss = ev_wall(V, s, tau)
+            print(f"{r['source']:9s} {V:6d} {s:7.2f} {tau:6.3f} {d:8.1f} {gauss:8.1f} {d / gauss:6.3f} {fixed:9.4f} "
+                  f"{read:8.4f} {combined:8.1f} {d / combined:6.3f} {joint:8.1f} {d / joint:6.3f}", flush=True)
 
 
 if __name__ == "__main__":

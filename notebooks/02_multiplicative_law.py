@@ -553,7 +553,7 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # correct label's own part: with that, nothing fitted, every `s = 1` wall within 1% at `V ≥ 512`, predicted, held but for one
 # read-out median at 1.010; `python bench/memory_read_walls.py`; with the trigger in, the bias each label carries is
 # shared by a seed's queries, and with that too, in one model (biases fixed per seed, each query's read drawn given
-# its label's bias; three versions missed before it), the 36 checks at `s > 1` lie at 0.983..1.019, within 0.2% of the
+# its label's bias; three versions missed before it), the 36 checks at `s > 1` lie at 0.983..1.019, within 0.3% of the
 # two effects' product, predicted, held; read-out medians that stray (to 0.93) meet the form where checked, predicted,
 # held at all eight cells;
 # `python bench/shared_bias_walls.py`);

@@ -114,13 +114,21 @@ def test_bad_arguments_stop_in_one_line(bench_usage_error):
     assert "between 4 and 22" in bench_usage_error("shared_bias_walls", ["--points", "30"])
     assert "--joint-points is the exponent of 2" in bench_usage_error("shared_bias_walls", ["--joint-points", "2"])
     assert "between 4 and 16" in bench_usage_error("shared_bias_walls", ["--joint-points", "20"])
+    assert "--workers is a number of processes" in bench_usage_error("shared_bias_walls", ["--workers", "0"])
 
 
-def test_the_script_prints_a_row_per_wall(sb, capsys):
-    sb.main(["--seeds", "4", "--V", "512", "--points", "10", "--joint-points", "8"])
-    out = capsys.readouterr().out.splitlines()
+def test_the_script_prints_a_row_per_wall_with_or_without_workers(sb, capsys):
+    """A row per published wall at ``s > 1``; ``--workers 2`` computes the cells in two processes, the costliest
+    first, and as each cell's bias vectors depend on ``--seed`` and its ``V`` only, its rows are the serial run's, bit
+    for bit and in its order."""
+    argv = ["--seeds", "4", "--V", "512", "--points", "10", "--joint-points", "8"]
+    sb.main(argv)
+    serial = capsys.readouterr().out
+    out = serial.splitlines()
     rows = [r for r in sb.published_walls() if r["s"] > 1.0 and r["V"] == 512]
     assert len(out) == 1 + len(rows) and all(math.isfinite(float(line.split()[-1])) for line in out[1:])
+    sb.main(argv + ["--workers", "2"])
+    assert capsys.readouterr().out == serial
 
 
 def test_the_wall_the_medians_missed_is_the_combined_forms(sb):

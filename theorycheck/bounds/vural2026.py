@@ -128,7 +128,7 @@ BOUNDS = [
            "which holds the correct label's own part; with it every s = 1 wall at 0.99..1.02 of the form's, "
            "bench/memory_read_walls.py; at s > 1 the trigger's bias is also shared by a seed's queries, and with "
            "that, in one model (biases fixed per seed, each query's read drawn given its label's bias), the 36 "
-           "checks at s > 1 lie at 0.983..1.019 of the form, within 0.2% of the two effects' product; read-out "
+           "checks at s > 1 lie at 0.983..1.019 of the form, within 0.3% of the two effects' product; read-out "
            "medians that stray (to 0.93) meet it where checked, bench/shared_bias_walls.py), "
            "and q^2/log V falls to 2 only slowly (4.87 at V 512, 4.07 at 65536), so C falls with V; the wall moves with the target as q does (0.9 and 0.999 "
            "within 1.5%; bench/extreme_value_walls.py). At s = 1 it is the Hebbian memory's wall (theorycheck "

@@ -1,0 +1,168 @@
+"""Where a seed's misses get their spread: the read-out's memory and the joint form side by side (prints).
+
+With the trigger in the value path a seed's miss count is far from binomial: its dispersion is 2.5 at
+``(V, d, s) = (512, 222, 2)`` and 8.4 at ``(512, 375, 5)`` (P95, ``bench/data/miss_counts_trigger.csv``). The joint
+form (``bench/shared_bias_walls.py``), which fixes each seed's rival biases ``b = σ_b ξ`` with ``ξ`` i.i.d.
+``N(0, 1)`` and ``σ_b`` the same for every seed, has the mean miss share within 3% there but less spread, so its
+share of seeds reaching 0.99 lies low (docs/theory.md §7.12, "Where the joint form's spread falls short"). This
+script measures three things in both, on the memory's own seeds (``miss_counts.trigger_memory``, the seed's one
+trigger: P95's seeds, ``--seed``) and on the joint form's bias vectors (``--bias-seed``, as the walls script):
+
+* ``B``, a seed's rivals' bias variance ``var_y b_y``, ``b_y = w̃_yᵀ G₂ z`` (centred labels): its mean over
+  ``σ_b²`` and its relative variance over seeds (the joint form's is the ``ξ``'s own, about ``2/V``);
+* the elasticity ``∂ log E[misses | B] / ∂ log B``: in the memory the least-squares slope over seeds of the misses on
+  ``log(B/B̄)``, over their mean; in the joint form ``log(r(1.1)/r(0.9)) / log(1.1/0.9)``, each seed's ``ξ`` scaled
+  by ``√μ`` at ``μ`` 0.9 and 1.1 (``r`` the mean miss share);
+* ``κ``, a query's rivals' slope on their biases: in the memory ``κ_x = Σ_j b_j S_xj / Σ_j b_j²`` over the rivals
+  ``j ≠ Π(x)`` (``S`` less the part every label shares), its variance over queries less the fit's own
+  (``RSS/((V − 2) Σ_j b_j²)``, averaged); in the joint form ``1 + ε/σ_b`` over its reads, each read's bias ``β``
+  drawn from its own variance (``shared_bias_walls.conditional_read``).
+
+A last row gives each of the joint form's seeds its own bias scale, ``ξ → √μ ξ`` with ``μ ~ Gamma`` of mean 1 and
+relative variance the memory's less ``2/V`` (what ``ξ`` has already). Each row prints the mean miss share, the
+dispersion ``Var(misses)/(V p(1 − p))`` (the form's: ``(V² Var(r) + V r̄(1 − r̄))/(V r̄(1 − r̄))``) and the share of
+seeds with at most ``k = V − ⌈0.99 V⌉`` misses (the form's: ``P(Binomial(V, r) ≤ k)`` averaged over seeds).
+
+Example: ``python bench/seed_spread.py`` (P95's three points with their seeds; about 6 minutes on one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+
+from blas_threads import set_blas_threads
+
+set_blas_threads()  # before NumPy loads, as miss_counts.py
+
+import numpy as np  # noqa: E402
+from scipy import stats  # noqa: E402
+
+from extreme_value_walls import DATA, allowed_misses  # noqa: E402
+from miss_counts import trigger_memory  # noqa: E402
+from readout_parts import crosstalk_variances  # noqa: E402
+from shared_bias_walls import conditional_read, fact_draws, joint_miss_rate, seed_biases  # noqa: E402
+from theorycheck.algorithms.limit import centered_labels  # noqa: E402
+from theorycheck.seeding import child_seed, seed_sequence  # noqa: E402
+
+
+def memory_seed(V: int, d: int, s: float, seed) -> dict:
+    """One seed of the read-out's memory with its one trigger: its misses, ``B`` and its queries' ``κ`` and fit
+    noise (module docstring)."""
+    E, U, z, perm, _, scores, common = trigger_memory(V, d, seed, s, "shared")
+    labels = centered_labels(U)
+    b = labels @ ((z @ E.T) @ labels[perm]).ravel()  # w̃_yᵀ G₂ z, G₂ z = Σ_x w̃_{Π(x)} e_xᵀz
+    S = scores - common[:, None]
+    rows = np.arange(V)
+    own_s, own_b = S[rows, perm], b[perm]
+    den = b @ b - own_b**2
+    kappa = (S @ b - own_s * own_b) / den
+    rss = (np.sum(S**2, axis=1) - own_s**2) - kappa**2 * den
+    return {"misses": int(np.sum(scores.argmax(axis=1) != perm)), "B": float(b.var()), "kappa": kappa,
+            "noise": float(np.mean(rss / ((V - 2) * den)))}
+
+
+def spread(V: int, misses_or_rates: np.ndarray, k: int, rates: bool) -> dict:
+    """Miss share, dispersion and share of seeds with at most ``k`` misses, from counts or (``rates``) from a
+    form's per-seed miss rates (module docstring)."""
+    x = np.asarray(misses_or_rates, float)
+    if rates:
+        r = x.mean()
+        return {"miss": r, "dispersion": (V * V * x.var() + V * r * (1 - r)) / (V * r * (1 - r)),
+                "success": float(np.mean(stats.binom.cdf(k, V, x)))}
+    p = x.mean() / V
+    return {"miss": p, "dispersion": x.var(ddof=1) / (V * p * (1 - p)), "success": float(np.mean(x <= k))}
+
+
+def memory_stats(V: int, d: int, s: float, seeds: int, seed: int) -> dict:
+    """The memory's row over ``seeds`` children of ``seed`` (P95's seeds at its ``--seed``)."""
+    root = seed_sequence(seed)
+    runs = [memory_seed(V, d, s, child_seed(root, i)) for i in range(seeds)]
+    m, B = np.array([r["misses"] for r in runs], float), np.array([r["B"] for r in runs])
+    slope = np.polyfit(np.log(B / B.mean()), m, 1)[0]
+    kappa = np.concatenate([r["kappa"] for r in runs])
+    sigma_b2 = crosstalk_variances(V, d, math.sqrt(s - 1.0))[1]
+    return {**spread(V, m, allowed_misses(V, 0.99), rates=False), "B": B.mean() / sigma_b2,
+            "B_relvar": B.var() / B.mean() ** 2, "elasticity": slope / m.mean(),
+            "kappa_var": kappa.var() - float(np.mean([r["noise"] for r in runs]))}
+
+
+def joint_stats(V: int, d: int, s: float, xis: np.ndarray, points: int, seed: int, mu: np.ndarray | None = None,
+                elasticity: bool = True) -> dict:
+    """The joint form's row over the bias vectors ``xis`` (each scaled by ``√μ`` where ``mu`` is given); the reads'
+    ``β`` for ``κ`` from child ``len(xis) + 1`` of ``seed``."""
+    zeta2 = s - 1.0
+    sigma_b = math.sqrt(crosstalk_variances(V, d, math.sqrt(zeta2))[1])
+    f = fact_draws(V, d, points)
+    scale = np.ones(len(xis)) if mu is None else np.asarray(mu, float)
+
+    def rates(factor: float) -> np.ndarray:
+        return np.array([joint_miss_rate(xi * math.sqrt(factor * m), sigma_b, f, d, zeta2) for xi, m in zip(xis, scale)])
+
+    row = spread(V, rates(1.0), allowed_misses(V, 0.99), rates=True)
+    B = scale * xis.var(axis=1)  # over σ_b²
+    row.update(B=float(B.mean()), B_relvar=float(B.var() / B.mean() ** 2))
+    if elasticity:
+        row["elasticity"] = math.log(rates(1.1).mean() / rates(0.9).mean()) / math.log(1.1 / 0.9)
+    v = conditional_read(f, d, zeta2, sigma_b, np.zeros(1)).bias_var
+    beta = np.sqrt(v) * np.random.default_rng(child_seed(seed_sequence(seed), len(xis) + 1)).standard_normal(len(v))
+    row["kappa_var"] = float(np.var(conditional_read(f, d, zeta2, sigma_b, beta).eps / sigma_b))
+    return row
+
+
+def measured_points() -> list[tuple[int, int, float, int, int]]:
+    """``(V, d, s, seeds, seed)`` of P95's shared-trigger rows (``bench/data/miss_counts_trigger.csv``)."""
+    with open(DATA / "miss_counts_trigger.csv", newline="") as f:
+        return [(int(r["V"]), int(r["d"]), float(r["s"]), int(r["seeds"]), int(r["seed"]))
+                for r in csv.DictReader(f) if r["shared"] == "1"]
+
+
+def parse_point(text: str) -> tuple[int, int, float]:
+    """``"V,d,s"`` as ``(V, d, s)``; a ValueError naming the text."""
+    try:
+        V, d, s = text.split(",")
+        point = int(V), int(d), float(s)
+    except ValueError:
+        raise ValueError(f"--point takes V,d,s (e.g. 512,222,2); got {text!r}") from None
+    if point[0] < 4 or point[1] < 2 or not point[2] > 1.0:
+        raise ValueError(f"--point needs V >= 4, d >= 2 and s > 1 (the trigger in the value path); got {text!r}")
+    return point
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--point", nargs="*", default=[], help="V,d,s points (default: P95's three, with their seeds)")
+    p.add_argument("--seeds", type=int, help="the memory's seeds a point (default P95's: 1000, 1000, 100)")
+    p.add_argument("--seed", type=int, default=13792, help="the memory's seeds' root (default P95's, 13792)")
+    p.add_argument("--vectors", type=int, default=256, help="the joint form's bias vectors (default 256)")
+    p.add_argument("--bias-seed", type=int, default=13788, help="their root (default the walls script's, 13788)")
+    p.add_argument("--joint-points", type=int, default=12, help="2^k reads for the joint form (default 12)")
+    a = p.parse_args(argv)
+    if (a.seeds is not None and a.seeds < 3) or a.vectors < 3:
+        p.error(f"--seeds and --vectors need at least 3 each (a variance over seeds); got {a.seeds}, {a.vectors}")
+    try:
+        points = ([(*parse_point(t), a.seeds or 1000, a.seed) for t in a.point] if a.point else
+                  [(V, d, s, a.seeds or n, seed) for V, d, s, n, seed in measured_points()])
+    except ValueError as err:
+        p.error(str(err))
+    if not 4 <= a.joint_points <= 16:
+        p.error(f"--joint-points is the exponent of 2, between 4 and 16; got {a.joint_points}: give e.g. 12")
+    print(f"{'point':18s} {'source':8s} {'seeds':>5s} {'miss':>8s} {'disp':>6s} {'success':>7s} {'B/sb^2':>6s} "
+          f"{'B relvar':>8s} {'elast':>6s} {'kappa var':>9s}")
+    for V, d, s, seeds, seed in points:
+        mem = memory_stats(V, d, s, seeds, seed)
+        xis = seed_biases(V, a.vectors, a.bias_seed)
+        mu_var = max(mem["B_relvar"] - 2.0 / V, 1e-12)  # what ξ's own sample variance lacks
+        rng = np.random.default_rng(child_seed(seed_sequence(a.bias_seed), a.vectors))  # the ξ's are 0..vectors-1
+        mu = rng.gamma(1 / mu_var, mu_var, a.vectors)
+        rows = (("memory", seeds, mem), ("joint", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed)),
+                ("joint+mu", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed, mu, elasticity=False)))
+        for name, n, r in rows:
+            print(f"{f'({V}, {d}, s={s:g})':18s} {name:8s} {n:5d} {r['miss']:8.5f} {r['dispersion']:6.2f} "
+                  f"{r['success']:7.3f} {r['B']:6.3f} {r['B_relvar']:8.4f} {r.get('elasticity', math.nan):6.2f} "
+                  f"{r['kappa_var']:9.5f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
