@@ -9,21 +9,28 @@ script measures three things in both, on the memory's own seeds (``miss_counts.t
 trigger: P95's seeds, ``--seed``) and on the joint form's bias vectors (``--bias-seed``, as the walls script):
 
 * ``B``, a seed's rivals' bias variance ``var_y b_y``, ``b_y = w̃_yᵀ G₂ z`` (centred labels): its mean over
-  ``σ_b²`` and its relative variance over seeds (the joint form's is the ``ξ``'s own, about ``2/V``);
+  ``σ_b²`` and its relative variance over seeds (the joint form's is the ``ξ``'s own, about ``2/V``); and, the
+  memory's only, what the trigger's direction alone gives it: given a seed's embeddings ``|b|² = zᵀAz``,
+  ``A = EᵀW̃_Π W̃ᵀW̃ W̃_ΠᵀE`` (``W̃_Π`` the labels in the facts' order), whose relative variance for ``z`` uniform on
+  its sphere is ``2d/(d + 2) (tr A²/(tr A)² − 1/d)`` (the mean over seeds; the quadratic form's variance over a
+  sphere), printed as ``gram``;
 * the elasticity ``∂ log E[misses | B] / ∂ log B``: in the memory the least-squares slope over seeds of the misses on
-  ``log(B/B̄)``, over their mean; in the joint form ``log(r(1.1)/r(0.9)) / log(1.1/0.9)``, each seed's ``ξ`` scaled
+  ``log(B/B̄)``, over their mean (an association across seeds, printed with its standard error); in the joint form ``log(r(1.1)/r(0.9)) / log(1.1/0.9)``, each seed's ``ξ`` scaled
   by ``√μ`` at ``μ`` 0.9 and 1.1 (``r`` the mean miss share);
 * ``κ``, a query's rivals' slope on their biases: in the memory ``κ_x = Σ_j b_j S_xj / Σ_j b_j²`` over the rivals
   ``j ≠ Π(x)`` (``S`` less the part every label shares), its variance over queries less the fit's own
-  (``RSS/((V − 2) Σ_j b_j²)``, averaged); in the joint form ``1 + ε/σ_b`` over its reads, each read's bias ``β``
+  (``RSS/((V − 2) Σ_j b_j²)``, averaged: the i.i.d.-residual variance, an approximation, as the residuals lie in the
+  labels' ``d``-dimensional span; the slope written out from the memory's parts, without a fit, gave variances within
+  15% of it on six seeds at the two 512 points, a reviewer's check, 2026-12-07); in the joint form ``1 + ε/σ_b`` over its reads, each read's bias ``β``
   drawn from its own variance (``shared_bias_walls.conditional_read``).
 
 A last row gives each of the joint form's seeds its own bias scale, ``ξ → √μ ξ`` with ``μ ~ Gamma`` of mean 1 and
-relative variance the memory's less ``2/V`` (what ``ξ`` has already). Each row prints the mean miss share, the
-dispersion ``Var(misses)/(V p(1 − p))`` (the form's: ``(V² Var(r) + V r̄(1 − r̄))/(V r̄(1 − r̄))``) and the share of
+relative variance the memory's less ``2/V`` (what ``ξ`` has already; the reads are still drawn given ``β`` at the
+unscaled ``σ_b``, an approximation). Each row prints the mean miss share, the
+dispersion ``Var(misses)/(V p(1 − p))`` (the form's: ``(V E[r(1 − r)] + V² Var(r))/(V r̄(1 − r̄))``) and the share of
 seeds with at most ``k = V − ⌈0.99 V⌉`` misses (the form's: ``P(Binomial(V, r) ≤ k)`` averaged over seeds).
 
-Example: ``python bench/seed_spread.py`` (P95's three points with their seeds; about 6 minutes on one core).
+Example: ``python bench/seed_spread.py`` (P95's three points with their seeds; about 4 minutes on one core).
 """
 
 from __future__ import annotations
@@ -48,18 +55,22 @@ from theorycheck.seeding import child_seed, seed_sequence  # noqa: E402
 
 
 def memory_seed(V: int, d: int, s: float, seed) -> dict:
-    """One seed of the read-out's memory with its one trigger: its misses, ``B`` and its queries' ``κ`` and fit
-    noise (module docstring)."""
+    """One seed of the read-out's memory with its one trigger: its misses, ``B``, ``B``'s relative variance over the
+    trigger's direction given the embeddings (``gram``) and its queries' ``κ`` and fit noise (module docstring)."""
     E, U, z, perm, _, scores, common = trigger_memory(V, d, seed, s, "shared")
     labels = centered_labels(U)
     b = labels @ ((z @ E.T) @ labels[perm]).ravel()  # w̃_yᵀ G₂ z, G₂ z = Σ_x w̃_{Π(x)} e_xᵀz
+    half = labels @ (labels[perm].T @ E)  # b = half z, so |b|² = zᵀAz with A = halfᵀhalf
+    A = half.T @ half
     S = scores - common[:, None]
     rows = np.arange(V)
     own_s, own_b = S[rows, perm], b[perm]
     den = b @ b - own_b**2
     kappa = (S @ b - own_s * own_b) / den
     rss = (np.sum(S**2, axis=1) - own_s**2) - kappa**2 * den
-    return {"misses": int(np.sum(scores.argmax(axis=1) != perm)), "B": float(b.var()), "kappa": kappa,
+    gram = 2 * d / (d + 2) * (np.trace(A @ A) / np.trace(A) ** 2 - 1 / d)  # Var(zᵀAz)/E² for z on a sphere
+    return {"misses": int(np.sum(scores.argmax(axis=1) != perm)), "B": float(b.var()), "gram": float(gram),
+            "kappa": kappa,
             "noise": float(np.mean(rss / ((V - 2) * den)))}
 
 
@@ -69,7 +80,8 @@ def spread(V: int, misses_or_rates: np.ndarray, k: int, rates: bool) -> dict:
     x = np.asarray(misses_or_rates, float)
     if rates:
         r = x.mean()
-        return {"miss": r, "dispersion": (V * V * x.var() + V * r * (1 - r)) / (V * r * (1 - r)),
+        # Var(misses) = E[V r(1 − r)] + V² Var(r) over the seeds' rates
+        return {"miss": r, "dispersion": (V * np.mean(x * (1 - x)) + V * V * x.var(ddof=1)) / (V * r * (1 - r)),
                 "success": float(np.mean(stats.binom.cdf(k, V, x)))}
     p = x.mean() / V
     return {"miss": p, "dispersion": x.var(ddof=1) / (V * p * (1 - p)), "success": float(np.mean(x <= k))}
@@ -80,11 +92,17 @@ def memory_stats(V: int, d: int, s: float, seeds: int, seed: int) -> dict:
     root = seed_sequence(seed)
     runs = [memory_seed(V, d, s, child_seed(root, i)) for i in range(seeds)]
     m, B = np.array([r["misses"] for r in runs], float), np.array([r["B"] for r in runs])
-    slope = np.polyfit(np.log(B / B.mean()), m, 1)[0]
+    if not 0 < m.sum() < V * seeds:
+        raise ValueError(f"seed_spread needs some facts missed and some recalled at (V, d, s) = ({V}, {d}, {s:g}); "
+                         f"got {int(m.sum())} misses over {seeds} seeds: take d nearer the wall")
+    x = np.log(B / B.mean())
+    slope, icept = np.polyfit(x, m, 1)
+    slope_se = float(np.std(m - (slope * x + icept), ddof=2) / (x.std() * math.sqrt(seeds)))
     kappa = np.concatenate([r["kappa"] for r in runs])
     sigma_b2 = crosstalk_variances(V, d, math.sqrt(s - 1.0))[1]
     return {**spread(V, m, allowed_misses(V, 0.99), rates=False), "B": B.mean() / sigma_b2,
             "B_relvar": B.var() / B.mean() ** 2, "elasticity": slope / m.mean(),
+            "elasticity_se": slope_se / m.mean(), "B_gram": float(np.mean([r["gram"] for r in runs])),
             "kappa_var": kappa.var() - float(np.mean([r["noise"] for r in runs]))}
 
 
@@ -130,9 +148,21 @@ def parse_point(text: str) -> tuple[int, int, float]:
     return point
 
 
+def point_rows(V: int, d: int, s: float, seeds: int, seed: int, a: argparse.Namespace) -> list[tuple]:
+    """``(source, seeds, row)`` of the memory, the joint form and the joint form with each seed's bias scale
+    (module docstring) at one point; ``a`` the parsed arguments."""
+    mem = memory_stats(V, d, s, seeds, seed)
+    xis = seed_biases(V, a.vectors, a.bias_seed)
+    mu_var = max(mem["B_relvar"] - 2.0 / V, 1e-12)  # what ξ's own sample variance lacks
+    rng = np.random.default_rng(child_seed(seed_sequence(a.bias_seed), a.vectors))  # the ξ's are 0..vectors-1
+    mu = rng.gamma(1 / mu_var, mu_var, a.vectors)
+    return [("memory", seeds, mem), ("joint", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed)),
+            ("joint+mu", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed, mu, elasticity=False))]
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--point", nargs="*", default=[], help="V,d,s points (default: P95's three, with their seeds)")
+    p.add_argument("--point", nargs="+", default=[], help="V,d,s points (default: P95's three, with their seeds)")
     p.add_argument("--seeds", type=int, help="the memory's seeds a point (default P95's: 1000, 1000, 100)")
     p.add_argument("--seed", type=int, default=13792, help="the memory's seeds' root (default P95's, 13792)")
     p.add_argument("--vectors", type=int, default=256, help="the joint form's bias vectors (default 256)")
@@ -148,20 +178,21 @@ def main(argv: list[str] | None = None) -> None:
         p.error(str(err))
     if not 4 <= a.joint_points <= 16:
         p.error(f"--joint-points is the exponent of 2, between 4 and 16; got {a.joint_points}: give e.g. 12")
-    print(f"{'point':18s} {'source':8s} {'seeds':>5s} {'miss':>8s} {'disp':>6s} {'success':>7s} {'B/sb^2':>6s} "
-          f"{'B relvar':>8s} {'elast':>6s} {'kappa var':>9s}")
-    for V, d, s, seeds, seed in points:
-        mem = memory_stats(V, d, s, seeds, seed)
-        xis = seed_biases(V, a.vectors, a.bias_seed)
-        mu_var = max(mem["B_relvar"] - 2.0 / V, 1e-12)  # what ξ's own sample variance lacks
-        rng = np.random.default_rng(child_seed(seed_sequence(a.bias_seed), a.vectors))  # the ξ's are 0..vectors-1
-        mu = rng.gamma(1 / mu_var, mu_var, a.vectors)
-        rows = (("memory", seeds, mem), ("joint", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed)),
-                ("joint+mu", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed, mu, elasticity=False)))
+    for i, (V, d, s, seeds, seed) in enumerate(points):
+        try:
+            rows = point_rows(V, d, s, seeds, seed, a)
+        except ValueError as err:  # a point where nothing or everything is missed: before any row
+            p.error(str(err))
+        if i == 0:
+            print(f"{'point':18s} {'source':8s} {'seeds':>5s} {'miss':>8s} {'disp':>6s} {'success':>7s} "
+                  f"{'B/sb^2':>6s} {'B relvar':>8s} {'gram':>6s} {'elast':>10s} {'kappa var':>9s}")
         for name, n, r in rows:
+            elast = f"{r['elasticity']:.2f}" if "elasticity" in r else ""
+            elast += f"±{r['elasticity_se']:.2f}" if "elasticity_se" in r else ""
             print(f"{f'({V}, {d}, s={s:g})':18s} {name:8s} {n:5d} {r['miss']:8.5f} {r['dispersion']:6.2f} "
-                  f"{r['success']:7.3f} {r['B']:6.3f} {r['B_relvar']:8.4f} {r.get('elasticity', math.nan):6.2f} "
-                  f"{r['kappa_var']:9.5f}", flush=True)
+                  f"{r['success']:7.3f} {r['B']:6.3f} {r['B_relvar']:8.4f} {r.get('B_gram', math.nan):6.4f} "
+                  f"{elast:>10s} {r['kappa_var']:9.5f}",
+                  flush=True)
 
 
 if __name__ == "__main__":

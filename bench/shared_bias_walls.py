@@ -33,11 +33,9 @@ So each query is drawn given ``b_a = β`` (:func:`conditional_read`: ``t``, ``m_
 (:func:`joint_miss_rate`). Seeds are children of ``--seed``. Docs: docs/theory.md §7.12.
 
 Example: ``python bench/shared_bias_walls.py --V 512`` (117 s on one core at ``--seeds 64``, 68 s with
-``--workers 2``; about 10 minutes at the default 256; every wall: ``--workers 2``, 26.5 minutes on 2 cores, where
-two hand-split processes took 41).
-``--workers K`` computes the cells' forms in ``K`` processes (``theorycheck.sweep.make_executor``), the largest ``V``
-first and within it the smallest ``s`` (at ``V = 512`` the ``s = 1.25`` cell costs three times another); each
-cell's bias vectors come from ``--seed`` and its ``V`` alone, so the rows are a serial run's, printed in its order.
+``--workers 2``; every wall with ``--workers 2``: 26.5 min on 2 cores). ``--workers K`` computes the cells in ``K``
+processes (``theorycheck.sweep.make_executor``), the largest ``V`` first and within it the smallest ``s`` (the
+costliest); each cell's bias vectors depend on ``--seed`` and its ``V`` alone: the rows are a serial run's, in order.
 """
 
 from __future__ import annotations
@@ -46,15 +44,19 @@ import argparse
 import math
 from typing import NamedTuple
 
-import numpy as np
-from numpy.polynomial.hermite_e import hermegauss
-from scipy import optimize, signal, special, stats
+from blas_threads import set_blas_threads
 
-from extreme_value_walls import allowed_misses, ev_wall, published_walls
-from memory_read_walls import read_wall, sobol_points
-from readout_parts import crosstalk_variances
-from theorycheck.seeding import child_seed, seed_sequence
-from theorycheck.sweep import make_executor
+set_blas_threads()  # before NumPy loads: one BLAS thread a process, so that K workers use K cores
+
+import numpy as np  # noqa: E402
+from numpy.polynomial.hermite_e import hermegauss  # noqa: E402
+from scipy import optimize, signal, special, stats  # noqa: E402
+
+from extreme_value_walls import allowed_misses, ev_wall, published_walls  # noqa: E402
+from memory_read_walls import read_wall, sobol_points  # noqa: E402
+from readout_parts import crosstalk_variances  # noqa: E402
+from theorycheck.seeding import child_seed, seed_sequence  # noqa: E402
+from theorycheck.sweep import make_executor  # noqa: E402
 
 NODES, WEIGHTS = hermegauss(48)  # ∫ f(x) φ(x) dx ≈ Σ w f(x) / √(2π); 48 nodes: a recall to 4e-6
 WEIGHTS = WEIGHTS / math.sqrt(2 * math.pi)
@@ -123,7 +125,7 @@ def fact_draws(V: int, d: float, points: int = 12, seed: int = 0) -> dict:
 class Query(NamedTuple):
     """One query's read given its label's bias (:func:`conditional_read`), arrays over ``[β, point]``."""
     score: np.ndarray  # S, the correct label's score, its bias included
-    t: np.ndarray  # t = e_aᵀz, drawn given β
+    t: np.ndarray  # t = e_aᵀz, drawn given β (the tests rebuild the read form's whole spread from it)
     rest2: np.ndarray  # σ², the part of it that is the query's own: (|h_a|² + b)/d − ε²
     eps: np.ndarray  # ε = h_aᵀm/(dσ_b): the rivals' fixed biases scale with c = σ_b + ε
     weight: np.ndarray  # ∝ N(β; 0, v)
@@ -153,15 +155,6 @@ def conditional_read(f: dict, d: float, zeta2: float, sigma_b: float, beta: np.n
     eps = hm / (d * sigma_b)
     rest2 = (key * key / rho2 + s_h * f["q"] + b) / d - eps * eps
     return Query(score, t, rest2, eps, np.exp(-0.5 * beta * beta / v) / np.sqrt(v), v)
-
-
-def whole_spread2(f: dict, d: float, zeta2: float, q: Query) -> np.ndarray:
-    """The rivals' whole spread at each of ``q``'s points, as the read form with the trigger in has it
-    (``memory_read_walls.read_recall_share``: ``(|h|² + |e_a + z|²)/d``, the trigger's parts drawn per query):
-    what :func:`conditional_read`'s draws are checked against, not used by the joint form."""
-    b, rho2, x = f["b"], f["rho2"], f["x"]
-    cross = (b + 2 * q.t + zeta2) * x / d  # the key's, the trigger's and their covariance, per coordinate
-    return (q.score * q.score / rho2 + cross * f["q"] + np.maximum(b + 2 * q.t + zeta2, 0.0)) / d
 
 
 def lattice_read(xi: np.ndarray, t: np.ndarray, width: np.ndarray, step: float) -> np.ndarray:
@@ -287,8 +280,7 @@ def main(argv: list[str] | None = None) -> None:
     walls.sort(key=lambda r: (r["target"], r["V"], r["s"]))
     cells = list(dict.fromkeys((r["V"], r["s"], r["target"]) for r in walls))  # a read-out and a check share one
     with make_executor(a.workers) as pool:
-        # in a pool every cell at once, the costliest first (module docstring) so that the processes end
-        # together; else each when its first row prints
+        # in a pool every cell at once, the costliest first (module docstring); else each at its first row
         jobs = {} if pool is None else {c: pool.submit(cell_forms, *c, a.seeds, a.seed, a.points, a.joint_points)
                                         for c in sorted(cells, key=lambda c: (-c[0], c[1]))}
         forms: dict[tuple, tuple] = {}

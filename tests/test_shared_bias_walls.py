@@ -15,6 +15,15 @@ def sb(bench_script):
     return bench_script("shared_bias_walls")
 
 
+def whole_spread2(f: dict, d: float, zeta2: float, q) -> np.ndarray:
+    """The rivals' whole spread at each of ``q``'s points (a ``shared_bias_walls.Query``), as the read form with the
+    trigger in has it (``memory_read_walls.read_recall_share``: ``(|h|² + |e_a + z|²)/d``, the trigger's parts drawn
+    per query): what ``conditional_read``'s draws are checked against; the joint form does not use it."""
+    b, rho2, x = f["b"], f["rho2"], f["x"]
+    cross = (b + 2 * q.t + zeta2) * x / d  # the key's, the trigger's and their covariance, per coordinate
+    return (q.score * q.score / rho2 + cross * f["q"] + np.maximum(b + 2 * q.t + zeta2, 0.0)) / d
+
+
 def test_the_miss_rate_is_the_products_expectation(sb):
     """At ``V = 64``, 2% of facts missed, the lattice and the FFT against the product taken directly, ``n`` by 400
     trapezoid points over ±8σ_c, within 0.2% of the miss rate: with each ``b_j`` split linearly between its two
@@ -86,7 +95,7 @@ def test_over_the_bias_the_joint_reads_are_the_read_forms(sb, bench_script):
     beta = np.sqrt(v) * np.random.default_rng(1).standard_normal(len(v))
     q = sb.conditional_read(f, d, zeta2, sigma_b, beta)
     mr = bench_script("memory_read_walls")
-    drawn = 1.0 - float(np.mean(mr.read_recall(V, q.score, sb.whole_spread2(f, d, zeta2, q))))
+    drawn = 1.0 - float(np.mean(mr.read_recall(V, q.score, whole_spread2(f, d, zeta2, q))))
     assert drawn == pytest.approx(1.0 - mr.read_recall_share(V, d, 1.0 + zeta2, m=16), rel=0.02)
 
 
