@@ -84,7 +84,7 @@ def kappa_gram_ratio(V: int, d: int) -> float:
     ``Var κ ∝ tr G⁴/(tr G²)²``, which is ``1/d`` times ``μ₄/μ₂²`` of ``G``'s spectrum normalized to mean 1; the joint
     form's (``G`` isotropic) has ``μ₄/μ₂² = 1``. ``G``'s spectrum is Marchenko–Pastur's at ``c = d/V``:
     ``μ₂ = 1 + c``, ``μ₄ = 1 + 6c + 6c² + c³`` (the Narayana polynomials). Derived here (2026-12-07) after the
-    measurement it explains (2.38, 3.14, 2.56 at P95's points against 2.34, 3.00, 2.49); it leaves out the correct
+    measurement it explains (2.38, 3.14, 2.58 at P95's points against 2.34, 3.00, 2.49); it leaves out the correct
     label's exclusion, the own terms and the overlaps' own non-Gaussian spread."""
     c = d / V
     return (1 + 6 * c + 6 * c * c + c**3) / (1 + c) ** 2
