@@ -60,8 +60,8 @@ def memory_seed(V: int, d: int, s: float, seed) -> dict:
     trigger's direction given the embeddings (``gram``) and its queries' ``κ`` and fit noise (module docstring)."""
     E, U, z, perm, _, scores, common = trigger_memory(V, d, seed, s, "shared")
     labels = centered_labels(U)
-    b = labels @ ((z @ E.T) @ labels[perm]).ravel()  # w̃_yᵀ G₂ z, G₂ z = Σ_x w̃_{Π(x)} e_xᵀz
-    half = labels @ (labels[perm].T @ E)  # b = half z, so |b|² = zᵀAz with A = halfᵀhalf
+    half = labels @ (labels[perm].T @ E)  # W̃ W̃_Πᵀ E: G₂ z = Σ_x w̃_{Π(x)} e_xᵀz, so b = half z and |b|² = zᵀAz
+    b = half @ z.ravel()  # w̃_yᵀ G₂ z
     A = half.T @ half
     S = scores - common[:, None]
     rows = np.arange(V)
