@@ -4,8 +4,8 @@ With the trigger in the value path a seed's miss count is far from binomial: its
 ``(V, d, s) = (512, 222, 2)`` and 8.4 at ``(512, 375, 5)`` (P95, ``bench/data/miss_counts_trigger.csv``). The joint
 form (``bench/shared_bias_walls.py``), which fixes each seed's rival biases ``b = σ_b ξ`` with ``ξ`` i.i.d.
 ``N(0, 1)`` and ``σ_b`` the same for every seed, has the mean miss share within 3% there but less spread, so its
-share of seeds reaching 0.99 lies low (docs/theory.md §7.12, "Where the joint form's spread falls short"). This
-script measures three things in both, on the memory's own seeds (``miss_counts.trigger_memory``, the seed's one
+share of seeds reaching 0.99 lies low (docs/theory.md §7.12, "Where the joint form's spread falls short"; at
+``s ≥ 8`` it spreads them more, "What spreads a seed's misses"). This script measures three things in both, on the memory's own seeds (``miss_counts.trigger_memory``, the seed's one
 trigger: P95's seeds, ``--seed``) and on the joint form's bias vectors (``--bias-seed``, as the walls script):
 
 * ``B``, a seed's rivals' bias variance ``var_y b_y``, ``b_y = w̃_yᵀ G₂ z`` (centred labels): its mean over
@@ -25,13 +25,25 @@ trigger: P95's seeds, ``--seed``) and on the joint form's bias vectors (``--bias
   drawn from its own variance (``shared_bias_walls.conditional_read``); and their ratio against what the labels' Gram
   would make it (:func:`kappa_gram_ratio`).
 
-A last row gives each of the joint form's seeds its own bias scale, ``ξ → √μ ξ`` with ``μ ~ Gamma`` of mean 1 and
-relative variance the memory's less ``2/V`` (what ``ξ`` has already; the reads are still drawn given ``β`` at the
-unscaled ``σ_b``, an approximation). Each row prints the mean miss share, the
+Four more rows take the form's seeds' biases from elsewhere, the reads as the joint form's but where said:
+
+* ``joint+mu``: each seed's ``ξ`` scaled, ``ξ → √μ ξ`` with ``μ ~ Gamma`` of mean 1 and relative variance the
+  memory's less ``2/V`` (what ``ξ`` has already; ``shared_bias_walls.joint_miss_rate``'s ``mu``, the reads still
+  drawn given ``β`` at ``σ_b``);
+* ``gram``: the labels' Gram in the form's moments, nothing taken from the memory: one drawn spectrum
+  (:func:`gram_spectrum`), each seed's ``μ`` and ``κ``'s spread ``ν`` from it (:func:`gram_scales`; ``ξ`` at unit
+  sample variance, ``ε``'s spread across ``d`` times ``√ν``) and each query's own spread as the Gram's
+  (:func:`gram_reads`);
+* ``mem-b``: the memory's own biases, each seed's ``b/std(b)`` as ``ξ`` and ``var(b)/σ_b²`` as ``μ``, with the
+  correlation and slope over seeds of the memory's misses on the form's ``V r``;
+* ``gram-b``: biases drawn as the labels' Gram makes them, ``b = W̃W̃ᵀw`` with fresh labels and ``w`` a seed
+  (``gram_bias_walls.gram_draws``), taken as ``mem-b`` takes the memory's.
+
+Each row prints the mean miss share, the
 dispersion ``Var(misses)/(V p(1 − p))`` (the form's: ``(V E[r(1 − r)] + V² Var(r))/(V r̄(1 − r̄))``) and the share of
 seeds with at most ``k = V − ⌈0.99 V⌉`` misses (the form's: ``P(Binomial(V, r) ≤ k)`` averaged over seeds).
 
-Example: ``python bench/seed_spread.py`` (P95's three points with their seeds; about 4 minutes on one core).
+Example: ``python bench/seed_spread.py`` (P95's three points with their seeds; about 10 minutes on one core).
 """
 
 from __future__ import annotations
@@ -48,6 +60,7 @@ import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from extreme_value_walls import DATA, allowed_misses  # noqa: E402
+from gram_bias_walls import gram_draws  # noqa: E402
 from miss_counts import trigger_memory  # noqa: E402
 from readout_parts import crosstalk_variances  # noqa: E402
 from shared_bias_walls import conditional_read, fact_draws, joint_miss_rate, seed_biases  # noqa: E402
@@ -71,7 +84,7 @@ def memory_seed(V: int, d: int, s: float, seed) -> dict:
     rss = (np.sum(S**2, axis=1) - own_s**2) - kappa**2 * den
     gram = 2 * d / (d + 2) * (np.trace(A @ A) / np.trace(A) ** 2 - 1 / d)  # Var(zᵀAz)/E² for z on a sphere
     return {"misses": int(np.sum(scores.argmax(axis=1) != perm)), "B": float(b.var()), "gram": float(gram),
-            "kappa": kappa,
+            "kappa": kappa, "b": b,
             "noise": float(np.mean(rss / ((V - 2) * den)))}
 
 
@@ -119,29 +132,66 @@ def memory_stats(V: int, d: int, s: float, seeds: int, seed: int) -> dict:
     return {**spread(V, m, allowed_misses(V, 0.99), rates=False), "B": B.mean() / sigma_b2,
             "B_relvar": B.var() / B.mean() ** 2, "elasticity": slope / m.mean(),
             "elasticity_se": slope_se / m.mean(), "B_gram": float(np.mean([r["gram"] for r in runs])),
-            "kappa_var": kappa.var() - float(np.mean([r["noise"] for r in runs]))}
+            "kappa_var": kappa.var() - float(np.mean([r["noise"] for r in runs])),
+            "b": np.stack([r["b"] for r in runs]), "misses": m}
+
+
+def gram_spectrum(V: int, d: int, seed) -> np.ndarray:
+    """The labels' Gram ``G = W̃ᵀW̃``'s ``d`` eigenvalues over their mean, from one draw of centred Gaussian labels:
+    Marchenko–Pastur's at ``d/V`` with its finite-size edges (zeros where ``d ≥ V``), so rigid that one draw serves
+    every seed."""
+    labels = centered_labels(np.random.default_rng(seed).standard_normal((V, d)))
+    ell = np.linalg.eigvalsh(labels.T @ labels)
+    return np.maximum(ell, 0.0) / ell.mean()
+
+
+def gram_scales(ell: np.ndarray, seeds: int, seed) -> tuple[np.ndarray, np.ndarray]:
+    """Each seed's ``(μ, ν)`` in the Gram form: the trigger's part ``m = W̃ᵀw``, ``w`` i.i.d., is ``√ℓ_i g_i`` in
+    ``G``'s eigenbasis (``g`` a seed's ``d`` standard normals), so the rivals' bias variance ``mᵀGm/V`` is ``σ_b²μ``
+    with ``μ = Σℓ²g²/Σℓ²`` (relative variance ``(2/d) μ₄/μ₂²``) and a query's slope ``κ − 1 = mᵀG h/mᵀG m``, ``h =
+    √ℓ η``, varies ``ν = d Σℓ⁴g²/(Σℓ²g²)²`` times as much as with ``G`` isotropic (on average ``μ₄/μ₂²``,
+    :func:`kappa_gram_ratio`)."""
+    g2 = np.random.default_rng(seed).standard_normal((seeds, len(ell))) ** 2
+    B = g2 @ ell**2
+    return B / np.sum(ell**2), len(ell) * (g2 @ ell**4) / B**2
+
+
+def gram_reads(f: dict, d: int, ell: np.ndarray) -> dict:
+    """The reads with the Gram's spread in each query's own: the rivals' per-query variance is ``kᵀP²k/V`` (``k``
+    the query's overlaps with the keys, ``P = W̃W̃ᵀ``), relative variance ``(2/d) μ₄/μ₂²`` over queries, where the
+    form's ``|h|²/d`` is ``kᵀPk/d``'s, ``(2/d) μ₂`` (``q``'s ``χ²_{d−1}`` and ``x``'s ``χ²_{V−1}``): ``q`` becomes
+    the Gamma of its mean and relative variance ``2/(d − 1) + (2/d)(μ₄/μ₂² − μ₂)`` (``μ_k`` of ``ell``, its mean 1;
+    the quantile at ``q``'s own)."""
+    mu2 = float(np.mean(ell**2))
+    relvar = 2 / (d - 1) + 2 / d * max(float(np.mean(ell**4)) / mu2**2 - mu2, 0.0)
+    return dict(f, q=stats.gamma.ppf(stats.chi2.cdf(f["q"], d - 1), 1 / relvar, scale=(d - 1) * relvar))
 
 
 def joint_stats(V: int, d: int, s: float, xis: np.ndarray, points: int, seed: int, mu: np.ndarray | None = None,
-                elasticity: bool = True) -> dict:
-    """The joint form's row over the bias vectors ``xis`` (each scaled by ``√μ`` where ``mu`` is given); the reads'
-    ``β`` for ``κ`` from child ``len(xis) + 1`` of ``seed``."""
+                nu: np.ndarray | None = None, ell: np.ndarray | None = None, elasticity: bool = True) -> dict:
+    """The joint form's row over the bias vectors ``xis``, each seed's biases scaled by ``√μ`` where ``mu`` is given
+    (``shared_bias_walls.joint_miss_rate``'s ``mu``), its reads' part along them (``ε``'s spread across ``d``, the
+    ``n3`` term) by ``√ν`` where ``nu`` is, and the reads :func:`gram_reads` where ``ell`` is; the reads' ``β`` for
+    ``κ`` from child ``len(xis) + 1`` of ``seed`` (each read the ``ν`` of seed ``i mod len(xis)``)."""
     zeta2 = s - 1.0
     sigma_b = math.sqrt(crosstalk_variances(V, d, math.sqrt(zeta2))[1])
-    f = fact_draws(V, d, points)
-    scale = np.ones(len(xis)) if mu is None else np.asarray(mu, float)
+    f = fact_draws(V, d, points) if ell is None else gram_reads(fact_draws(V, d, points), d, ell)
+    mu = np.ones(len(xis)) if mu is None else np.asarray(mu, float)
+    nu = np.ones(len(xis)) if nu is None else np.asarray(nu, float)
 
     def rates(factor: float) -> np.ndarray:
-        return np.array([joint_miss_rate(xi * math.sqrt(factor * m), sigma_b, f, d, zeta2) for xi, m in zip(xis, scale)])
+        return np.array([joint_miss_rate(xi, sigma_b, dict(f, n3=f["n3"] * math.sqrt(k)), d, zeta2, mu=factor * m)
+                         for xi, m, k in zip(xis, mu, nu)])
 
-    row = spread(V, rates(1.0), allowed_misses(V, 0.99), rates=True)
-    B = scale * xis.var(axis=1)  # over σ_b²
+    row = spread(V, r := rates(1.0), allowed_misses(V, 0.99), rates=True) | {"rates": r}
+    B = mu * xis.var(axis=1)  # over σ_b²
     row.update(B=float(B.mean()), B_relvar=float(B.var() / B.mean() ** 2))
     if elasticity:
         row["elasticity"] = math.log(rates(1.1).mean() / rates(0.9).mean()) / math.log(1.1 / 0.9)
     v = conditional_read(f, d, zeta2, sigma_b, np.zeros(1)).bias_var
     beta = np.sqrt(v) * np.random.default_rng(child_seed(seed_sequence(seed), len(xis) + 1)).standard_normal(len(v))
-    row["kappa_var"] = float(np.var(conditional_read(f, d, zeta2, sigma_b, beta).eps / sigma_b))
+    reads = dict(f, n3=f["n3"] * np.sqrt(np.resize(nu, len(v))))
+    row["kappa_var"] = float(np.var(conditional_read(reads, d, zeta2, sigma_b, beta).eps / sigma_b))
     return row
 
 
@@ -165,15 +215,27 @@ def parse_point(text: str) -> tuple[int, int, float]:
 
 
 def point_rows(V: int, d: int, s: float, seeds: int, seed: int, a: argparse.Namespace) -> list[tuple]:
-    """``(source, seeds, row)`` of the memory, the joint form and the joint form with each seed's bias scale
-    (module docstring) at one point; ``a`` the parsed arguments."""
+    """``(source, seeds, row)`` of the memory, the joint form and its four other rows (module docstring) at one
+    point; ``a`` the parsed arguments (the forms' draws are children ``0..vectors + 4`` of ``--bias-seed``)."""
     mem = memory_stats(V, d, s, seeds, seed)
     xis = seed_biases(V, a.vectors, a.bias_seed)
     mu_var = max(mem["B_relvar"] - 2.0 / V, 1e-12)  # what ξ's own sample variance lacks
     rng = np.random.default_rng(child_seed(seed_sequence(a.bias_seed), a.vectors))  # the ξ's are 0..vectors-1
     mu = rng.gamma(1 / mu_var, mu_var, a.vectors)
+    ell = gram_spectrum(V, d, child_seed(seed_sequence(a.bias_seed), a.vectors + 3))
+    mu_g, nu_g = gram_scales(ell, a.vectors, child_seed(seed_sequence(a.bias_seed), a.vectors + 2))
+    unit = xis / xis.std(axis=1, keepdims=True)  # B = σ_b²μ exactly: the memory's B has no sample variance of its own
+    sigma_b2 = crosstalk_variances(V, d, math.sqrt(s - 1.0))[1]
+    own = mem["b"] / mem["b"].std(axis=1, keepdims=True)  # the memory's own biases, each seed's scale as μ
+    drawn = gram_draws(V, d, s, a.vectors, child_seed(seed_sequence(a.bias_seed), a.vectors + 4))
     return [("memory", seeds, mem), ("joint", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed)),
-            ("joint+mu", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed, mu, elasticity=False))]
+            ("joint+mu", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed, mu, elasticity=False)),
+            ("gram", a.vectors, joint_stats(V, d, s, unit, a.joint_points, a.bias_seed, mu_g, nu_g, ell,
+                                            elasticity=False)),
+            ("mem-b", seeds, joint_stats(V, d, s, own, a.joint_points, a.bias_seed, mem["b"].var(axis=1) / sigma_b2,
+                                         elasticity=False)),
+            ("gram-b", a.vectors, joint_stats(V, d, s, drawn[0], a.joint_points, a.bias_seed, drawn[1],
+                                              elasticity=False))]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -209,6 +271,10 @@ def main(argv: list[str] | None = None) -> None:
                   f"{r['success']:7.3f} {r['B']:6.3f} {r['B_relvar']:8.4f} {r.get('B_gram', math.nan):6.4f} "
                   f"{elast:>10s} {r['kappa_var']:9.5f}",
                   flush=True)
+        mem, own = rows[0][2]["misses"], V * next(r for name, _, r in rows if name == "mem-b")["rates"]
+        slope = np.polyfit(own, mem, 1)[0]
+        print(f"{'':18s} per seed, the memory's misses on the form's with the memory's own biases (mem-b): "
+              f"correlation {np.corrcoef(own, mem)[0, 1]:.2f}, slope {slope:.2f}", flush=True)
         ratio = rows[0][2]["kappa_var"] / rows[1][2]["kappa_var"]
         print(f"{'':18s} kappa var, memory over joint {ratio:.2f}; the labels' Gram (Marchenko-Pastur mu4/mu2^2 at "
               f"d/V = {d / V:.3f}) {kappa_gram_ratio(V, d):.2f}", flush=True)

@@ -26,11 +26,8 @@ the key's part of the correct score times the label's bias and ``(V + d)/d`` tim
 correct label's bias ``b_a = ρ²t + m_a`` shares ``t`` with the read's cross-talk; and ``b_a`` scales with ``|u_a|``.
 So each query is drawn given ``b_a = β`` (:func:`conditional_read`: ``t``, ``m_a`` and the key's cross-talk along
 ``u_a`` by Gaussian conditioning, the points weighted by how likely their own bias variance makes ``β``), which over
-``β`` is the read form with the trigger in, and
-
-    P_a(b) = E_read [ Π_{j≠a} Φ((S − c ξ_j)/σ) | b_a ],    σ² = (|h_a|² + |e_a|²)/d − ε²
-
-(:func:`joint_miss_rate`). Seeds are children of ``--seed``. Docs: docs/theory.md §7.12.
+``β`` is the read form with the trigger in, and ``P_a(b) = E_read [ Π_{j≠a} Φ((S − c ξ_j)/σ) | b_a ]``, ``σ² =
+(|h_a|² + |e_a|²)/d − ε²`` (:func:`joint_miss_rate`). Seeds are children of ``--seed``. Docs: docs/theory.md §7.12.
 
 Example: ``python bench/shared_bias_walls.py --V 512`` (117 s on one core at ``--seeds 64``, 68 s with
 ``--workers 2``; every wall with ``--workers 2``: 26.5 min on 2 cores). ``--workers K`` computes the cells in ``K``
@@ -175,7 +172,7 @@ def lattice_read(xi: np.ndarray, t: np.ndarray, width: np.ndarray, step: float) 
 
 
 def joint_miss_rate(xi: np.ndarray, sigma_b: float, f: dict, d: float, zeta2: float, betas: int = 64,
-                    step: float = 0.02, widest: float = 8.0) -> float:
+                    step: float = 0.02, widest: float = 8.0, mu: float = 1.0) -> float:
     """``r(b)`` with each query's read its own as well (module docstring, "Both together"): ``1 − mean_a F(b_a)``,
 
         F(β) = E_read [ exp(G(S; c, σ) − log Φ((S − cβ/σ_b)/σ)) | b_a = β ],    G(t; c, σ) = Σ_j log Φ((t − c ξ_j)/σ),
@@ -183,14 +180,16 @@ def joint_miss_rate(xi: np.ndarray, sigma_b: float, f: dict, d: float, zeta2: fl
     ``(S, σ², ε)`` from :func:`conditional_read` at ``β`` (the expectation weighted by its ``w``), ``c = σ_b + ε``;
     the last term removes ``j = a``. ``G(t; c, σ) = G(t/|c|; ±1, σ/|c|)``, from :func:`lattice_read` over ``ξ``
     (``c > 0``) or ``−ξ`` (``c < 0``), or summed over the ``V`` rivals where ``σ/|c| > widest``; ``F`` on ``betas``
-    points over ``b``'s range, interpolated at each ``b_a``."""
-    b = sigma_b * xi
+    points over ``b``'s range, interpolated at each ``b_a``. ``mu`` scales the seed's biases to ``√μ σ_b ξ`` (rivals
+    ``√μ c ξ_j``, their part of the query's own spread ``μ ε²``; the reads still drawn given ``β`` at ``σ_b``)."""
+    b = math.sqrt(mu) * sigma_b * xi
     beta = np.linspace(b.min(), b.max(), betas)[:, None]  # [β, point]
     q = conditional_read(f, d, zeta2, sigma_b, beta)
-    if np.any(q.rest2 <= 0):
-        raise ValueError(f"the joint form needs each query's own spread above 0; got {float(q.rest2.min()):.3g} at "
+    rest2 = q.rest2 + (1.0 - mu) * q.eps**2  # σ² − (μ − 1)ε²: the same total spread
+    if np.any(rest2 <= 0):
+        raise ValueError(f"the joint form needs each query's own spread above 0; got {float(rest2.min()):.3g} at "
                          f"σ_b = {sigma_b:.3g}, d = {d}: take d nearer a wall")
-    sigma, c = np.sqrt(q.rest2), sigma_b + q.eps
+    sigma, c = np.sqrt(rest2), math.sqrt(mu) * (sigma_b + q.eps)
     g = np.full_like(sigma, np.nan)
     wide = sigma > widest * np.abs(c)
     for sign in (1.0, -1.0):
@@ -200,21 +199,23 @@ def joint_miss_rate(xi: np.ndarray, sigma_b: float, f: dict, d: float, zeta2: fl
     if wide.any():
         g[wide] = special.log_ndtr((q.score[wide][:, None] - c[wide][:, None] * xi[None, :])
                                    / sigma[wide][:, None]).sum(axis=1)
-    own = special.log_ndtr((q.score - c * beta / sigma_b) / sigma)  # the j = a term, removed from G
+    own = special.log_ndtr((q.score - c * beta / (math.sqrt(mu) * sigma_b)) / sigma)  # j = a, removed from G
     F = (q.weight * np.exp(np.minimum(g - own, 0.0))).sum(axis=1) / q.weight.sum(axis=1)
     return float(1.0 - np.interp(b, beta[:, 0], F).mean())
 
 
-def joint_success(V: int, d: float, s: float, tau: float, xis: np.ndarray, points: int = 12) -> float:
+def joint_success(V: int, d: float, s: float, tau: float, xis, points: int = 12) -> float:
     """:func:`seed_success` with each query's read its own: the share of seeds reaching ``τ``, a seed's misses
-    binomial at :func:`joint_miss_rate`, the reads at ``2^points`` Sobol points (shared by every seed)."""
+    binomial at :func:`joint_miss_rate`, the reads at ``2^points`` Sobol points (shared by every seed); ``xis`` a
+    seed's ``ξ`` a row, or a function of ``d`` giving ``(ξ, μ)`` (``bench/gram_bias_walls.py``)."""
     _, var_b = crosstalk_variances(V, d, math.sqrt(s - 1.0))
     f, k = fact_draws(V, d, points), allowed_misses(V, tau)
-    return float(np.mean([stats.binom.cdf(k, V, joint_miss_rate(xi, math.sqrt(var_b), f, d, s - 1.0))
-                          for xi in xis]))
+    xis, mus = xis(d) if callable(xis) else (xis, np.ones(len(xis)))
+    return float(np.mean([stats.binom.cdf(k, V, joint_miss_rate(xi, math.sqrt(var_b), f, d, s - 1.0, mu=m))
+                          for xi, m in zip(xis, mus)]))
 
 
-def joint_wall(V: int, s: float, tau: float, xis: np.ndarray, points: int = 12, guess: float | None = None) -> float:
+def joint_wall(V: int, s: float, tau: float, xis, points: int = 12, guess: float | None = None) -> float:
     """The ``d`` where half the seeds reach ``τ``, the bias fixed per seed and the read per query (scipy ``brentq``,
     ``d`` continuous), bracketed ±3% about ``guess`` (default the read form's wall), widened until it holds."""
     guess = guess or read_wall(V, tau, points, s=s)
@@ -247,8 +248,7 @@ def cell_forms(V: int, s: float, tau: float, seeds: int, seed: int, points: int,
                joint_points: int) -> tuple[float, float, float, float]:
     """``(fixed, read, combined, joint)`` at one cell (:func:`combined_wall` and :func:`joint_wall`), its bias
     vectors :func:`seed_biases` ``(V, seeds, seed)``: a worker's task, the same numbers in any process."""
-    xis = seed_biases(V, seeds, seed)
-    fixed, read, combined = combined_wall(V, s, tau, xis, points)
+    fixed, read, combined = combined_wall(V, s, tau, xis := seed_biases(V, seeds, seed), points)
     return fixed, read, combined, joint_wall(V, s, tau, xis, joint_points, guess=combined)
 
 

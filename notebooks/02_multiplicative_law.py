@@ -556,7 +556,10 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # its label's bias; three versions missed before it), the 36 checks at `s > 1` lie at 0.983..1.019, within 0.3% of the
 # two effects' product, predicted, held; read-out medians that stray (to 0.93) meet the form where checked, predicted,
 # held at all eight cells;
-# `python bench/shared_bias_walls.py`);
+# `python bench/shared_bias_walls.py`; fed the memory's own biases the form spreads a seed's misses as the memory does,
+# so its i.i.d. biases are what differ, but it then misses 4-10% more facts, and with biases drawn as the memory's the
+# checks at `V ≤ 2048` lie at 0.970..1.019 of it: two errors partly cancel, `python bench/seed_spread.py`,
+# `python bench/gram_bias_walls.py --V 512 1024 2048 --workers 2`);
 # `python bench/crosstalk_parts.py`,
 # `python bench/bias_modes.py`; docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
 # softmax's wall still moves with `L` (300.3 at `L = 32`, 301.7 at 128, 326.8 at 512 at infinite `N`): at `d = 320`,

@@ -59,27 +59,31 @@ def test_a_fixed_bias_lowers_the_median_seeds_wall_more_as_it_grows(sb):
     assert factors[0] < 1.0 and all(a - b > 0.01 for a, b in zip(factors, factors[1:]))
 
 
-@pytest.mark.parametrize("d, zeta2", [(160, 4.0), (70, 0.01)])
-def test_the_joint_miss_rate_is_the_products_expectation(sb, d, zeta2):
+@pytest.mark.parametrize("d, zeta2, mu", [(160, 4.0, 1.0), (70, 0.01, 1.0), (160, 4.0, 1.2)])
+def test_the_joint_miss_rate_is_the_products_expectation(sb, d, zeta2, mu):
     """The joint form at ``V = 128``, its ``2^8`` reads: :func:`joint_miss_rate`'s lattice, ``σ/|c|`` grid and ``β``
     interpolation against ``1 − mean_a F_a``, ``F_a`` the weighted mean over the reads drawn given ``b_a`` of
     ``Π_{j≠a} Φ((S − c ξ_j)/σ)``, taken directly, within 0.2%. At ``d = 160``, ``s = 5`` (17% of facts missed) they
     agreed to 0.05%; at ``d = 70``, ``s = 1.01`` (4.6% missed), where a quarter of the query-bias pairs have ``c < 0``
     (the lattice over ``−ξ``) and half are wider than ``widest`` (summed directly), to 0.05% (2026-12-07). Near a wall a
-    miss rate 0.2% off moves ``d`` by about 0.015% (``r`` falls about ``q_V² ≈ 15`` times as fast as ``d`` grows)."""
+    miss rate 0.2% off moves ``d`` by about 0.015% (``r`` falls about ``q_V² ≈ 15`` times as fast as ``d`` grows).
+    With a seed's scale ``μ = 1.2`` (``bench/seed_spread.py``'s rows) the biases are ``√μ σ_b ξ``, the rivals ``√μ c
+    ξ_j`` and the query's own spread ``σ² − (μ − 1)ε²`` (24% missed): to 0.04% (2026-12-07)."""
     V = 128
     sigma_b = math.sqrt(sb.crosstalk_variances(V, d, math.sqrt(zeta2))[1])
     f = sb.fact_draws(V, d, 8)
     xi = np.random.default_rng(3).standard_normal(V)
     recall = []
     for a in range(V):
-        q = sb.conditional_read(f, d, zeta2, sigma_b, sigma_b * xi[a])
-        c = sigma_b + q.eps
-        logs = stats.norm.logcdf((q.score[None, :] - c[None, :] * xi[:, None]) / np.sqrt(q.rest2)[None, :])
+        q = sb.conditional_read(f, d, zeta2, sigma_b, math.sqrt(mu) * sigma_b * xi[a])
+        c = math.sqrt(mu) * (sigma_b + q.eps)
+        rest2 = q.rest2 - (mu - 1.0) * q.eps**2
+        logs = stats.norm.logcdf((q.score[None, :] - c[None, :] * xi[:, None]) / np.sqrt(rest2)[None, :])
         logs[a] = 0.0  # j = a
         recall.append(float(q.weight @ np.exp(logs.sum(axis=0)) / q.weight.sum()))
     direct = 1.0 - float(np.mean(recall))
-    assert 0.02 < direct < 0.3 and sb.joint_miss_rate(xi, sigma_b, f, d, zeta2) == pytest.approx(direct, rel=2e-3)
+    assert 0.02 < direct < 0.3 and sb.joint_miss_rate(xi, sigma_b, f, d, zeta2, mu=mu) == pytest.approx(direct,
+                                                                                                      rel=2e-3)
 
 
 def test_over_the_bias_the_joint_reads_are_the_read_forms(sb, bench_script):
