@@ -1,4 +1,4 @@
-"""The joint form's walls with each seed's biases as the labels' Gram makes them (prints).
+"""The joint form's walls with each seed's biases as the memory's: the labels' Gram's (prints).
 
 The joint form (``bench/shared_bias_walls.py``) gives a seed's rivals i.i.d. normal biases ``σ_b ξ``. The memory's
 are ``b = W̃W̃ᵀw``, ``W̃`` the centred labels and ``w = Ez`` the keys' overlaps with the seed's trigger, so ``b`` lies
@@ -51,15 +51,22 @@ def gram_biases(V: int, d: int, s: float, seeds: int, seed) -> np.ndarray:
     return np.stack(rows)
 
 
-def gram_draws(V: int, d: float, s: float, seeds: int, seed) -> tuple[np.ndarray, np.ndarray]:
-    """``(ξ, μ)`` for ``shared_bias_walls.joint_success``: :func:`gram_biases` at ``round(d)``, each seed's ``b`` over
-    its own standard deviation and ``μ = var(b)/σ_b²`` (``σ_b²`` ``readout_parts.crosstalk_variances``' at ``d``)."""
-    b = gram_biases(V, int(round(d)), s, seeds, seed)
-    sigma_b2 = crosstalk_variances(V, d, math.sqrt(s - 1.0))[1]
+def unit_and_scale(b: np.ndarray, sigma_b2: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(ξ, μ)`` of bias vectors ``b`` (a seed a row): each over its own standard deviation, and ``μ = var(b)/σ_b²``,
+    so that ``√μ σ_b ξ = b`` (``shared_bias_walls.joint_miss_rate``'s ``mu``)."""
     return b / b.std(axis=1, keepdims=True), b.var(axis=1) / sigma_b2
 
 
-def cell_walls(V: int, s: float, tau: float, seeds: int, seed: int, bias_seed: int, points: int) -> tuple[float, float]:
+def gram_draws(V: int, d: float, s: float, seeds: int, seed) -> tuple[np.ndarray, np.ndarray]:
+    """``(ξ, μ)`` for ``shared_bias_walls.joint_success``: :func:`unit_and_scale` of :func:`gram_biases` at
+    ``round(d)`` (``σ_b²`` ``readout_parts.crosstalk_variances``' at ``d``). The success share is then a step
+    function of ``d``, its steps at half-integers: ``brentq`` ends on one, ±0.5 in ``d``."""
+    b = gram_biases(V, int(round(d)), s, seeds, seed)
+    return unit_and_scale(b, crosstalk_variances(V, d, math.sqrt(s - 1.0))[1])
+
+
+def cell_walls(V: int, s: float, tau: float, seeds: int, seed: int, bias_seed: int,
+               points: int) -> tuple[float, float]:
     """``(joint, gram)``: the joint form's wall with i.i.d. ``ξ`` (``seed_biases(V, seeds, bias_seed)``, the walls
     script's) and with :func:`gram_draws` (``seed``), the second bracketed about the first: a worker's task."""
     joint = joint_wall(V, s, tau, seed_biases(V, seeds, bias_seed), points)
@@ -76,6 +83,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--joint-points", type=int, default=12, help="2^k reads (default 12, at most 16)")
     p.add_argument("--workers", type=int, default=1, help="processes computing cells at once (default 1)")
     a = p.parse_args(argv)
+    try:
+        seed_sequence(a.seed), seed_sequence(a.bias_seed)
+    except ValueError as err:
+        p.error(f"--seed and --bias-seed: {err}")
     if a.seeds < 2 or a.workers < 1 or not 4 <= a.joint_points <= 16:
         p.error(f"--seeds needs at least 2, --workers at least 1 and --joint-points 4..16; got {a.seeds}, "
                 f"{a.workers}, {a.joint_points}: give e.g. --seeds 256 --workers 2 --joint-points 12")

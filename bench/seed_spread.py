@@ -5,8 +5,9 @@ With the trigger in the value path a seed's miss count is far from binomial: its
 form (``bench/shared_bias_walls.py``), which fixes each seed's rival biases ``b = σ_b ξ`` with ``ξ`` i.i.d.
 ``N(0, 1)`` and ``σ_b`` the same for every seed, has the mean miss share within 3% there but less spread, so its
 share of seeds reaching 0.99 lies low (docs/theory.md §7.12, "Where the joint form's spread falls short"; at
-``s ≥ 8`` it spreads them more, "What spreads a seed's misses"). This script measures three things in both, on the memory's own seeds (``miss_counts.trigger_memory``, the seed's one
-trigger: P95's seeds, ``--seed``) and on the joint form's bias vectors (``--bias-seed``, as the walls script):
+``s ≥ 8`` it spreads them more, "What spreads a seed's misses"). This script measures three things in both, on the
+memory's own seeds (``miss_counts.trigger_memory``, the seed's one trigger: P95's seeds, ``--seed``) and on the joint
+form's bias vectors (``--bias-seed``, as the walls script):
 
 * ``B``, a seed's rivals' bias variance ``var_y b_y``, ``b_y = w̃_yᵀ G₂ z`` (centred labels): its mean over
   ``σ_b²`` and its relative variance over seeds (the joint form's is the ``ξ``'s own, about ``2/V``); and, the
@@ -39,8 +40,7 @@ Four more rows take the form's seeds' biases from elsewhere, the reads as the jo
 * ``gram-b``: biases drawn as the labels' Gram makes them, ``b = W̃W̃ᵀw`` with fresh labels and ``w`` a seed
   (``gram_bias_walls.gram_draws``), taken as ``mem-b`` takes the memory's.
 
-Each row prints the mean miss share, the
-dispersion ``Var(misses)/(V p(1 − p))`` (the form's: ``(V E[r(1 − r)] + V² Var(r))/(V r̄(1 − r̄))``) and the share of
+Each row prints the mean miss share, the dispersion ``Var(misses)/(V p(1 − p))`` (the form's: ``(V E[r(1 − r)] + V² Var(r))/(V r̄(1 − r̄))``) and the share of
 seeds with at most ``k = V − ⌈0.99 V⌉`` misses (the form's: ``P(Binomial(V, r) ≤ k)`` averaged over seeds).
 
 Example: ``python bench/seed_spread.py`` (P95's three points with their seeds; about 10 minutes on one core).
@@ -60,7 +60,7 @@ import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from extreme_value_walls import DATA, allowed_misses  # noqa: E402
-from gram_bias_walls import gram_draws  # noqa: E402
+from gram_bias_walls import gram_draws, unit_and_scale  # noqa: E402
 from miss_counts import trigger_memory  # noqa: E402
 from readout_parts import crosstalk_variances  # noqa: E402
 from shared_bias_walls import conditional_read, fact_draws, joint_miss_rate, seed_biases  # noqa: E402
@@ -216,7 +216,9 @@ def parse_point(text: str) -> tuple[int, int, float]:
 
 def point_rows(V: int, d: int, s: float, seeds: int, seed: int, a: argparse.Namespace) -> list[tuple]:
     """``(source, seeds, row)`` of the memory, the joint form and its four other rows (module docstring) at one
-    point; ``a`` the parsed arguments (the forms' draws are children ``0..vectors + 4`` of ``--bias-seed``)."""
+    point; ``a`` the parsed arguments (the forms' draws are children of ``--bias-seed``: ``ξ`` ``0..vectors − 1``,
+    ``joint+mu``'s ``μ`` ``vectors``, ``gram``'s ``vectors + 2`` and ``+ 3``, ``gram-b``'s ``vectors + 4``; each row's
+    reads for ``κ`` child ``n + 1``, ``n`` its seeds)."""
     mem = memory_stats(V, d, s, seeds, seed)
     xis = seed_biases(V, a.vectors, a.bias_seed)
     mu_var = max(mem["B_relvar"] - 2.0 / V, 1e-12)  # what ξ's own sample variance lacks
@@ -226,14 +228,13 @@ def point_rows(V: int, d: int, s: float, seeds: int, seed: int, a: argparse.Name
     mu_g, nu_g = gram_scales(ell, a.vectors, child_seed(seed_sequence(a.bias_seed), a.vectors + 2))
     unit = xis / xis.std(axis=1, keepdims=True)  # B = σ_b²μ exactly: the memory's B has no sample variance of its own
     sigma_b2 = crosstalk_variances(V, d, math.sqrt(s - 1.0))[1]
-    own = mem["b"] / mem["b"].std(axis=1, keepdims=True)  # the memory's own biases, each seed's scale as μ
+    own = unit_and_scale(mem["b"], sigma_b2)  # the memory's own biases, each seed's scale as μ
     drawn = gram_draws(V, d, s, a.vectors, child_seed(seed_sequence(a.bias_seed), a.vectors + 4))
     return [("memory", seeds, mem), ("joint", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed)),
             ("joint+mu", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed, mu, elasticity=False)),
             ("gram", a.vectors, joint_stats(V, d, s, unit, a.joint_points, a.bias_seed, mu_g, nu_g, ell,
                                             elasticity=False)),
-            ("mem-b", seeds, joint_stats(V, d, s, own, a.joint_points, a.bias_seed, mem["b"].var(axis=1) / sigma_b2,
-                                         elasticity=False)),
+            ("mem-b", seeds, joint_stats(V, d, s, own[0], a.joint_points, a.bias_seed, own[1], elasticity=False)),
             ("gram-b", a.vectors, joint_stats(V, d, s, drawn[0], a.joint_points, a.bias_seed, drawn[1],
                                               elasticity=False))]
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from blas_threads import set_blas_threads
 
@@ -180,15 +180,15 @@ def joint_miss_rate(xi: np.ndarray, sigma_b: float, f: dict, d: float, zeta2: fl
     ``(S, σ², ε)`` from :func:`conditional_read` at ``β`` (the expectation weighted by its ``w``), ``c = σ_b + ε``;
     the last term removes ``j = a``. ``G(t; c, σ) = G(t/|c|; ±1, σ/|c|)``, from :func:`lattice_read` over ``ξ``
     (``c > 0``) or ``−ξ`` (``c < 0``), or summed over the ``V`` rivals where ``σ/|c| > widest``; ``F`` on ``betas``
-    points over ``b``'s range, interpolated at each ``b_a``. ``mu`` scales the seed's biases to ``√μ σ_b ξ`` (rivals
-    ``√μ c ξ_j``, their part of the query's own spread ``μ ε²``; the reads still drawn given ``β`` at ``σ_b``)."""
+    points over ``b``'s range, interpolated at each ``b_a``. ``mu`` scales the biases to ``√μ σ_b ξ`` and (assumed,
+    ``κ`` kept) ``c``: rivals ``√μ c ξ_j``, their share of the query's spread ``μ ε²``, reads given ``β`` at ``σ_b``."""
     b = math.sqrt(mu) * sigma_b * xi
     beta = np.linspace(b.min(), b.max(), betas)[:, None]  # [β, point]
     q = conditional_read(f, d, zeta2, sigma_b, beta)
     rest2 = q.rest2 + (1.0 - mu) * q.eps**2  # σ² − (μ − 1)ε²: the same total spread
     if np.any(rest2 <= 0):
         raise ValueError(f"the joint form needs each query's own spread above 0; got {float(rest2.min()):.3g} at "
-                         f"σ_b = {sigma_b:.3g}, d = {d}: take d nearer a wall")
+                         f"σ_b = {sigma_b:.3g}, d = {d}, μ = {mu:.3g}: take d nearer a wall, or μ nearer 1")
     sigma, c = np.sqrt(rest2), math.sqrt(mu) * (sigma_b + q.eps)
     g = np.full_like(sigma, np.nan)
     wide = sigma > widest * np.abs(c)
@@ -204,7 +204,7 @@ def joint_miss_rate(xi: np.ndarray, sigma_b: float, f: dict, d: float, zeta2: fl
     return float(1.0 - np.interp(b, beta[:, 0], F).mean())
 
 
-def joint_success(V: int, d: float, s: float, tau: float, xis, points: int = 12) -> float:
+def joint_success(V: int, d: float, s: float, tau: float, xis: np.ndarray | Callable, points: int = 12) -> float:
     """:func:`seed_success` with each query's read its own: the share of seeds reaching ``τ``, a seed's misses
     binomial at :func:`joint_miss_rate`, the reads at ``2^points`` Sobol points (shared by every seed); ``xis`` a
     seed's ``ξ`` a row, or a function of ``d`` giving ``(ξ, μ)`` (``bench/gram_bias_walls.py``)."""
@@ -215,7 +215,7 @@ def joint_success(V: int, d: float, s: float, tau: float, xis, points: int = 12)
                           for xi, m in zip(xis, mus)]))
 
 
-def joint_wall(V: int, s: float, tau: float, xis, points: int = 12, guess: float | None = None) -> float:
+def joint_wall(V: int, s: float, tau: float, xis: np.ndarray | Callable, points=12, guess: float | None = None):
     """The ``d`` where half the seeds reach ``τ``, the bias fixed per seed and the read per query (scipy ``brentq``,
     ``d`` continuous), bracketed ±3% about ``guess`` (default the read form's wall), widened until it holds."""
     guess = guess or read_wall(V, tau, points, s=s)

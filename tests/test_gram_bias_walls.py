@@ -55,3 +55,4 @@ def test_bad_arguments_stop_in_one_line(bench_usage_error):
     assert "names no published wall" in bench_usage_error("gram_bias_walls", ["--V", "100"])
     assert "--seeds needs at least 2" in bench_usage_error("gram_bias_walls", ["--V", "512", "--seeds", "1"])
     assert "--workers at least 1" in bench_usage_error("gram_bias_walls", ["--V", "512", "--workers", "0"])
+    assert "--seed and --bias-seed" in bench_usage_error("gram_bias_walls", ["--V", "512", "--seed", "-1"])

@@ -86,6 +86,15 @@ def test_the_joint_miss_rate_is_the_products_expectation(sb, d, zeta2, mu):
                                                                                                       rel=2e-3)
 
 
+def test_the_biases_may_come_as_a_function_of_d(sb):
+    """``joint_success`` with a seed's ``ξ`` as an array and as a function of ``d`` giving ``(ξ, μ = 1)``
+    (``bench/gram_bias_walls.py``'s way): the same share, bit for bit."""
+    V, d, s = 128, 90.0, 3.0
+    xis = sb.seed_biases(V, 4, 3)
+    share = sb.joint_success(V, d, s, 0.9, xis, 6)
+    assert sb.joint_success(V, d, s, 0.9, lambda _: (xis, np.ones(len(xis))), 6) == share
+
+
 def test_over_the_bias_the_joint_reads_are_the_read_forms(sb, bench_script):
     """Each query's reads are drawn given its label's bias ``β``; with ``β`` drawn from each point's own variance
     (what the weights do) they are the read form with the trigger in (``memory_read_walls.read_recall_share``), whose miss
