@@ -10,8 +10,9 @@ Here the wall (the ``d`` where half the seeds reach ``τ``, scipy ``brentq``) wi
 each seed's ``b/std(b)`` as ``ξ`` and ``B/σ_b²`` as its scale ``μ``, ``shared_bias_walls.joint_miss_rate``'s ``mu``)
 beside the walls script's joint form (``seed_biases``, ``--bias-seed``) and the published walls at ``s > 1``.
 
-A seed's draws are nested in ``d`` (its ``w`` first, then the labels column by column), so the success share moves
-smoothly with ``d`` and ``brentq`` sees one function; ``d`` is rounded to an integer for the labels' width.
+A seed's draws are nested in ``d`` (its ``w`` first, then the labels column by column), so from one integer ``d`` to
+the next its biases move little and ``brentq`` sees one function, a step function (``d`` rounded to an integer for
+the labels' width: the wall to ±0.5).
 
 Example: ``python bench/gram_bias_walls.py --V 512 1024 2048 --workers 2`` (the 20 published cells at ``s > 1`` with
 those ``V``, 36 min on 2 cores; ``--s`` picks cells; ``--workers K`` computes them in ``K`` processes, the largest

@@ -40,8 +40,9 @@ Four more rows take the form's seeds' biases from elsewhere, the reads as the jo
 * ``gram-b``: biases drawn as the labels' Gram makes them, ``b = W̃W̃ᵀw`` with fresh labels and ``w`` a seed
   (``gram_bias_walls.gram_draws``), taken as ``mem-b`` takes the memory's.
 
-Each row prints the mean miss share, the dispersion ``Var(misses)/(V p(1 − p))`` (the form's: ``(V E[r(1 − r)] + V² Var(r))/(V r̄(1 − r̄))``) and the share of
-seeds with at most ``k = V − ⌈0.99 V⌉`` misses (the form's: ``P(Binomial(V, r) ≤ k)`` averaged over seeds).
+Each row prints the mean miss share, the dispersion ``Var(misses)/(V p(1 − p))`` (the form's: ``(V E[r(1 − r)] +
+V² Var(r))/(V r̄(1 − r̄))``) and the share of seeds with at most ``k = V − ⌈0.99 V⌉`` misses (the form's:
+``P(Binomial(V, r) ≤ k)`` averaged over seeds).
 
 Example: ``python bench/seed_spread.py`` (P95's three points with their seeds; about 10 minutes on one core).
 """
