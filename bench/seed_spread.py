@@ -223,14 +223,13 @@ def point_rows(V: int, d: int, s: float, seeds: int, seed: int, a: argparse.Name
     mem = memory_stats(V, d, s, seeds, seed)
     xis = seed_biases(V, a.vectors, a.bias_seed)
     mu_var = max(mem["B_relvar"] - 2.0 / V, 1e-12)  # what ξ's own sample variance lacks
-    rng = np.random.default_rng(child_seed(seed_sequence(a.bias_seed), a.vectors))  # the ξ's are 0..vectors-1
-    mu = rng.gamma(1 / mu_var, mu_var, a.vectors)
-    ell = gram_spectrum(V, d, child_seed(seed_sequence(a.bias_seed), a.vectors + 3))
-    mu_g, nu_g = gram_scales(ell, a.vectors, child_seed(seed_sequence(a.bias_seed), a.vectors + 2))
-    unit = xis / xis.std(axis=1, keepdims=True)  # B = σ_b²μ exactly: the memory's B has no sample variance of its own
-    sigma_b2 = crosstalk_variances(V, d, math.sqrt(s - 1.0))[1]
-    own = unit_and_scale(mem["b"], sigma_b2)  # the memory's own biases, each seed's scale as μ
-    drawn = gram_draws(V, d, s, a.vectors, child_seed(seed_sequence(a.bias_seed), a.vectors + 4))
+    root = seed_sequence(a.bias_seed)
+    mu = np.random.default_rng(child_seed(root, a.vectors)).gamma(1 / mu_var, mu_var, a.vectors)  # ξ: 0..vectors-1
+    ell = gram_spectrum(V, d, child_seed(root, a.vectors + 3))
+    mu_g, nu_g = gram_scales(ell, a.vectors, child_seed(root, a.vectors + 2))
+    unit = unit_and_scale(xis, 1.0)[0]  # B = σ_b²μ exactly: the memory's B has no sample variance of its own
+    own = unit_and_scale(mem["b"], crosstalk_variances(V, d, math.sqrt(s - 1.0))[1])  # the memory's own, scale as μ
+    drawn = gram_draws(V, d, s, a.vectors, child_seed(root, a.vectors + 4))
     return [("memory", seeds, mem), ("joint", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed)),
             ("joint+mu", a.vectors, joint_stats(V, d, s, xis, a.joint_points, a.bias_seed, mu, elasticity=False)),
             ("gram", a.vectors, joint_stats(V, d, s, unit, a.joint_points, a.bias_seed, mu_g, nu_g, ell,

@@ -248,7 +248,8 @@ def cell_forms(V: int, s: float, tau: float, seeds: int, seed: int, points: int,
                joint_points: int) -> tuple[float, float, float, float]:
     """``(fixed, read, combined, joint)`` at one cell (:func:`combined_wall` and :func:`joint_wall`), its bias
     vectors :func:`seed_biases` ``(V, seeds, seed)``: a worker's task, the same numbers in any process."""
-    fixed, read, combined = combined_wall(V, s, tau, xis := seed_biases(V, seeds, seed), points)
+    xis = seed_biases(V, seeds, seed)
+    fixed, read, combined = combined_wall(V, s, tau, xis, points)
     return fixed, read, combined, joint_wall(V, s, tau, xis, joint_points, guess=combined)
 
 
