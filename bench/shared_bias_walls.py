@@ -265,8 +265,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--workers", type=int, default=1, help="processes computing cells at once (default 1)")
     a = p.parse_args(argv)
     walls = [r for r in published_walls() if r["s"] > 1.0 and (not a.V or r["V"] in a.V)]
-    if a.seeds < 2:
-        p.error(f"--seeds needs at least 2 bias vectors (a median over seeds); got {a.seeds}: give e.g. 256")
+    if a.seeds < 2 or a.seed < 0:
+        p.error(f"--seeds needs at least 2 bias vectors (a median over seeds) and --seed an integer >= 0; got "
+                f"{a.seeds}, {a.seed}: give e.g. --seeds 256 --seed 13788")
     for flag, value, top, default in (("--points", a.points, 22, 16), ("--joint-points", a.joint_points, 16, 12)):
         if not 4 <= value <= top:
             p.error(f"{flag} is the exponent of 2 (points = 2^k), between 4 and {top}; got {value}: give e.g. "

@@ -132,6 +132,7 @@ def test_the_joint_form_has_the_seeds_spread_the_simulation_has(sb):
 
 def test_bad_arguments_stop_in_one_line(bench_usage_error):
     assert "at least 2 bias vectors" in bench_usage_error("shared_bias_walls", ["--seeds", "1"])
+    assert "--seed an integer >= 0" in bench_usage_error("shared_bias_walls", ["--seed", "-1"])
     assert "names no published wall" in bench_usage_error("shared_bias_walls", ["--V", "100"])
     assert "between 4 and 22" in bench_usage_error("shared_bias_walls", ["--points", "30"])
     assert "--joint-points is the exponent of 2" in bench_usage_error("shared_bias_walls", ["--joint-points", "2"])
