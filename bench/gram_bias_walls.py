@@ -30,12 +30,12 @@ set_blas_threads()  # before NumPy loads, as shared_bias_walls.py
 
 import numpy as np  # noqa: E402
 
+from cell_pool import cell_results  # noqa: E402
 from extreme_value_walls import published_walls  # noqa: E402
 from readout_parts import crosstalk_variances  # noqa: E402
 from shared_bias_walls import joint_wall, seed_biases  # noqa: E402
 from theorycheck.algorithms.limit import centered_labels  # noqa: E402
 from theorycheck.seeding import child_seed, seed_sequence  # noqa: E402
-from theorycheck.sweep import make_executor  # noqa: E402
 
 
 def gram_biases(V: int, d: int, s: float, seeds: int, seed) -> np.ndarray:
@@ -66,12 +66,13 @@ def gram_draws(V: int, d: float, s: float, seeds: int, seed) -> tuple[np.ndarray
     return unit_and_scale(b, crosstalk_variances(V, d, math.sqrt(s - 1.0))[1])
 
 
-def cell_walls(V: int, s: float, tau: float, seeds: int, seed: int, bias_seed: int,
-               points: int) -> tuple[float, float]:
+def cell_walls(V: int, s: float, tau: float, seeds: int, seed: int, bias_seed: int, points: int,
+               reads: bool = False) -> tuple[float, float]:
     """``(joint, gram)``: the joint form's wall with i.i.d. ``ξ`` (``seed_biases(V, seeds, bias_seed)``, the walls
-    script's) and with :func:`gram_draws` (``seed``), the second bracketed about the first: a worker's task."""
-    joint = joint_wall(V, s, tau, seed_biases(V, seeds, bias_seed), points)
-    return joint, joint_wall(V, s, tau, lambda d: gram_draws(V, d, s, seeds, seed), points, guess=joint)
+    script's) and with :func:`gram_draws` (``seed``), the second bracketed about the first, both with the reads of
+    the labels' Gram where ``reads`` (``joint_reads``): a worker's task."""
+    joint = joint_wall(V, s, tau, seed_biases(V, seeds, bias_seed), points, gram=reads)
+    return joint, joint_wall(V, s, tau, lambda d: gram_draws(V, d, s, seeds, seed), points, guess=joint, gram=reads)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -83,6 +84,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--bias-seed", type=int, default=13788, help="the i.i.d. biases' root (the walls script's)")
     p.add_argument("--joint-points", type=int, default=12, help="2^k reads (default 12, at most 16)")
     p.add_argument("--workers", type=int, default=1, help="processes computing cells at once (default 1)")
+    p.add_argument("--gram-reads", action="store_true", help="both forms with the reads of the labels' Gram "
+                   "(joint_reads.conditional_read's V; default the isotropic reads)")
     a = p.parse_args(argv)
     try:
         seed_sequence(a.seed), seed_sequence(a.bias_seed)
@@ -97,19 +100,14 @@ def main(argv: list[str] | None = None) -> None:
         p.error(f"--V {a.V} --s {a.s} names no published wall with the trigger in at target 0.99; give V among "
                 f"{sorted({r['V'] for r in published_walls() if r['s'] > 1.0})}")
     walls.sort(key=lambda r: (r["V"], r["s"]))
-    cells = list(dict.fromkeys((r["V"], r["s"]) for r in walls))
     print(f"{'source':9s} {'V':>6s} {'s':>7s} {'wall':>8s} {'joint':>8s} {'ratio':>6s} {'gram':>8s} {'ratio':>6s} "
           f"{'gram/joint':>10s}")
-    with make_executor(a.workers) as pool:
-        args = {c: (*c, 0.99, a.seeds, a.seed, a.bias_seed, a.joint_points) for c in cells}
-        jobs = {} if pool is None else {c: pool.submit(cell_walls, *args[c])
-                                        for c in sorted(cells, key=lambda c: (-c[0], c[1]))}
-        forms: dict[tuple, tuple] = {}
+    args = {(r["V"], r["s"]): (r["V"], r["s"], 0.99, a.seeds, a.seed, a.bias_seed, a.joint_points, a.gram_reads)
+            for r in walls}
+    with cell_results(a.workers, cell_walls, args, first=lambda c: (-c[0], c[1])) as forms:
         for r in walls:
             c = (r["V"], r["s"])
-            if c not in forms:
-                forms[c] = jobs[c].result() if jobs else cell_walls(*args[c])
-            joint, gram = forms[c]
+            joint, gram = forms(c)
             print(f"{r['source']:9s} {c[0]:6d} {c[1]:7.2f} {r['wall']:8.1f} {joint:8.1f} {r['wall'] / joint:6.3f} "
                   f"{gram:8.1f} {r['wall'] / gram:6.3f} {gram / joint:10.4f}", flush=True)
 

@@ -23,10 +23,10 @@ form's bias vectors (``--bias-seed``, as the walls script):
   (``RSS/((V − 2) Σ_j b_j²)``, averaged: the i.i.d.-residual variance, an approximation, as the residuals lie in the
   labels' ``d``-dimensional span; the slope written out from the memory's parts, without a fit, gave variances within
   15% of it on six seeds at the two 512 points, a reviewer's check, 2026-12-07); in the joint form ``1 + ε/σ_b`` over its reads, each read's bias ``β``
-  drawn from its own variance (``shared_bias_walls.conditional_read``); and their ratio against what the labels' Gram
-  would make it (:func:`kappa_gram_ratio`).
+  drawn from its own variance (``joint_reads.drawn_reads``); and their ratio against what the labels' Gram
+  would make it (:func:`kappa_gram_ratio`), and against the ``mem-g`` row's (the reads with the Gram's parts).
 
-Four more rows take the form's seeds' biases from elsewhere, the reads as the joint form's but where said:
+Five more rows take the form's seeds' biases from elsewhere, the reads as the joint form's but where said:
 
 * ``joint+mu``: each seed's ``ξ`` scaled, ``ξ → √μ ξ`` with ``μ ~ Gamma`` of mean 1 and relative variance the
   memory's less ``2/V`` (what ``ξ`` has already; ``shared_bias_walls.joint_miss_rate``'s ``mu``, the reads still
@@ -34,11 +34,14 @@ Four more rows take the form's seeds' biases from elsewhere, the reads as the jo
 * ``gram``: the labels' Gram in the form's moments, nothing taken from the memory: one drawn spectrum
   (:func:`gram_spectrum`), each seed's ``μ`` and ``κ``'s spread ``ν`` from it (:func:`gram_scales`; ``ξ`` at unit
   sample variance, ``ε``'s spread across ``d`` times ``√ν``) and each query's own spread as the Gram's
-  (:func:`gram_reads`);
+  (:func:`gram_reads`): a first attempt, kept as a record, whose ``ν`` scales that term by the whole ``κ``'s ratio
+  (:func:`kappa_gram_ratio`), where ``joint_reads`` splits ``κ`` into its parts (``mem-g``);
 * ``mem-b``: the memory's own biases, each seed's ``b/std(b)`` as ``ξ`` and ``var(b)/σ_b²`` as ``μ``, with the
   correlation and slope over seeds of the memory's misses on the form's ``V r``;
 * ``gram-b``: biases drawn as the labels' Gram makes them, ``b = W̃W̃ᵀw`` with fresh labels and ``w`` a seed
-  (``gram_bias_walls.gram_draws``), taken as ``mem-b`` takes the memory's.
+  (``gram_bias_walls.gram_draws``), taken as ``mem-b`` takes the memory's;
+* ``mem-g``: ``mem-b`` with the reads of the labels' Gram (``joint_reads.conditional_read``'s ``V``: the rivals'
+  slope on their biases as the memory's, docs/theory.md §7.12 "The rivals' slope with the labels' Gram").
 
 Each row prints the mean miss share, the dispersion ``Var(misses)/(V p(1 − p))`` (the form's: ``(V E[r(1 − r)] +
 V² Var(r))/(V r̄(1 − r̄))``) and the share of seeds with at most ``k = V − ⌈0.99 V⌉`` misses (the form's:
@@ -64,14 +67,17 @@ from extreme_value_walls import DATA, allowed_misses  # noqa: E402
 from gram_bias_walls import gram_draws, unit_and_scale  # noqa: E402
 from miss_counts import trigger_memory  # noqa: E402
 from readout_parts import crosstalk_variances  # noqa: E402
-from shared_bias_walls import conditional_read, fact_draws, joint_miss_rate, seed_biases  # noqa: E402
+from joint_reads import drawn_reads, fact_draws  # noqa: E402
+from shared_bias_walls import joint_miss_rate, seed_biases  # noqa: E402
 from theorycheck.algorithms.limit import centered_labels  # noqa: E402
 from theorycheck.seeding import child_seed, seed_sequence  # noqa: E402
 
 
 def memory_seed(V: int, d: int, s: float, seed) -> dict:
     """One seed of the read-out's memory with its one trigger: its misses, ``B``, ``B``'s relative variance over the
-    trigger's direction given the embeddings (``gram``) and its queries' ``κ`` and fit noise (module docstring)."""
+    trigger's direction given the embeddings (``gram``) and its queries' ``κ`` and fit noise (module docstring);
+    per query also ``t = e_aᵀz``, ``m_a = b_a − |w̃_a|² t``, the correct score ``own_s`` and the rivals' residual sum
+    of squares ``rss`` (``bench/rival_slope.py``), and the facts ``perm``."""
     E, U, z, perm, _, scores, common = trigger_memory(V, d, seed, s, "shared")
     labels = centered_labels(U)
     half = labels @ (labels[perm].T @ E)  # W̃ W̃_Πᵀ E: G₂ z = Σ_x w̃_{Π(x)} e_xᵀz, so b = half z and |b|² = zᵀAz
@@ -84,9 +90,10 @@ def memory_seed(V: int, d: int, s: float, seed) -> dict:
     kappa = (S @ b - own_s * own_b) / den
     rss = (np.sum(S**2, axis=1) - own_s**2) - kappa**2 * den
     gram = 2 * d / (d + 2) * (np.trace(A @ A) / np.trace(A) ** 2 - 1 / d)  # Var(zᵀAz)/E² for z on a sphere
+    t = E @ z.ravel()
     return {"misses": int(np.sum(scores.argmax(axis=1) != perm)), "B": float(b.var()), "gram": float(gram),
-            "kappa": kappa, "b": b,
-            "noise": float(np.mean(rss / ((V - 2) * den)))}
+            "kappa": kappa, "b": b, "noise": float(np.mean(rss / ((V - 2) * den))), "t": t, "perm": perm,
+            "m_a": own_b - np.sum(labels[perm] ** 2, axis=1) * t, "own_s": own_s, "rss": rss}
 
 
 def kappa_gram_ratio(V: int, d: int) -> float:
@@ -99,7 +106,9 @@ def kappa_gram_ratio(V: int, d: int) -> float:
     form's (``G`` isotropic) has ``μ₄/μ₂² = 1``. ``G``'s spectrum is Marchenko–Pastur's at ``c = d/V``:
     ``μ₂ = 1 + c``, ``μ₄ = 1 + 6c + 6c² + c³`` (the Narayana polynomials). Derived here (2026-12-07) after the
     measurement it explains (2.38, 3.14, 2.58 at P95's points against 2.34, 3.00, 2.49); it leaves out the correct
-    label's exclusion, the own terms and the overlaps' own non-Gaussian spread."""
+    label's exclusion, the own terms and the overlaps' own non-Gaussian spread. ``joint_reads`` (2026-12-08) derives
+    the parts instead, ``κ``'s coupling to the correct label's bias and its spread given it, and with them the form's
+    ``κ`` variance is the memory's (the ``mem-g`` row): this ratio is an approximation of the whole."""
     c = d / V
     return (1 + 6 * c + 6 * c * c + c**3) / (1 + c) ** 2
 
@@ -169,10 +178,12 @@ def gram_reads(f: dict, d: int, ell: np.ndarray) -> dict:
 
 
 def joint_stats(V: int, d: int, s: float, xis: np.ndarray, points: int, seed: int, mu: np.ndarray | None = None,
-                nu: np.ndarray | None = None, ell: np.ndarray | None = None, elasticity: bool = True) -> dict:
+                nu: np.ndarray | None = None, ell: np.ndarray | None = None, elasticity: bool = True,
+                gram: bool = False) -> dict:
     """The joint form's row over the bias vectors ``xis``, each seed's biases scaled by ``√μ`` where ``mu`` is given
     (``shared_bias_walls.joint_miss_rate``'s ``mu``), its reads' part along them (``ε``'s spread across ``d``, the
-    ``n3`` term) by ``√ν`` where ``nu`` is, and the reads :func:`gram_reads` where ``ell`` is; the reads' ``β`` for
+    ``n3`` term) by ``√ν`` where ``nu`` is, the reads :func:`gram_reads` where ``ell`` is and the Gram's reads
+    (``joint_reads``) where ``gram``; the reads' ``β`` for
     ``κ`` from child ``len(xis) + 1`` of ``seed`` (each read the ``ν`` of seed ``i mod len(xis)``)."""
     zeta2 = s - 1.0
     sigma_b = math.sqrt(crosstalk_variances(V, d, math.sqrt(zeta2))[1])
@@ -181,18 +192,17 @@ def joint_stats(V: int, d: int, s: float, xis: np.ndarray, points: int, seed: in
     nu = np.ones(len(xis)) if nu is None else np.asarray(nu, float)
 
     def rates(factor: float) -> np.ndarray:
-        return np.array([joint_miss_rate(xi, sigma_b, dict(f, n3=f["n3"] * math.sqrt(k)), d, zeta2, mu=factor * m)
-                         for xi, m, k in zip(xis, mu, nu)])
+        return np.array([joint_miss_rate(xi, sigma_b, dict(f, n3=f["n3"] * math.sqrt(k)), d, zeta2, mu=factor * m,
+                                         gram=gram) for xi, m, k in zip(xis, mu, nu)])
 
     row = spread(V, r := rates(1.0), allowed_misses(V, 0.99), rates=True) | {"rates": r}
     B = mu * xis.var(axis=1)  # over σ_b²
     row.update(B=float(B.mean()), B_relvar=float(B.var() / B.mean() ** 2))
     if elasticity:
         row["elasticity"] = math.log(rates(1.1).mean() / rates(0.9).mean()) / math.log(1.1 / 0.9)
-    v = conditional_read(f, d, zeta2, sigma_b, np.zeros(1)).bias_var
-    beta = np.sqrt(v) * np.random.default_rng(child_seed(seed_sequence(seed), len(xis) + 1)).standard_normal(len(v))
-    reads = dict(f, n3=f["n3"] * np.sqrt(np.resize(nu, len(v))))
-    row["kappa_var"] = float(np.var(conditional_read(reads, d, zeta2, sigma_b, beta).eps / sigma_b))
+    reads = dict(f, n3=f["n3"] * np.sqrt(np.resize(nu, len(f["n3"]))))
+    rng = np.random.default_rng(child_seed(seed_sequence(seed), len(xis) + 1))
+    row["kappa_var"] = float(np.var(drawn_reads(reads, d, zeta2, sigma_b, rng, V if gram else None)[1].eps / sigma_b))
     return row
 
 
@@ -236,7 +246,9 @@ def point_rows(V: int, d: int, s: float, seeds: int, seed: int, a: argparse.Name
                                             elasticity=False)),
             ("mem-b", seeds, joint_stats(V, d, s, own[0], a.joint_points, a.bias_seed, own[1], elasticity=False)),
             ("gram-b", a.vectors, joint_stats(V, d, s, drawn[0], a.joint_points, a.bias_seed, drawn[1],
-                                              elasticity=False))]
+                                              elasticity=False)),
+            ("mem-g", seeds, joint_stats(V, d, s, own[0], a.joint_points, a.bias_seed, own[1], elasticity=False,
+                                         gram=True))]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -276,9 +288,10 @@ def main(argv: list[str] | None = None) -> None:
         slope = np.polyfit(own, mem, 1)[0]
         print(f"{'':18s} per seed, the memory's misses on the form's with the memory's own biases (mem-b): "
               f"correlation {np.corrcoef(own, mem)[0, 1]:.2f}, slope {slope:.2f}", flush=True)
-        ratio = rows[0][2]["kappa_var"] / rows[1][2]["kappa_var"]
-        print(f"{'':18s} kappa var, memory over joint {ratio:.2f}; the labels' Gram (Marchenko-Pastur mu4/mu2^2 at "
-              f"d/V = {d / V:.3f}) {kappa_gram_ratio(V, d):.2f}", flush=True)
+        kappa = {name: r["kappa_var"] for name, _, r in rows}
+        print(f"{'':18s} kappa var, memory over joint {kappa['memory'] / kappa['joint']:.2f}; the labels' Gram "
+              f"(Marchenko-Pastur mu4/mu2^2 at d/V = {d / V:.3f}) {kappa_gram_ratio(V, d):.2f}; memory over the "
+              f"Gram's reads (mem-g) {kappa['memory'] / kappa['mem-g']:.2f}", flush=True)
 
 
 if __name__ == "__main__":

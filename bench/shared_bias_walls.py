@@ -24,14 +24,17 @@ prediction that missed: docs/theory.md §7.12, "One model for both effects"): a 
 plus a part of the query's own, with ``c = σ_b + ε``, ``ε = h_aᵀm/(dσ_b)`` (``h_a``'s part along ``m``; it holds
 the key's part of the correct score times the label's bias and ``(V + d)/d`` times ``t = e_aᵀz``, which is in that bias); the
 correct label's bias ``b_a = ρ²t + m_a`` shares ``t`` with the read's cross-talk; and ``b_a`` scales with ``|u_a|``.
-So each query is drawn given ``b_a = β`` (:func:`conditional_read`: ``t``, ``m_a`` and the key's cross-talk along
+So each query is drawn given ``b_a = β`` (``joint_reads.conditional_read``: ``t``, ``m_a`` and the key's cross-talk along
 ``u_a`` by Gaussian conditioning, the points weighted by how likely their own bias variance makes ``β``), which over
 ``β`` is the read form with the trigger in, and ``P_a(b) = E_read [ Π_{j≠a} Φ((S − c ξ_j)/σ) | b_a ]``, ``σ² =
 (|h_a|² + |e_a|²)/d − ε²`` (:func:`joint_miss_rate`). Seeds are children of ``--seed``. Docs: docs/theory.md §7.12.
+These reads take the rivals' labels as isotropic; ``--gram-reads`` gives them the labels' Gram, which sets the
+rivals' slope on their biases in the memory (``bench/joint_reads.py``; docs/theory.md §7.12, "The rivals' slope
+with the labels' Gram").
 
 Example: ``python bench/shared_bias_walls.py --V 512`` (117 s on one core at ``--seeds 64``, 68 s with
 ``--workers 2``; every wall with ``--workers 2``: 26.5 min on 2 cores). ``--workers K`` computes the cells in ``K``
-processes (``theorycheck.sweep.make_executor``), the largest ``V`` first and within it the smallest ``s`` (the
+processes (``cell_pool.cell_results``), the largest ``V`` first and within it the smallest ``s`` (the
 costliest); each cell's bias vectors depend on ``--seed`` and its ``V`` alone: the rows are a serial run's, in order.
 """
 
@@ -39,7 +42,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from blas_threads import set_blas_threads
 
@@ -49,11 +52,12 @@ import numpy as np  # noqa: E402
 from numpy.polynomial.hermite_e import hermegauss  # noqa: E402
 from scipy import optimize, signal, special, stats  # noqa: E402
 
+from cell_pool import cell_results  # noqa: E402
 from extreme_value_walls import allowed_misses, ev_wall, published_walls  # noqa: E402
-from memory_read_walls import read_wall, sobol_points  # noqa: E402
+from joint_reads import conditional_read, fact_draws  # noqa: E402
+from memory_read_walls import read_wall  # noqa: E402
 from readout_parts import crosstalk_variances  # noqa: E402
 from theorycheck.seeding import child_seed, seed_sequence  # noqa: E402
-from theorycheck.sweep import make_executor  # noqa: E402
 
 NODES, WEIGHTS = hermegauss(48)  # ∫ f(x) φ(x) dx ≈ Σ w f(x) / √(2π); 48 nodes: a recall to 4e-6
 WEIGHTS = WEIGHTS / math.sqrt(2 * math.pi)
@@ -108,52 +112,6 @@ def fixed_bias_wall(V: int, s: float, tau: float, xis: np.ndarray) -> float:
     return optimize.brentq(lambda d: seed_success(V, d, s, tau, xis) - 0.5, 0.7 * gauss, 1.3 * gauss, xtol=0.05)
 
 
-def fact_draws(V: int, d: float, points: int = 12, seed: int = 0) -> dict:
-    """The parts of a query's read that do not depend on its label's bias, at ``2^points`` Sobol points in 7
-    dimensions: ``b = |e_a|²``, ``ρ² = |u_a|²`` (``χ²_d/d``), ``x = χ²_{V−1}/d`` (the others' keys' overlaps, in
-    units of ``|query|²/d``), ``q`` (``χ²_{d−1}``) and three standard normals."""
-    u = sobol_points(points, seed, dims=7)
-    b, rho2 = (stats.chi2.ppf(u[:, i], d) / d for i in (0, 1))
-    normals = stats.norm.ppf(u[:, 4:])
-    return {"b": b, "rho2": rho2, "x": stats.chi2.ppf(u[:, 2], V - 1) / d, "q": stats.chi2.ppf(u[:, 3], d - 1),
-            "n1": normals[:, 0], "n2": normals[:, 1], "n3": normals[:, 2]}
-
-
-class Query(NamedTuple):
-    """One query's read given its label's bias (:func:`conditional_read`), arrays over ``[β, point]``."""
-    score: np.ndarray  # S, the correct label's score, its bias included
-    t: np.ndarray  # t = e_aᵀz, drawn given β (the tests rebuild the read form's whole spread from it)
-    rest2: np.ndarray  # σ², the part of it that is the query's own: (|h_a|² + b)/d − ε²
-    eps: np.ndarray  # ε = h_aᵀm/(dσ_b): the rivals' fixed biases scale with c = σ_b + ε
-    weight: np.ndarray  # ∝ N(β; 0, v)
-    bias_var: np.ndarray  # v, the point's own bias variance
-
-
-def conditional_read(f: dict, d: float, zeta2: float, sigma_b: float, beta: np.ndarray) -> Query:
-    """A query whose label's bias is ``β`` (module docstring, "Both together"): the read form of
-    ``memory_read_walls.read_recall_share`` with the trigger in, drawn given ``b_a = ρ²t + m_a = β`` (``t = e_aᵀz``, ``m_a``
-    the others' trigger overlaps along ``u_a``, ``along`` the key's cross-talk there); the weight ``∝ N(β; 0, v)`` is how likely the point's own bias
-    variance ``v = ρ⁴ζ²b/d + ρ² s_m`` makes ``β`` (a label's bias scales with ``|u_a|``), so that over ``β`` the
-    weighted points are that form. ``ε`` is the read's part along the trigger's ``m`` over ``√d``: each rival's
-    score is ``c ξ_j`` plus a part of variance ``σ²`` of the query's own."""
-    b, rho2, x = f["b"], f["rho2"], f["x"]
-    s_h, s_m = b * x / d, zeta2 * x / d  # per coordinate: the key's and the trigger's cross-talk
-    var_t, var_m = zeta2 * b / d, rho2 * s_m  # t and m_a, independent
-    v = rho2 * rho2 * var_t + var_m  # the point's own bias variance
-    share = rho2 * rho2 * var_t / v
-    t = share * beta / rho2 + np.sqrt(var_t * (1 - share)) * f["n1"]
-    m_a = beta - rho2 * t
-    s_hm = t * x / d  # the two cross-talks' covariance, per coordinate
-    along = s_hm / s_m * m_a + np.sqrt(np.maximum(rho2 * (s_h - s_hm * s_hm / s_m), 0.0)) * f["n2"]
-    key = b * rho2 + along  # the key's part of the correct score: u_aᵀh_a
-    score = key + beta
-    # h_aᵀm: along u_a (key/ρ)(β/ρ); across it, d − 1 coordinates of covariance s_hm each
-    hm = key * beta / rho2 + (d - 1) * s_hm + np.sqrt((d - 1) * (s_h * s_m + s_hm * s_hm)) * f["n3"]
-    eps = hm / (d * sigma_b)
-    rest2 = (key * key / rho2 + s_h * f["q"] + b) / d - eps * eps
-    return Query(score, t, rest2, eps, np.exp(-0.5 * beta * beta / v) / np.sqrt(v), v)
-
-
 def lattice_read(xi: np.ndarray, t: np.ndarray, width: np.ndarray, step: float) -> np.ndarray:
     """``Σ_j log Φ((t − ξ_j)/width)`` at each element of ``t`` and ``width``: :func:`lattice_sums` over ``ξ`` on a
     geometric grid of widths (steps of ``step``, relative), read bilinearly in ``t`` and ``log width``."""
@@ -172,19 +130,20 @@ def lattice_read(xi: np.ndarray, t: np.ndarray, width: np.ndarray, step: float) 
 
 
 def joint_miss_rate(xi: np.ndarray, sigma_b: float, f: dict, d: float, zeta2: float, betas: int = 64,
-                    step: float = 0.02, widest: float = 8.0, mu: float = 1.0) -> float:
+                    step: float = 0.02, widest: float = 8.0, mu: float = 1.0, gram: bool = False) -> float:
     """``r(b)`` with each query's read its own as well (module docstring, "Both together"): ``1 − mean_a F(b_a)``,
 
         F(β) = E_read [ exp(G(S; c, σ) − log Φ((S − cβ/σ_b)/σ)) | b_a = β ],    G(t; c, σ) = Σ_j log Φ((t − c ξ_j)/σ),
 
-    ``(S, σ², ε)`` from :func:`conditional_read` at ``β`` (the expectation weighted by its ``w``), ``c = σ_b + ε``;
+    ``(S, σ², ε)`` from ``joint_reads.conditional_read`` at ``β`` (the expectation weighted by its ``w``), ``c = σ_b + ε``;
     the last term removes ``j = a``. ``G(t; c, σ) = G(t/|c|; ±1, σ/|c|)``, from :func:`lattice_read` over ``ξ``
     (``c > 0``) or ``−ξ`` (``c < 0``), or summed over the ``V`` rivals where ``σ/|c| > widest``; ``F`` on ``betas``
     points over ``b``'s range, interpolated at each ``b_a``. ``mu`` scales the biases to ``√μ σ_b ξ`` and (assumed,
-    ``κ`` kept) ``c``: rivals ``√μ c ξ_j``, their share of the query's spread ``μ ε²``, reads given ``β`` at ``σ_b``."""
+    ``κ`` kept) ``c``: rivals ``√μ c ξ_j``, their share of the query's spread ``μ ε²``, reads given ``β`` at ``σ_b``.
+    ``gram``: the reads with the labels' Gram (``conditional_read``'s ``V``, ``V = len(xi)``)."""
     b = math.sqrt(mu) * sigma_b * xi
     beta = np.linspace(b.min(), b.max(), betas)[:, None]  # [β, point]
-    q = conditional_read(f, d, zeta2, sigma_b, beta)
+    q = conditional_read(f, d, zeta2, sigma_b, beta, V=len(xi) if gram else None)
     rest2 = q.rest2 + (1.0 - mu) * q.eps**2  # σ² − (μ − 1)ε²: the same total spread
     if np.any(rest2 <= 0):
         raise ValueError(f"the joint form needs each query's own spread above 0; got {float(rest2.min()):.3g} at "
@@ -204,26 +163,30 @@ def joint_miss_rate(xi: np.ndarray, sigma_b: float, f: dict, d: float, zeta2: fl
     return float(1.0 - np.interp(b, beta[:, 0], F).mean())
 
 
-def joint_success(V: int, d: float, s: float, tau: float, xis: np.ndarray | Callable, points: int = 12) -> float:
+def joint_success(V: int, d: float, s: float, tau: float, xis: np.ndarray | Callable, points: int = 12,
+                  gram: bool = False) -> float:
     """:func:`seed_success` with each query's read its own: the share of seeds reaching ``τ``, a seed's misses
     binomial at :func:`joint_miss_rate`, the reads at ``2^points`` Sobol points (shared by every seed); ``xis`` a
-    seed's ``ξ`` a row, or a function of ``d`` giving ``(ξ, μ)`` (``bench/gram_bias_walls.py``)."""
+    seed's ``ξ`` a row, or a function of ``d`` giving ``(ξ, μ)`` (``bench/gram_bias_walls.py``); ``gram``
+    :func:`joint_miss_rate`'s."""
     _, var_b = crosstalk_variances(V, d, math.sqrt(s - 1.0))
     f, k = fact_draws(V, d, points), allowed_misses(V, tau)
     xis, mus = xis(d) if callable(xis) else (xis, np.ones(len(xis)))
-    return float(np.mean([stats.binom.cdf(k, V, joint_miss_rate(xi, math.sqrt(var_b), f, d, s - 1.0, mu=m))
-                          for xi, m in zip(xis, mus)]))
+    rates = [joint_miss_rate(xi, math.sqrt(var_b), f, d, s - 1.0, mu=m, gram=gram) for xi, m in zip(xis, mus)]
+    return float(np.mean(stats.binom.cdf(k, V, np.array(rates))))
 
 
-def joint_wall(V: int, s: float, tau: float, xis: np.ndarray | Callable, points=12, guess: float | None = None):
+def joint_wall(V: int, s: float, tau: float, xis: np.ndarray | Callable, points=12, guess: float | None = None,
+               gram: bool = False):
     """The ``d`` where half the seeds reach ``τ``, the bias fixed per seed and the read per query (scipy ``brentq``,
-    ``d`` continuous), bracketed ±3% about ``guess`` (default the read form's wall), widened until it holds."""
+    ``d`` continuous), bracketed ±3% about ``guess`` (default the read form's wall), widened until it holds; ``gram``
+    :func:`joint_miss_rate`'s."""
     guess = guess or read_wall(V, tau, points, s=s)
     seen: dict[float, float] = {}  # brentq evaluates the bracket's ends again: each d once
 
     def f(d: float) -> float:
         if d not in seen:
-            seen[d] = joint_success(V, d, s, tau, xis, points) - 0.5
+            seen[d] = joint_success(V, d, s, tau, xis, points, gram) - 0.5
         return seen[d]
 
     width = 0.03
@@ -244,13 +207,13 @@ def combined_wall(V: int, s: float, tau: float, xis: np.ndarray, points: int = 1
     return fixed, read, gauss * fixed * read
 
 
-def cell_forms(V: int, s: float, tau: float, seeds: int, seed: int, points: int,
-               joint_points: int) -> tuple[float, float, float, float]:
-    """``(fixed, read, combined, joint)`` at one cell (:func:`combined_wall` and :func:`joint_wall`), its bias
-    vectors :func:`seed_biases` ``(V, seeds, seed)``: a worker's task, the same numbers in any process."""
+def cell_forms(V: int, s: float, tau: float, seeds: int, seed: int, points: int, joint_points: int,
+               gram: bool = False) -> tuple[float, float, float, float]:
+    """``(fixed, read, combined, joint)`` at one cell (:func:`combined_wall` and :func:`joint_wall`, its ``gram``),
+    its bias vectors :func:`seed_biases` ``(V, seeds, seed)``: a worker's task, the same numbers in any process."""
     xis = seed_biases(V, seeds, seed)
     fixed, read, combined = combined_wall(V, s, tau, xis, points)
-    return fixed, read, combined, joint_wall(V, s, tau, xis, joint_points, guess=combined)
+    return fixed, read, combined, joint_wall(V, s, tau, xis, joint_points, guess=combined, gram=gram)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -263,6 +226,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--joint-points", type=int, default=12, help="2^points Sobol points for the joint form's reads "
                    "(default 12, at most 16)")
     p.add_argument("--workers", type=int, default=1, help="processes computing cells at once (default 1)")
+    p.add_argument("--gram-reads", action="store_true", help="the joint form with the reads of the labels' Gram "
+                   "(joint_reads.conditional_read's V; default the isotropic reads)")
     a = p.parse_args(argv)
     walls = [r for r in published_walls() if r["s"] > 1.0 and (not a.V or r["V"] in a.V)]
     if a.seeds < 2 or a.seed < 0:
@@ -280,18 +245,13 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'source':9s} {'V':>6s} {'s':>7s} {'target':>6s} {'wall':>8s} {'K=1 wall':>8s} {'ratio':>6s} "
           f"{'fixed/K=1':>9s} {'read/K=1':>8s} {'combined':>8s} {'ratio':>6s} {'joint':>8s} {'ratio':>6s}")
     walls.sort(key=lambda r: (r["target"], r["V"], r["s"]))
-    cells = list(dict.fromkeys((r["V"], r["s"], r["target"]) for r in walls))  # a read-out and a check share one
-    with make_executor(a.workers) as pool:
-        # in a pool every cell at once, the costliest first (module docstring); else each at its first row
-        jobs = {} if pool is None else {c: pool.submit(cell_forms, *c, a.seeds, a.seed, a.points, a.joint_points)
-                                        for c in sorted(cells, key=lambda c: (-c[0], c[1]))}
-        forms: dict[tuple, tuple] = {}
+    # a read-out and a check share a cell; in a pool the costliest first (module docstring)
+    args = {(r["V"], r["s"], r["target"]): (r["V"], r["s"], r["target"], a.seeds, a.seed, a.points, a.joint_points,
+                                             a.gram_reads) for r in walls}
+    with cell_results(a.workers, cell_forms, args, first=lambda c: (-c[0], c[1])) as forms:
         for r in walls:
             V, s, tau, d = r["V"], r["s"], r["target"], r["wall"]
-            if (V, s, tau) not in forms:
-                forms[V, s, tau] = (jobs[V, s, tau].result() if jobs else
-                                    cell_forms(V, s, tau, a.seeds, a.seed, a.points, a.joint_points))
-            fixed, read, combined, joint = forms[V, s, tau]
+            fixed, read, combined, joint = forms((V, s, tau))
             gauss = ev_wall(V, s, tau)
             print(f"{r['source']:9s} {V:6d} {s:7.2f} {tau:6.3f} {d:8.1f} {gauss:8.1f} {d / gauss:6.3f} {fixed:9.4f} "
                   f"{read:8.4f} {combined:8.1f} {d / combined:6.3f} {joint:8.1f} {d / joint:6.3f}", flush=True)

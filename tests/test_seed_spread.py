@@ -98,13 +98,15 @@ def test_the_memory_rows_are_p95s(ss):
     assert mem["B_gram"] == pytest.approx(mem["B_relvar"], rel=0.12)
 
 
-def test_the_script_prints_six_rows_the_seeds_fit_and_the_kappa_ratio_a_point(ss, capsys):
+def test_the_script_prints_seven_rows_the_seeds_fit_and_the_kappa_ratios_a_point(ss, capsys):
     ss.main(["--point", "512,222,2", "--seeds", "6", "--vectors", "4", "--joint-points", "6"])
     out = capsys.readouterr().out.splitlines()
-    assert [line.split()[3] for line in out[1:7]] == ["memory", "joint", "joint+mu", "gram", "mem-b", "gram-b"]
-    assert all(math.isfinite(float(line.split()[5])) for line in out[1:7])
-    assert out[7].split()[:3] == ["per", "seed,", "the"] and "correlation" in out[7]
-    assert out[8].split()[:5] == ["kappa", "var,", "memory", "over", "joint"] and len(out) == 9
+    assert [line.split()[3] for line in out[1:8]] == ["memory", "joint", "joint+mu", "gram", "mem-b", "gram-b",
+                                                      "mem-g"]
+    assert all(math.isfinite(float(line.split()[5])) for line in out[1:8])
+    assert out[8].split()[:3] == ["per", "seed,", "the"] and "correlation" in out[8]
+    assert out[9].split()[:5] == ["kappa", "var,", "memory", "over", "joint"] and "(mem-g)" in out[9]
+    assert len(out) == 10
 
 
 def test_bad_arguments_stop_in_one_line(bench_usage_error):

@@ -15,8 +15,13 @@ def sb(bench_script):
     return bench_script("shared_bias_walls")
 
 
+@pytest.fixture
+def jr(bench_script):
+    return bench_script("joint_reads")
+
+
 def whole_spread2(f: dict, d: float, zeta2: float, q) -> np.ndarray:
-    """The rivals' whole spread at each of ``q``'s points (a ``shared_bias_walls.Query``), as the read form with the
+    """The rivals' whole spread at each of ``q``'s points (a ``joint_reads.Query``), as the read form with the
     trigger in has it (``memory_read_walls.read_recall_share``: ``(|h|² + |e_a + z|²)/d``, the trigger's parts drawn
     per query): what ``conditional_read``'s draws are checked against; the joint form does not use it."""
     b, rho2, x = f["b"], f["rho2"], f["x"]
@@ -59,8 +64,9 @@ def test_a_fixed_bias_lowers_the_median_seeds_wall_more_as_it_grows(sb):
     assert factors[0] < 1.0 and all(a - b > 0.01 for a, b in zip(factors, factors[1:]))
 
 
-@pytest.mark.parametrize("d, zeta2, mu", [(160, 4.0, 1.0), (70, 0.01, 1.0), (160, 4.0, 1.2)])
-def test_the_joint_miss_rate_is_the_products_expectation(sb, d, zeta2, mu):
+@pytest.mark.parametrize("d, zeta2, mu, gram", [(160, 4.0, 1.0, False), (70, 0.01, 1.0, False),
+                                                (160, 4.0, 1.2, False), (160, 4.0, 1.0, True)])
+def test_the_joint_miss_rate_is_the_products_expectation(sb, jr, d, zeta2, mu, gram):
     """The joint form at ``V = 128``, its ``2^8`` reads: :func:`joint_miss_rate`'s lattice, ``σ/|c|`` grid and ``β``
     interpolation against ``1 − mean_a F_a``, ``F_a`` the weighted mean over the reads drawn given ``b_a`` of
     ``Π_{j≠a} Φ((S − c ξ_j)/σ)``, taken directly, within 0.2%. At ``d = 160``, ``s = 5`` (17% of facts missed) they
@@ -68,22 +74,23 @@ def test_the_joint_miss_rate_is_the_products_expectation(sb, d, zeta2, mu):
     (the lattice over ``−ξ``) and half are wider than ``widest`` (summed directly), to 0.05% (2026-12-07). Near a wall a
     miss rate 0.2% off moves ``d`` by about 0.015% (``r`` falls about ``q_V² ≈ 15`` times as fast as ``d`` grows).
     With a seed's scale ``μ = 1.2`` (``bench/seed_spread.py``'s rows) the biases are ``√μ σ_b ξ``, the rivals ``√μ c
-    ξ_j`` and the query's own spread ``σ² − (μ − 1)ε²`` (24% missed): to 0.04% (2026-12-07)."""
+    ξ_j`` and the query's own spread ``σ² − (μ − 1)ε²`` (24% missed): to 0.04% (2026-12-07). With the labels' Gram
+    in the reads (``gram``, ``joint_reads``' ``V``; 16% missed): to 0.05% (2026-12-08)."""
     V = 128
     sigma_b = math.sqrt(sb.crosstalk_variances(V, d, math.sqrt(zeta2))[1])
-    f = sb.fact_draws(V, d, 8)
+    f = jr.fact_draws(V, d, 8)
     xi = np.random.default_rng(3).standard_normal(V)
     recall = []
     for a in range(V):
-        q = sb.conditional_read(f, d, zeta2, sigma_b, math.sqrt(mu) * sigma_b * xi[a])
+        q = jr.conditional_read(f, d, zeta2, sigma_b, math.sqrt(mu) * sigma_b * xi[a], V=V if gram else None)
         c = math.sqrt(mu) * (sigma_b + q.eps)
         rest2 = q.rest2 - (mu - 1.0) * q.eps**2
         logs = stats.norm.logcdf((q.score[None, :] - c[None, :] * xi[:, None]) / np.sqrt(rest2)[None, :])
         logs[a] = 0.0  # j = a
         recall.append(float(q.weight @ np.exp(logs.sum(axis=0)) / q.weight.sum()))
     direct = 1.0 - float(np.mean(recall))
-    assert 0.02 < direct < 0.3 and sb.joint_miss_rate(xi, sigma_b, f, d, zeta2, mu=mu) == pytest.approx(direct,
-                                                                                                      rel=2e-3)
+    rate = sb.joint_miss_rate(xi, sigma_b, f, d, zeta2, mu=mu, gram=gram)
+    assert 0.02 < direct < 0.3 and rate == pytest.approx(direct, rel=2e-3)
 
 
 def test_the_biases_may_come_as_a_function_of_d(sb):
@@ -95,24 +102,22 @@ def test_the_biases_may_come_as_a_function_of_d(sb):
     assert sb.joint_success(V, d, s, 0.9, lambda _: (xis, np.ones(len(xis))), 6) == share
 
 
-def test_over_the_bias_the_joint_reads_are_the_read_forms(sb, bench_script):
+def test_over_the_bias_the_joint_reads_are_the_read_forms(sb, jr, bench_script):
     """Each query's reads are drawn given its label's bias ``β``; with ``β`` drawn from each point's own variance
     (what the weights do) they are the read form with the trigger in (``memory_read_walls.read_recall_share``), whose miss
     share met the fresh-trigger simulations within 1-3% (P99): at ``(512, 222, s = 2)``, ``2^16`` points, the two
     miss shares within 2% (0.1% apart, 2026-12-07; 3% at ``2^14``, the ``β`` draws' own noise; without the weights,
     ``β ~ N(0, σ_b²)`` at every point, the draws missed 9-11% more: a label's bias scales with ``|u_a|``)."""
     V, d, zeta2 = 512, 222, 1.0
-    f = sb.fact_draws(V, d, 16)
+    f = jr.fact_draws(V, d, 16)
     sigma_b = math.sqrt(sb.crosstalk_variances(V, d, 1.0)[1])
-    v = sb.conditional_read(f, d, zeta2, sigma_b, np.zeros(1)).bias_var
-    beta = np.sqrt(v) * np.random.default_rng(1).standard_normal(len(v))
-    q = sb.conditional_read(f, d, zeta2, sigma_b, beta)
+    q = jr.drawn_reads(f, d, zeta2, sigma_b, np.random.default_rng(1))[1]
     mr = bench_script("memory_read_walls")
     drawn = 1.0 - float(np.mean(mr.read_recall(V, q.score, whole_spread2(f, d, zeta2, q))))
     assert drawn == pytest.approx(1.0 - mr.read_recall_share(V, d, 1.0 + zeta2, m=16), rel=0.02)
 
 
-def test_the_joint_form_has_the_seeds_spread_the_simulation_has(sb):
+def test_the_joint_form_has_the_seeds_spread_the_simulation_has(sb, jr):
     """With the seed's one trigger the share of seeds reaching 0.99 is far above the binomial's at the same miss
     share (P95, ``bench/data/miss_counts_trigger.csv``: 0.664 against 0.496 at ``(512, 375, s = 5)``, 1000 seeds).
     The joint form over 256 bias vectors (seed 13788, as the script) gives 0.612 (2026-12-07): within three
@@ -121,7 +126,7 @@ def test_the_joint_form_has_the_seeds_spread_the_simulation_has(sb):
     row = next(r for r in csv_rows("miss_counts_trigger.csv") if r["shared"] == 1 and r["s"] == 5)
     V, d, zeta2 = int(row["V"]), int(row["d"]), float(row["s"]) - 1.0
     sigma_b = math.sqrt(sb.crosstalk_variances(V, d, math.sqrt(zeta2))[1])
-    f, k = sb.fact_draws(V, d), sb.allowed_misses(V, 0.99)
+    f, k = jr.fact_draws(V, d), sb.allowed_misses(V, 0.99)
     rates = np.array([sb.joint_miss_rate(xi, sigma_b, f, d, zeta2) for xi in sb.seed_biases(V, 256, 13788)])
     success = stats.binom.cdf(k, V, rates)
     measured = float(row["success_share"])
