@@ -28,9 +28,10 @@ Gram"). In the memory the rivals' least-squares slope on their biases has ``κ �
   There the i.i.d. rivals' projection alone exceeds the memory's whole ``κ`` noise: the form keeps that excess.
 
 Measured on the memory's own seeds by ``bench/rival_slope.py`` (2026-12-08; docs/theory.md §7.12): ``κ − 1``'s
-coefficients on ``t`` and ``m_a`` within 0.2-4.7% of the derived ``(1 + d/(V + d))/ζ²`` and ``d/(Vζ²)`` at ``c``
-from 0.43 to 7.9, the Gram reads' within 2% of them; ``κ``'s spread given them at 1.00-1.02 of the memory's with the
-Gram reads (0.43-0.71 isotropic) at ``c ≤ 2.5``, 1.21 at ``c = 7.9``.
+coefficients on ``t`` and ``m_a`` within 0.5% of the derived ``(1 + d/(V + d))/ζ²`` and ``d/(Vζ²)`` at three points
+with ``c`` 0.43..0.73 (300-1000 seeds, the points they were derived from) and 0.4-4.7% at three more with ``c`` 1.6
+to 7.9 (20 seeds), the Gram reads' within 2.0% of them; ``κ``'s spread given them at 0.99-1.01 of the memory's with
+the Gram reads (0.43-0.71 isotropic) at ``c ≤ 2.5``, 1.21 at ``c = 7.9``.
 """
 
 from __future__ import annotations

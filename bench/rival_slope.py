@@ -14,7 +14,7 @@ have a slope ``κ`` on their biases ``b_j``: in the memory ``κ = Σ_{j≠a} b_j
 * the miss share: the memory's, and with its own per-query ``(S_a, κ, σ)`` but i.i.d. Gaussian rivals
   (``1 − Π_{j≠a} Φ((S_a − κ b_j)/σ)``, ``σ²`` the residuals' mean square), ``gauss``: what the form's rivals assume.
 
-Example: ``python bench/rival_slope.py`` (three points, 2 min on one core). Docs: docs/theory.md §7.12, "The
+Example: ``python bench/rival_slope.py`` (three points, 14 s on one core beside another run, 2026-12-08). Docs: docs/theory.md §7.12, "The
 rivals' slope with the labels' Gram".
 """
 
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> None:
         rows = [("memory", mem), ("derived", {"coef": ((1 + d / (V + d)) / zeta2, d / (V * zeta2))}),
                 ("iso", form_slopes(V, d, s, False)), ("gram", form_slopes(V, d, s, True))]
         for source, r in rows:
-            spread = f"{r['spread']:9.3g}" if "spread" in r else ""
+            spread = f"{r['spread']:9.4g}" if "spread" in r else ""
             miss = f"{r['miss']:8.5f} {r['gauss']:8.5f}" if "miss" in r else ""
             print(f"{name:18s} {source:8s} {r['coef'][0]:8.4f} {r['coef'][1]:8.4f} {spread:>9s} {miss}", flush=True)
 

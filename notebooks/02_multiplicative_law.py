@@ -558,12 +558,12 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # held at all eight cells;
 # `python bench/shared_bias_walls.py`; fed the memory's own biases the form spreads a seed's misses as the memory does,
 # so its i.i.d. biases are what differ, but its reads, which took the rival labels as isotropic, then missed 4-10%
-# more facts; with the labels' Gram in them (derived, then predicted at three more points, `python
-# bench/rival_slope.py`) within -3.4..+2.9% of the memory at seven points, the walls 0.8-1.4% lower and the four
-# checks over three seed sets at 0.986..1.005 of them (0.977..0.992 before), predicted, held; biases drawn as the
+# more facts; with the labels' Gram in them (derived, then checked at three more points, `python
+# bench/rival_slope.py`) within -3.4..+2.9% of the memory at seven points, `python bench/seed_spread.py`, and at
+# four cells over three seed sets the walls 0.8-1.4% lower, the checks at 0.986..1.003 of them (0.977..0.992
+# before), predicted, held, `python bench/gram_bias_walls.py --V 512 1024 --s 8 32 --gram-reads`; biases drawn as the
 # memory's leave the walls where they were (within 0.25% over three seed sets), a 256-seed wall at large `s` moving
-# 0.4-0.9% from one seed set to the next, `python bench/seed_spread.py`, `python bench/gram_bias_walls.py --V 512
-# 1024 2048 --workers 2`, `--gram-reads`);
+# 0.4-0.9% from one seed set to the next, `python bench/gram_bias_walls.py --V 512 1024 2048 --workers 2`);
 # `python bench/crosstalk_parts.py`,
 # `python bench/bias_modes.py`; docs/theory.md §7.12, "Which channel carries the wall"). Without the trigger the
 # softmax's wall still moves with `L` (300.3 at `L = 32`, 301.7 at 128, 326.8 at 512 at infinite `N`): at `d = 320`,

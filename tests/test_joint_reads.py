@@ -12,8 +12,9 @@ def jr(bench_script):
 def test_with_the_labels_gram_the_rivals_slope_is_the_memorys(bench_script):
     """At ``(V, d, s) = (256, 150, 5)`` (``c = d/V = 0.59``), 100 seeds of the memory: ``κ − 1``'s coefficients on
     ``t`` and ``m_a`` and its spread given them (``rival_slope.memory_slopes``), against the form's reads
-    (``rival_slope.form_slopes``). With the Gram three seed roots gave coefficients at 1.007-1.014 and 1.005-1.030 of
-    the memory's and spreads at 0.963-0.999 (2026-12-08): within 6% and 8% (the roots scatter 1-2.5%). The isotropic
+    (``rival_slope.form_slopes``). With the Gram three seed roots (20261208..10) gave coefficients at 1.007-1.014
+    and 1.005-1.030 of the memory's and spreads at 0.963-0.999 (2026-12-08): within 6% and 8% (the roots scatter
+    1-2.5%). The isotropic
     reads gave 0.73 and 0.63-0.65 of the coefficients and 0.41-0.43 of the spread: asserted below 0.85, so the check
     tells the two apart. The derived coefficients (``(1 + d/(V + d))/ζ²``, ``d/(Vζ²)``) within 6% too."""
     rs = bench_script("rival_slope")
