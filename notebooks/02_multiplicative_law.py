@@ -561,7 +561,9 @@ print(f"gradient noise = counts at d = {float(cross):.0f};  storage needs d >= {
 # more facts; with the labels' Gram in them (derived, then checked at three more points, `python
 # bench/rival_slope.py`) within -3.4..+2.9% of the memory at seven points, `python bench/seed_spread.py`, and at
 # four cells over three seed sets the walls 0.8-1.4% lower, the checks at 0.986..1.003 of them (0.977..0.992
-# before), predicted, held, `python bench/gram_bias_walls.py --V 512 1024 --s 8 32 --gram-reads`; biases drawn as the
+# before), predicted, held, `python bench/gram_bias_walls.py --V 512 1024 --s 8 32 --gram-reads`; over every wall
+# at `s > 1` the 36 checks at 0.989..1.024 of it, mean 1.000 (0.983..1.019 before), `python bench/shared_bias_walls.py
+# --workers 2 --gram-reads`; biases drawn as the
 # memory's leave the walls where they were (within 0.25% over three seed sets), a 256-seed wall at large `s` moving
 # 0.4-0.9% from one seed set to the next, `python bench/gram_bias_walls.py --V 512 1024 2048 --workers 2`);
 # `python bench/crosstalk_parts.py`,
