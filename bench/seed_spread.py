@@ -82,14 +82,14 @@ def memory_seed(V: int, d: int, s: float, seed) -> dict:
     labels = centered_labels(U)
     half = labels @ (labels[perm].T @ E)  # W̃ W̃_Πᵀ E: G₂ z = Σ_x w̃_{Π(x)} e_xᵀz, so b = half z and |b|² = zᵀAz
     b = half @ z.ravel()  # w̃_yᵀ G₂ z
-    A = half.T @ half
+    small = half @ half.T if V < d else half.T @ half  # A = halfᵀhalf: tr A² = |A|²_F = |half halfᵀ|²_F
     S = scores - common[:, None]
     rows = np.arange(V)
     own_s, own_b = S[rows, perm], b[perm]
     den = b @ b - own_b**2
     kappa = (S @ b - own_s * own_b) / den
     rss = (np.sum(S**2, axis=1) - own_s**2) - kappa**2 * den
-    gram = 2 * d / (d + 2) * (np.trace(A @ A) / np.trace(A) ** 2 - 1 / d)  # Var(zᵀAz)/E² for z on a sphere
+    gram = 2 * d / (d + 2) * (np.sum(small**2) / np.trace(small) ** 2 - 1 / d)  # Var(zᵀAz)/E², z on a sphere
     t = E @ z.ravel()
     return {"misses": int(np.sum(scores.argmax(axis=1) != perm)), "B": float(b.var()), "gram": float(gram),
             "kappa": kappa, "b": b, "noise": float(np.mean(rss / ((V - 2) * den))), "t": t, "perm": perm,

@@ -176,8 +176,8 @@ def joint_success(V: int, d: float, s: float, tau: float, xis: np.ndarray | Call
     return float(np.mean(stats.binom.cdf(k, V, np.array(rates))))
 
 
-def joint_wall(V: int, s: float, tau: float, xis: np.ndarray | Callable, points=12, guess: float | None = None,
-               gram: bool = False):
+def joint_wall(V: int, s: float, tau: float, xis: np.ndarray | Callable, points: int = 12,
+               guess: float | None = None, gram: bool = False) -> float:
     """The ``d`` where half the seeds reach ``τ``, the bias fixed per seed and the read per query (scipy ``brentq``,
     ``d`` continuous), bracketed ±3% about ``guess`` (default the read form's wall), widened until it holds; ``gram``
     :func:`joint_miss_rate`'s."""
